@@ -1,0 +1,22 @@
+/* backend.c - the registry of backends. */
+#include "config.h"
+
+#include "backend.h"
+
+#include <stdlib.h>
+
+const struct backend *const backends[] = {
+	&backend_device,
+};
+const size_t backend_count = sizeof backends / sizeof backends[0];
+
+void target_free(struct target *t)
+{
+	free(t->name);
+	free(t->type);
+	free(t->device);
+	free(t->platform);
+	free(t->driver);
+	free(t->opencl);
+	*t = (struct target){0};
+}

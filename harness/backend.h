@@ -1,0 +1,62 @@
+/* backend.h - what every backend provides: targets to run on, and a way to build a case's
+ * programs and execute its launches there. Adding a backend is adding a file and a line
+ * to the registry in backend.c. */
+#ifndef CLH_BACKEND_H
+#define CLH_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "plan.h"
+#include "result.h"
+#include "testcase.h"
+
+/* One device a backend can run on, described without OpenCL types so the parent process
+ * (which never touches OpenCL) can hold it. */
+struct target {
+	char *name;             /* stable short name: pocl-cpu, nvidia-h100 */
+	char *type;             /* cpu, gpu, accelerator */
+	char *device;           /* the device's own name */
+	char *platform;         /* platform name and version */
+	char *driver;           /* driver version */
+	char *opencl;           /* the device's OpenCL version */
+	unsigned compute_units;
+	uint64_t max_work_group;
+	uint64_t local_mem;
+	uint64_t global_mem;
+	uint64_t max_alloc;
+	unsigned platform_index; /* where the backend finds the device again in a new process */
+	unsigned device_index;
+};
+
+struct backend_session;
+
+struct backend {
+	const char *name;
+	/* Lists this backend's targets. Called in a worker process: the parent never loads an
+	 * OpenCL driver, so a driver that crashes takes only a worker with it. */
+	int (*list_targets)(struct target **targets, size_t *count, char **cause);
+	/* Opens a target for a run of cases (context, queue, program cache). */
+	int (*open)(const struct target *target, struct backend_session **session, char **cause);
+	/* Builds every program of a case, once per target however many sizes run. On failure
+	 * fills `failure` (build-error with the log, or case-error) and returns -1. */
+	int (*build)(struct backend_session *session, const struct test_case *tc,
+		     struct result *failure);
+	/* Runs the plan's launches `repeat` times, each from the initial contents `initial[b]`
+	 * of every buffer b; afterwards `final[b]` holds what the device left in each output
+	 * buffer. Adds the device's kernel time to *kernel_ns. On failure fills `failure`. */
+	int (*execute)(struct backend_session *session, const struct test_case *tc,
+		       const struct plan *plan, void *const *initial, void **final,
+		       unsigned repeat, uint64_t *kernel_ns, struct result *failure);
+	void (*close)(struct backend_session *session);
+};
+
+extern const struct backend backend_device;
+
+/* Every backend, in the order a run visits them. */
+extern const struct backend *const backends[];
+extern const size_t backend_count;
+
+void target_free(struct target *t);
+
+#endif

@@ -1,0 +1,433 @@
+/* clexec.c - runs a case's launches through the OpenCL API on one device. */
+#include "config.h"
+
+#include "clexec.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ocl.h"
+#include "util.h"
+
+struct cached_program {
+	char *path;
+	char *options;
+	cl_program program;
+	char *log;              /* the build log of a failed build, kept to report it again */
+};
+
+struct clexec {
+	struct target target;
+	cl_device_id device;
+	cl_context context;
+	cl_command_queue queue;
+	struct cached_program *programs;
+	size_t nprograms;
+	cl_kernel *kernels;     /* one a step of the case last built */
+	size_t nkernels;
+};
+
+int clexec_open(const struct target *target, struct clexec **out, char **cause)
+{
+	cl_platform_id platform;
+	cl_device_id device;
+	if (ocl_find_target(target, &platform, &device, cause) < 0)
+		return -1;
+	cl_int err;
+	cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)platform, 0};
+	cl_context context = clCreateContext(props, 1, &device, NULL, NULL, &err);
+	if (context == NULL) {
+		*cause = xasprintf("clCreateContext on %s: %s (%d)", target->name, ocl_error_name(err), err);
+		return -1;
+	}
+	cl_command_queue queue = clCreateCommandQueue(context, device, CL_QUEUE_PROFILING_ENABLE, &err);
+	if (queue == NULL) {
+		*cause = xasprintf("clCreateCommandQueue on %s: %s (%d)", target->name, ocl_error_name(err), err);
+		clReleaseContext(context);
+		return -1;
+	}
+	struct clexec *cx = xcalloc(1, sizeof *cx);
+	cx->device = device;
+	cx->context = context;
+	cx->queue = queue;
+	cx->target = (struct target){
+		.name = xstrdup(target->name),
+		.max_work_group = target->max_work_group,
+		.local_mem = target->local_mem,
+		.max_alloc = target->max_alloc,
+	};
+	*out = cx;
+	return 0;
+}
+
+static void release_kernels(struct clexec *cx)
+{
+	for (size_t k = 0; k < cx->nkernels; k++)
+		if (cx->kernels[k])
+			clReleaseKernel(cx->kernels[k]);
+	free(cx->kernels);
+	cx->kernels = NULL;
+	cx->nkernels = 0;
+}
+
+static char *build_log(cl_program program, cl_device_id device)
+{
+	size_t size = 0;
+	if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) != CL_SUCCESS)
+		return xstrdup("(no build log)");
+	char *log = xcalloc(size + 1, 1);
+	clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log, NULL);
+	/* Drivers pad logs with blank lines; trailing whitespace only spaces out reports. */
+	size_t len = strlen(log);
+	while (len > 0 && (log[len - 1] == '\n' || log[len - 1] == ' ' || log[len - 1] == '\r'))
+		log[--len] = '\0';
+	return log;
+}
+
+/* Returns the cached or freshly built program for one step, or NULL after filling
+ * `failure` with the build error and its log. */
+static cl_program program_for(struct clexec *cx, const struct test_case *tc, const struct step *st,
+			      const char *options, struct result *failure)
+{
+	for (size_t i = 0; i < cx->nprograms; i++) {
+		struct cached_program *cp = &cx->programs[i];
+		if (strcmp(cp->path, st->kernel_path) != 0 || strcmp(cp->options, options) != 0)
+			continue;
+		if (cp->program == NULL) {
+			result_set_diag(failure, VERDICT_BUILD_ERROR, st->kernel_path, 0, 0,
+					"kernel file failed to build on %s (CL_BUILD_PROGRAM_FAILURE)",
+					cx->target.name);
+			failure->detail = xstrdup(cp->log);
+		}
+		return cp->program;
+	}
+
+	size_t len;
+	char *source = read_file(st->kernel_path, &len);
+	if (source == NULL) {
+		result_set_diag(failure, VERDICT_CASE_ERROR, tc->path, st->file_pos.line, st->file_pos.col,
+				"cannot read kernel file %s", st->kernel_path);
+		return NULL;
+	}
+	cl_int err;
+	const char *sources[] = {source};
+	cl_program program = clCreateProgramWithSource(cx->context, 1, sources, &len, &err);
+	free(source);
+	if (program == NULL) {
+		result_set_diag(failure, VERDICT_BUILD_ERROR, st->kernel_path, 0, 0,
+				"clCreateProgramWithSource: %s (%d)", ocl_error_name(err), err);
+		return NULL;
+	}
+	err = clBuildProgram(program, 1, &cx->device, options, NULL, NULL);
+
+	cx->programs = xreallocarray(cx->programs, cx->nprograms + 1, sizeof *cx->programs);
+	struct cached_program *cp = &cx->programs[cx->nprograms++];
+	*cp = (struct cached_program){.path = xstrdup(st->kernel_path), .options = xstrdup(options)};
+	if (err != CL_SUCCESS) {
+		cp->log = build_log(program, cx->device);
+		clReleaseProgram(program);
+		result_set_diag(failure, VERDICT_BUILD_ERROR, st->kernel_path, 0, 0,
+				"kernel file failed to build on %s (%s)", cx->target.name, ocl_error_name(err));
+		failure->detail = xstrdup(cp->log);
+		return NULL;
+	}
+	cp->program = program;
+	return program;
+}
+
+/* The address space and type a case argument needs, for comparing with the kernel's. */
+static void expected_arg(const struct test_case *tc, const struct arg *arg, cl_uint *space,
+			 char *type, size_t size)
+{
+	enum elem_type et = arg->kind == ARG_BUFFER ? tc->buffers[arg->buffer].type : arg->type;
+	*space = arg->kind == ARG_BUFFER  ? CL_KERNEL_ARG_ADDRESS_GLOBAL
+		 : arg->kind == ARG_LOCAL ? CL_KERNEL_ARG_ADDRESS_LOCAL
+					  : CL_KERNEL_ARG_ADDRESS_PRIVATE;
+	snprintf(type, size, "%s%s", elem_type_name(et), arg->kind == ARG_SCALAR ? "" : "*");
+}
+
+static const char *space_name(cl_uint space)
+{
+	switch (space) {
+	case CL_KERNEL_ARG_ADDRESS_GLOBAL:
+		return "a global buffer";
+	case CL_KERNEL_ARG_ADDRESS_LOCAL:
+		return "a local buffer";
+	case CL_KERNEL_ARG_ADDRESS_CONSTANT:
+		return "a constant buffer";
+	default:
+		return "a scalar";
+	}
+}
+
+/* Checks the case's arguments against the kernel's signature, so a mismatch is reported
+ * at the case line that causes it rather than as wrong output or a driver crash. */
+static int check_args(struct clexec *cx, const struct test_case *tc, const struct step *st,
+		      cl_kernel kernel, struct result *failure)
+{
+	cl_uint nargs = 0;
+	clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL);
+	if (nargs != st->nargs) {
+		result_set_diag(failure, VERDICT_CASE_ERROR, tc->path, st->args_pos.line, st->args_pos.col,
+				"kernel %s takes %u argument%s, but the case gives %zu", st->kernel_name,
+				nargs, nargs == 1 ? "" : "s", st->nargs);
+		return -1;
+	}
+	for (cl_uint a = 0; a < nargs; a++) {
+		cl_kernel_arg_address_qualifier space;
+		if (clGetKernelArgInfo(kernel, a, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof space, &space,
+				       NULL) != CL_SUCCESS)
+			return 0; /* the driver keeps no argument info: the count is all we can check */
+		char type[256] = "";
+		clGetKernelArgInfo(kernel, a, CL_KERNEL_ARG_TYPE_NAME, sizeof type - 1, type, NULL);
+		char name[256] = "";
+		clGetKernelArgInfo(kernel, a, CL_KERNEL_ARG_NAME, sizeof name - 1, name, NULL);
+
+		const struct arg *arg = &st->args[a];
+		cl_uint want_space;
+		char want_type[32];
+		expected_arg(tc, arg, &want_space, want_type, sizeof want_type);
+		bool constant_ok = space == CL_KERNEL_ARG_ADDRESS_CONSTANT && want_space == CL_KERNEL_ARG_ADDRESS_GLOBAL;
+		if (space != want_space && !constant_ok) {
+			result_set_diag(failure, VERDICT_CASE_ERROR, tc->path, arg->pos.line, arg->pos.col,
+					"argument %u of %s (%s %s) is %s, but the case gives %s", a + 1,
+					st->kernel_name, type, name, space_name(space), space_name(want_space));
+			return -1;
+		}
+		/* Drivers spell unsigned int as "uint" or "unsigned int"; compare the first word. */
+		bool unsigned_spelling = strncmp(type, "unsigned int", 12) == 0 && strncmp(want_type, "uint", 4) == 0;
+		if (strcmp(type, want_type) != 0 && !unsigned_spelling) {
+			result_set_diag(failure, VERDICT_CASE_ERROR, tc->path, arg->pos.line, arg->pos.col,
+					"argument %u of %s (%s) has type %s, but the case gives %s", a + 1,
+					st->kernel_name, name, type, want_type);
+			return -1;
+		}
+	}
+	(void)cx;
+	return 0;
+}
+
+int clexec_build(struct clexec *cx, const struct test_case *tc, const char *options,
+		 struct result *failure)
+{
+	release_kernels(cx);
+	/* -cl-kernel-arg-info lets check_args name the kernel's own parameters. */
+	char *all = xasprintf("-cl-kernel-arg-info%s%s%s%s", options && *options ? " " : "",
+			      options ? options : "", tc->options ? " " : "", tc->options ? tc->options : "");
+	cx->kernels = xcalloc(tc->nsteps, sizeof *cx->kernels);
+	cx->nkernels = tc->nsteps;
+	int status = 0;
+	for (size_t s = 0; s < tc->nsteps && status == 0; s++) {
+		const struct step *st = &tc->steps[s];
+		cl_program program = program_for(cx, tc, st, all, failure);
+		if (program == NULL) {
+			status = -1;
+			break;
+		}
+		cl_int err;
+		cx->kernels[s] = clCreateKernel(program, st->kernel_name, &err);
+		if (cx->kernels[s] == NULL) {
+			result_set_diag(failure, VERDICT_CASE_ERROR, tc->path, st->name_pos.line, st->name_pos.col,
+					"no kernel named '%s' in %s (%s)", st->kernel_name, st->kernel_file,
+					ocl_error_name(err));
+			status = -1;
+			break;
+		}
+		status = check_args(cx, tc, st, cx->kernels[s], failure);
+	}
+	free(all);
+	if (status < 0)
+		release_kernels(cx);
+	return status;
+}
+
+/* A result that says the target cannot run this plan: skip, with the reason. */
+static int unsupported(struct result *failure, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int unsupported(struct result *failure, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	result_set_diag(failure, VERDICT_SKIP, NULL, 0, 0, "%s", msg);
+	free(msg);
+	return -1;
+}
+
+/* Checks the plan against the device's limits before any launch, so an impossible
+ * shape is a skip with its reason instead of an OpenCL error. */
+static int check_limits(struct clexec *cx, const struct test_case *tc, const struct plan *plan,
+			struct result *failure)
+{
+	for (size_t b = 0; b < tc->nbuffers; b++) {
+		uint64_t bytes = (uint64_t)plan->buffer_counts[b] * elem_size(tc->buffers[b].type);
+		if (bytes > cx->target.max_alloc)
+			return unsupported(failure, "buffer %s needs %llu bytes; %s allocates at most %llu",
+					   tc->buffers[b].name, (unsigned long long)bytes, cx->target.name,
+					   (unsigned long long)cx->target.max_alloc);
+	}
+	for (size_t i = 0; i < plan->nlaunches; i++) {
+		const struct plan_launch *launch = &plan->launches[i];
+		size_t kernel_max = 0;
+		clGetKernelWorkGroupInfo(cx->kernels[launch->step], cx->device, CL_KERNEL_WORK_GROUP_SIZE,
+					 sizeof kernel_max, &kernel_max, NULL);
+		if (launch->local > cx->target.max_work_group || (kernel_max && launch->local > kernel_max))
+			return unsupported(failure, "work-group size %zu is over %s's limit of %zu for %s",
+					   launch->local, cx->target.name,
+					   kernel_max ? kernel_max : (size_t)cx->target.max_work_group,
+					   tc->steps[launch->step].kernel_name);
+		uint64_t local_bytes = 0;
+		for (size_t a = 0; a < tc->steps[launch->step].nargs; a++)
+			local_bytes += launch->args[a].kind == ARG_LOCAL ? launch->args[a].local_bytes : 0;
+		if (local_bytes > cx->target.local_mem)
+			return unsupported(failure, "%s needs %llu bytes of local memory; %s has %llu",
+					   tc->steps[launch->step].kernel_name, (unsigned long long)local_bytes,
+					   cx->target.name, (unsigned long long)cx->target.local_mem);
+	}
+	return 0;
+}
+
+static int set_args(cl_kernel kernel, const struct test_case *tc, const struct plan_launch *launch,
+		    const cl_mem *mems, struct result *failure)
+{
+	const struct step *st = &tc->steps[launch->step];
+	for (size_t a = 0; a < st->nargs; a++) {
+		const struct plan_arg *pa = &launch->args[a];
+		cl_int err;
+		if (pa->kind == ARG_BUFFER) {
+			err = clSetKernelArg(kernel, (cl_uint)a, sizeof(cl_mem), &mems[pa->buffer]);
+		} else if (pa->kind == ARG_LOCAL) {
+			err = clSetKernelArg(kernel, (cl_uint)a, pa->local_bytes, NULL);
+		} else {
+			union {
+				cl_int i;
+				cl_uint u;
+				cl_float f;
+			} v;
+			if (pa->type == ELEM_INT)
+				v.i = (cl_int)pa->scalar;
+			else if (pa->type == ELEM_UINT)
+				v.u = (cl_uint)pa->scalar;
+			else
+				v.f = (cl_float)pa->scalar;
+			err = clSetKernelArg(kernel, (cl_uint)a, 4, &v);
+		}
+		if (err != CL_SUCCESS) {
+			result_set_diag(failure, VERDICT_CASE_ERROR, tc->path, st->args[a].pos.line,
+					st->args[a].pos.col, "clSetKernelArg for argument %zu of %s: %s (%d)",
+					a + 1, st->kernel_name, ocl_error_name(err), err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int clexec_execute(struct clexec *cx, const struct test_case *tc, const struct plan *plan,
+		   void *const *initial, void **final, unsigned repeat, uint64_t *kernel_ns,
+		   struct result *failure)
+{
+	if (check_limits(cx, tc, plan, failure) < 0)
+		return -1;
+
+	int status = -1;
+	cl_int err = CL_SUCCESS;
+	const char *doing = "clCreateBuffer";
+	cl_mem *mems = xcalloc(tc->nbuffers, sizeof *mems);
+	for (size_t b = 0; b < tc->nbuffers; b++) {
+		size_t bytes = plan->buffer_counts[b] * elem_size(tc->buffers[b].type);
+		mems[b] = clCreateBuffer(cx->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+		if (mems[b] == NULL)
+			goto cl_failed;
+	}
+
+	for (unsigned rep = 0; rep < repeat; rep++) {
+		/* Every repetition starts from the same inputs: in-place kernels consume them. */
+		doing = "clEnqueueWriteBuffer";
+		for (size_t b = 0; b < tc->nbuffers; b++) {
+			size_t bytes = plan->buffer_counts[b] * elem_size(tc->buffers[b].type);
+			err = clEnqueueWriteBuffer(cx->queue, mems[b], CL_FALSE, 0, bytes, initial[b], 0, NULL, NULL);
+			if (err != CL_SUCCESS)
+				goto cl_failed;
+		}
+		cl_event *events = xcalloc(plan->nlaunches, sizeof *events);
+		for (size_t i = 0; i < plan->nlaunches; i++) {
+			const struct plan_launch *launch = &plan->launches[i];
+			cl_kernel kernel = cx->kernels[launch->step];
+			if (set_args(kernel, tc, launch, mems, failure) < 0) {
+				for (size_t e = 0; e < i; e++)
+					clReleaseEvent(events[e]);
+				free(events);
+				goto out;
+			}
+			err = clEnqueueNDRangeKernel(cx->queue, kernel, 1, NULL, &launch->global, &launch->local,
+						     0, NULL, &events[i]);
+			if (err != CL_SUCCESS) {
+				const struct step *st = &tc->steps[launch->step];
+				result_set_diag(failure, VERDICT_CASE_ERROR, tc->path, st->global.pos.line,
+						st->global.pos.col, "launching %s with global %zu, local %zu: %s (%d)",
+						st->kernel_name, launch->global, launch->local, ocl_error_name(err), err);
+				for (size_t e = 0; e < i; e++)
+					clReleaseEvent(events[e]);
+				free(events);
+				goto out;
+			}
+		}
+		err = clFinish(cx->queue);
+		for (size_t i = 0; i < plan->nlaunches; i++) {
+			cl_ulong start = 0, end = 0;
+			if (clGetEventProfilingInfo(events[i], CL_PROFILING_COMMAND_START, sizeof start, &start, NULL) == CL_SUCCESS &&
+			    clGetEventProfilingInfo(events[i], CL_PROFILING_COMMAND_END, sizeof end, &end, NULL) == CL_SUCCESS &&
+			    end > start)
+				*kernel_ns += end - start;
+			clReleaseEvent(events[i]);
+		}
+		free(events);
+		doing = "clFinish";
+		if (err != CL_SUCCESS)
+			goto cl_failed;
+	}
+
+	doing = "clEnqueueReadBuffer";
+	for (size_t b = 0; b < tc->nbuffers; b++) {
+		if (!tc->buffers[b].output)
+			continue;
+		size_t bytes = plan->buffer_counts[b] * elem_size(tc->buffers[b].type);
+		err = clEnqueueReadBuffer(cx->queue, mems[b], CL_TRUE, 0, bytes, final[b], 0, NULL, NULL);
+		if (err != CL_SUCCESS)
+			goto cl_failed;
+	}
+	status = 0;
+	goto out;
+
+cl_failed:
+	result_set_diag(failure, VERDICT_CRASH, tc->path, 0, 0, "%s on %s: %s (%d)", doing,
+			cx->target.name, ocl_error_name(err), err);
+out:
+	for (size_t b = 0; b < tc->nbuffers; b++)
+		if (mems[b])
+			clReleaseMemObject(mems[b]);
+	free(mems);
+	return status;
+}
+
+void clexec_close(struct clexec *cx)
+{
+	if (cx == NULL)
+		return;
+	release_kernels(cx);
+	for (size_t i = 0; i < cx->nprograms; i++) {
+		if (cx->programs[i].program)
+			clReleaseProgram(cx->programs[i].program);
+		free(cx->programs[i].path);
+		free(cx->programs[i].options);
+		free(cx->programs[i].log);
+	}
+	free(cx->programs);
+	clReleaseCommandQueue(cx->queue);
+	clReleaseContext(cx->context);
+	target_free(&cx->target);
+	free(cx);
+}

@@ -1,0 +1,135 @@
+/* diag.c - compiler-style diagnostics: file:line:col: error: message, source line, caret. */
+#include "config.h"
+
+#include "diag.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void diag_add(struct diag_list *list, enum diag_severity severity, const char *file, int line,
+	      int col, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *message = xvasprintf(fmt, ap);
+	va_end(ap);
+	list->items = xreallocarray(list->items, list->count + 1, sizeof *list->items);
+	list->items[list->count++] = (struct diag){
+		.file = xstrdup(file ? file : ""),
+		.line = line,
+		.col = col,
+		.severity = severity,
+		.message = message,
+	};
+}
+
+size_t diag_error_count(const struct diag_list *list)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < list->count; i++)
+		n += list->items[i].severity == DIAG_ERROR;
+	return n;
+}
+
+void diag_list_move(struct diag_list *dst, struct diag_list *src)
+{
+	if (src->count == 0)
+		return;
+	dst->items = xreallocarray(dst->items, dst->count + src->count, sizeof *dst->items);
+	memcpy(dst->items + dst->count, src->items, src->count * sizeof *src->items);
+	dst->count += src->count;
+	free(src->items);
+	src->items = NULL;
+	src->count = 0;
+}
+
+void diag_list_free(struct diag_list *list)
+{
+	for (size_t i = 0; i < list->count; i++) {
+		free(list->items[i].file);
+		free(list->items[i].message);
+	}
+	free(list->items);
+	list->items = NULL;
+	list->count = 0;
+}
+
+const char *diag_severity_name(enum diag_severity severity)
+{
+	switch (severity) {
+	case DIAG_ERROR:
+		return "error";
+	case DIAG_WARNING:
+		return "warning";
+	case DIAG_NOTE:
+		return "note";
+	}
+	return "error";
+}
+
+/* Returns the text of line `line` (1-based) of `path`, without its newline, or NULL. */
+static char *source_line(const char *path, int line)
+{
+	FILE *f = fopen(path, "r");
+	if (f == NULL)
+		return NULL;
+	struct strbuf sb = {0};
+	int current = 1;
+	int c;
+	while ((c = getc(f)) != EOF) {
+		if (c == '\n') {
+			if (current == line)
+				break;
+			current++;
+			continue;
+		}
+		if (current == line) {
+			char ch = (char)c;
+			strbuf_append(&sb, &ch, 1);
+		}
+	}
+	fclose(f);
+	if (current != line) {
+		strbuf_free(&sb);
+		return NULL;
+	}
+	return strbuf_take(&sb);
+}
+
+void diag_render(struct strbuf *out, const char *file, int line, int col,
+		 enum diag_severity severity, const char *message, bool colour)
+{
+	static const char *const colours[] = {
+		[DIAG_ERROR] = "\033[1;31m",
+		[DIAG_WARNING] = "\033[1;35m",
+		[DIAG_NOTE] = "\033[1;36m",
+	};
+	const char *bold = colour ? "\033[1m" : "";
+	const char *reset = colour ? "\033[0m" : "";
+
+	strbuf_printf(out, "%s%s", bold, file && *file ? file : "clharness");
+	if (line > 0) {
+		strbuf_printf(out, ":%d", line);
+		if (col > 0)
+			strbuf_printf(out, ":%d", col);
+	}
+	strbuf_printf(out, ":%s %s%s:%s %s\n", reset, colour ? colours[severity] : "",
+		      diag_severity_name(severity), reset, message);
+
+	if (file == NULL || line <= 0)
+		return;
+	char *text = source_line(file, line);
+	if (text == NULL)
+		return;
+	strbuf_printf(out, " %5d | %s\n", line, text);
+	if (col > 0) {
+		strbuf_puts(out, "       | ");
+		/* Tabs stay tabs so the caret lines up under the same column as the text. */
+		for (int i = 0; i < col - 1 && text[i] != '\0'; i++)
+			strbuf_append(out, text[i] == '\t' ? "\t" : " ", 1);
+		strbuf_printf(out, "%s^%s\n", colour ? colours[severity] : "", reset);
+	}
+	free(text);
+}

@@ -1,0 +1,139 @@
+/* plan.c - resolves a case at one N and L: evaluates every expression, checks the results. */
+#include "config.h"
+
+#include "plan.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "util.h"
+
+struct resolver {
+	const struct test_case *tc;
+	struct expr_env env;
+	struct diag_list *diags;
+	bool failed;
+};
+
+/* Evaluates `pe`; on failure reports at the failing operator with the N and L in force. */
+static long long eval(struct resolver *r, const struct pexpr *pe, const char *what, long long min)
+{
+	long long v = 0;
+	struct expr_error err;
+	if (expr_eval(pe->expr, &r->env, &v, &err) < 0) {
+		diag_add(r->diags, DIAG_ERROR, r->tc->path, pe->pos.line, pe->pos.col + err.offset,
+			 "%s '%s': %s (at N=%lld, L=%lld)", what, expr_text(pe->expr), err.message,
+			 r->env.n, r->env.l);
+		r->failed = true;
+		return min;
+	}
+	if (v < min) {
+		diag_add(r->diags, DIAG_ERROR, r->tc->path, pe->pos.line, pe->pos.col,
+			 "%s '%s' is %lld at N=%lld, L=%lld; it must be %s", what, expr_text(pe->expr), v,
+			 r->env.n, r->env.l, min > 0 ? "positive" : "zero or more");
+		r->failed = true;
+		return min;
+	}
+	return v;
+}
+
+static void plan_launch(struct resolver *r, struct plan *plan, size_t s, long long iteration)
+{
+	const struct step *st = &r->tc->steps[s];
+	r->env.i = iteration;
+	struct plan_launch *launch = &plan->launches[plan->nlaunches++];
+	launch->step = s;
+	launch->iteration = iteration;
+	launch->global = (size_t)eval(r, &st->global, "global size", 1);
+	launch->local = st->local.expr ? (size_t)eval(r, &st->local, "local size", 1) : (size_t)r->env.l;
+	if (!r->failed && launch->global % launch->local != 0) {
+		diag_add(r->diags, DIAG_ERROR, r->tc->path, st->global.pos.line, st->global.pos.col,
+			 "global size '%s' is %zu at N=%lld, L=%lld: not a multiple of the work-group size %zu; "
+			 "round it up, e.g. ceildiv(N, L) * L, and guard the kernel's tail",
+			 expr_text(st->global.expr), launch->global, r->env.n, r->env.l, launch->local);
+		r->failed = true;
+	}
+	launch->args = xcalloc(st->nargs, sizeof *launch->args);
+	for (size_t a = 0; a < st->nargs; a++) {
+		const struct arg *arg = &st->args[a];
+		struct plan_arg *pa = &launch->args[a];
+		pa->kind = arg->kind;
+		pa->type = arg->type;
+		if (arg->kind == ARG_BUFFER)
+			pa->buffer = arg->buffer;
+		else if (arg->kind == ARG_LOCAL)
+			pa->local_bytes = (size_t)eval(r, &arg->count, "local buffer count", 1) * elem_size(arg->type);
+		else
+			pa->scalar = eval(r, &arg->value, "scalar value", -__LONG_LONG_MAX__);
+	}
+}
+
+int plan_build(const struct test_case *tc, long long n, long long l, long long cu,
+	       struct plan *out, struct diag_list *diags)
+{
+	struct resolver r = {.tc = tc, .env = {.n = n, .l = l, .cu = cu, .i = 0}, .diags = diags};
+	struct plan *plan = out;
+	*plan = (struct plan){.n = n, .l = l, .cu = cu};
+
+	plan->buffer_counts = xcalloc(tc->nbuffers, sizeof *plan->buffer_counts);
+	for (size_t b = 0; b < tc->nbuffers; b++)
+		plan->buffer_counts[b] = (size_t)eval(&r, &tc->buffers[b].count, "buffer count", 1);
+
+	size_t capacity = 0;
+	long long *repeats = xcalloc(tc->nsteps, sizeof *repeats);
+	for (size_t s = 0; s < tc->nsteps; s++) {
+		repeats[s] = tc->steps[s].repeat.expr ? eval(&r, &tc->steps[s].repeat, "repeat", 0) : 1;
+		capacity += (size_t)repeats[s];
+	}
+	plan->launches = xcalloc(capacity, sizeof *plan->launches);
+	for (size_t s = 0; s < tc->nsteps && !r.failed; s++)
+		for (long long i = 0; i < repeats[s] && !r.failed; i++)
+			plan_launch(&r, plan, s, i);
+	free(repeats);
+	r.env.i = 0;
+
+	plan->checks = xcalloc(tc->nchecks, sizeof *plan->checks);
+	for (size_t c = 0; c < tc->nchecks && !r.failed; c++) {
+		const struct check *ck = &tc->checks[c];
+		struct plan_check *pc = &plan->checks[c];
+		size_t available = plan->buffer_counts[ck->buffer];
+		pc->group = ck->group.expr ? (size_t)eval(&r, &ck->group, "group", 1) : (size_t)l;
+		pc->shift = ck->shift.expr ? eval(&r, &ck->shift, "shift", -__LONG_LONG_MAX__) : 0;
+		pc->count = ck->count.expr ? (size_t)eval(&r, &ck->count, "count", 1) : available;
+		if (!r.failed && pc->count > available) {
+			diag_add(diags, DIAG_ERROR, tc->path, ck->count.pos.line, ck->count.pos.col,
+				 "count '%s' is %zu at N=%lld, L=%lld, but buffer '%s' holds %zu elements",
+				 expr_text(ck->count.expr), pc->count, n, l, tc->buffers[ck->buffer].name,
+				 available);
+			r.failed = true;
+		}
+		if (ck->tolerance == TOL_REDUCTION) {
+			long long serial = ck->serial.expr ? eval(&r, &ck->serial, "serial", 0) : 1;
+			long long partials = ck->partials.expr ? eval(&r, &ck->partials, "partials", 1)
+					     : ck->ref->per_group ? (long long)pc->group
+								  : (long long)plan->buffer_counts[ck->of[0]];
+			long long log2_partials = 0;
+			while ((1LL << log2_partials) < partials)
+				log2_partials++;
+			/* Each term of a float dot product is a rounded product: one more rounding. */
+			bool products = ck->ref->inputs == 2;
+			pc->depth = serial + log2_partials + products;
+		}
+	}
+
+	if (r.failed) {
+		plan_free(plan);
+		return -1;
+	}
+	return 0;
+}
+
+void plan_free(struct plan *plan)
+{
+	for (size_t i = 0; i < plan->nlaunches; i++)
+		free(plan->launches[i].args);
+	free(plan->launches);
+	free(plan->buffer_counts);
+	free(plan->checks);
+	*plan = (struct plan){0};
+}

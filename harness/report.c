@@ -1,0 +1,319 @@
+/* report.c - reporters: human text, TAP, JSON Lines; and the run's summary. */
+#include "config.h"
+
+#include "report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+void report_init(struct reporter *rp, enum report_format format, FILE *out, bool colour)
+{
+	*rp = (struct reporter){.format = format, .out = out, .colour = colour && format == REPORT_TEXT};
+}
+
+void json_string(struct strbuf *out, const char *s)
+{
+	strbuf_puts(out, "\"");
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+		switch (*p) {
+		case '"':
+			strbuf_puts(out, "\\\"");
+			break;
+		case '\\':
+			strbuf_puts(out, "\\\\");
+			break;
+		case '\n':
+			strbuf_puts(out, "\\n");
+			break;
+		case '\t':
+			strbuf_puts(out, "\\t");
+			break;
+		case '\r':
+			strbuf_puts(out, "\\r");
+			break;
+		default:
+			if (*p < 0x20)
+				strbuf_printf(out, "\\u%04x", *p);
+			else
+				strbuf_append(out, (const char *)p, 1);
+		}
+	}
+	strbuf_puts(out, "\"");
+}
+
+/* JSON has no NaN or infinity: an unwritten (poisoned) element shows as null. */
+static void json_number(struct strbuf *out, double v)
+{
+	if (isfinite(v))
+		strbuf_printf(out, "%.17g", v);
+	else
+		strbuf_puts(out, "null");
+}
+
+static void json_key(struct strbuf *out, const char *key)
+{
+	strbuf_printf(out, "%s\"%s\":", out->len > 1 ? "," : "", key);
+}
+
+/* Prefixes every line of text, for TAP comments and indented build logs. */
+static void prefixed(struct strbuf *out, const char *prefix, const char *text)
+{
+	const char *p = text;
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		strbuf_puts(out, prefix);
+		strbuf_append(out, p, len);
+		strbuf_puts(out, "\n");
+		p += len + (nl != NULL);
+	}
+}
+
+static void shape(struct strbuf *out, const struct result *r)
+{
+	if (r->n > 0)
+		strbuf_printf(out, "N=%lld L=%lld", r->n, r->l);
+	else
+		strbuf_puts(out, "build");
+}
+
+/* The diagnostics of one result, GCC-style, with the detail (build log) indented. */
+static void result_diagnostics(struct strbuf *out, const struct result *r, bool colour)
+{
+	if (r->message == NULL)
+		return;
+	enum diag_severity sev = r->verdict == VERDICT_SKIP ? DIAG_NOTE
+				 : result_expected(r) ? DIAG_WARNING : DIAG_ERROR;
+	struct strbuf msg = {0};
+	if (r->verdict == VERDICT_WRONG_OUTPUT && r->racy)
+		strbuf_puts(&msg, "racy kernel, output wrong as a race may make it: ");
+	strbuf_printf(&msg, "%s [%s ", r->message, r->target);
+	shape(&msg, r);
+	strbuf_puts(&msg, "]");
+	diag_render(out, r->file ? r->file : r->case_path, r->line, r->col, sev, msg.data, colour);
+	strbuf_free(&msg);
+	if (r->detail && *r->detail)
+		prefixed(out, "    ", r->detail);
+}
+
+static void text_result(struct reporter *rp, const struct result *r)
+{
+	static const char *const colours[] = {
+		[VERDICT_PASS] = "\033[32m",        [VERDICT_WRONG_OUTPUT] = "\033[31m",
+		[VERDICT_BUILD_ERROR] = "\033[31m", [VERDICT_CASE_ERROR] = "\033[31m",
+		[VERDICT_TIMEOUT] = "\033[31m",     [VERDICT_CRASH] = "\033[31m",
+		[VERDICT_SKIP] = "\033[33m",
+	};
+	struct strbuf out = {0};
+	const char *colour = rp->colour ? (result_expected(r) && r->verdict != VERDICT_SKIP
+						   ? colours[VERDICT_PASS] : colours[r->verdict]) : "";
+	strbuf_printf(&out, "%s%-12s%s %-32s %-14s ", colour, verdict_name(r->verdict),
+		      rp->colour ? "\033[0m" : "", r->case_name, r->target);
+	struct strbuf sh = {0};
+	shape(&sh, r);
+	strbuf_printf(&out, "%-20s", sh.data);
+	strbuf_free(&sh);
+	if (r->n > 0 && (r->verdict == VERDICT_PASS || r->verdict == VERDICT_WRONG_OUTPUT))
+		strbuf_printf(&out, " %10.3f ms", r->kernel_ns / 1e6 / (r->repeat ? r->repeat : 1));
+	if (r->racy)
+		strbuf_puts(&out, r->verdict == VERDICT_WRONG_OUTPUT ? "  (racy: recorded)" : "  (racy)");
+	strbuf_puts(&out, "\n");
+	if (r->verdict != VERDICT_PASS)
+		result_diagnostics(&out, r, rp->colour);
+	fputs(out.data, rp->out);
+	strbuf_free(&out);
+}
+
+static void tap_result(struct reporter *rp, const struct result *r)
+{
+	struct strbuf out = {0};
+	bool ok = result_expected(r);
+	strbuf_printf(&out, "%s %zu - %s [%s] ", ok ? "ok" : "not ok", rp->results, r->case_name,
+		      r->target);
+	shape(&out, r);
+	if (r->verdict == VERDICT_SKIP)
+		strbuf_printf(&out, " # SKIP %s", r->message ? r->message : "");
+	else if (r->verdict == VERDICT_WRONG_OUTPUT && r->racy)
+		strbuf_puts(&out, ": racy kernel, wrong output recorded");
+	else if (r->verdict != VERDICT_PASS)
+		strbuf_printf(&out, ": %s", verdict_name(r->verdict));
+	strbuf_puts(&out, "\n");
+	if (r->verdict != VERDICT_PASS && r->verdict != VERDICT_SKIP) {
+		struct strbuf diags = {0};
+		result_diagnostics(&diags, r, false);
+		prefixed(&out, "# ", diags.data ? diags.data : "");
+		strbuf_free(&diags);
+	}
+	fputs(out.data, rp->out);
+	strbuf_free(&out);
+}
+
+static void json_result(struct reporter *rp, const struct result *r)
+{
+	struct strbuf out = {0};
+	strbuf_puts(&out, "{");
+	json_key(&out, "case");
+	json_string(&out, r->case_name);
+	json_key(&out, "file");
+	json_string(&out, r->case_path);
+	json_key(&out, "target");
+	json_string(&out, r->target);
+	json_key(&out, "backend");
+	json_string(&out, r->backend);
+	json_key(&out, "N");
+	strbuf_printf(&out, r->n > 0 ? "%lld" : "null", r->n);
+	json_key(&out, "L");
+	strbuf_printf(&out, r->n > 0 ? "%lld" : "null", r->l);
+	json_key(&out, "verdict");
+	json_string(&out, verdict_name(r->verdict));
+	json_key(&out, "expected");
+	strbuf_puts(&out, result_expected(r) ? "true" : "false");
+	json_key(&out, "racy");
+	strbuf_puts(&out, r->racy ? "true" : "false");
+	json_key(&out, "kernel_ms");
+	json_number(&out, r->kernel_ns / 1e6 / (r->repeat ? r->repeat : 1));
+	json_key(&out, "repeat");
+	strbuf_printf(&out, "%u", r->repeat);
+	json_key(&out, "drift");
+	json_number(&out, r->drift);
+	if (r->message) {
+		json_key(&out, "diagnostic");
+		strbuf_puts(&out, "{\"file\":");
+		json_string(&out, r->file ? r->file : r->case_path);
+		strbuf_printf(&out, ",\"line\":%d,\"col\":%d,\"message\":", r->line, r->col);
+		json_string(&out, r->message);
+		strbuf_puts(&out, "}");
+	}
+	if (r->detail) {
+		json_key(&out, "detail");
+		json_string(&out, r->detail);
+	}
+	if (r->verdict == VERDICT_WRONG_OUTPUT) {
+		json_key(&out, "mismatch");
+		strbuf_puts(&out, "{\"buffer\":");
+		json_string(&out, r->buffer);
+		strbuf_printf(&out, ",\"index\":%zu,\"got\":", r->index);
+		json_number(&out, r->got);
+		strbuf_puts(&out, ",\"want\":");
+		json_number(&out, r->want);
+		strbuf_puts(&out, ",\"bound\":");
+		json_number(&out, r->bound);
+		strbuf_printf(&out, ",\"differ\":%zu,\"compared\":%zu}", r->mismatches, r->compared);
+	}
+	strbuf_puts(&out, "}\n");
+	fputs(out.data, rp->out);
+	strbuf_free(&out);
+}
+
+void report_result(struct reporter *rp, const struct result *r)
+{
+	rp->results++;
+	if (!result_expected(r))
+		rp->unexpected++;
+	else if (r->verdict == VERDICT_PASS)
+		rp->passed++;
+	else if (r->verdict == VERDICT_SKIP)
+		rp->skipped++;
+	else
+		rp->racy_recorded++;
+	if (r->drift > rp->worst_drift)
+		rp->worst_drift = r->drift;
+	rp->kernel_ns += r->kernel_ns;
+	rp->reference_ns += r->reference_ns;
+	rp->compare_ns += r->compare_ns;
+
+	switch (rp->format) {
+	case REPORT_TEXT:
+		text_result(rp, r);
+		break;
+	case REPORT_TAP:
+		tap_result(rp, r);
+		break;
+	case REPORT_JSON:
+		json_result(rp, r);
+		break;
+	}
+	fflush(rp->out);
+}
+
+void report_broken_case(struct reporter *rp, const char *path, const struct diag_list *diags)
+{
+	rp->broken_cases++;
+	struct strbuf text = {0};
+	for (size_t i = 0; i < diags->count; i++) {
+		const struct diag *d = &diags->items[i];
+		diag_render(&text, d->file, d->line, d->col, d->severity, d->message,
+			    rp->colour);
+	}
+	if (rp->format == REPORT_TEXT) {
+		fputs(text.data ? text.data : "", rp->out);
+	} else if (rp->format == REPORT_TAP) {
+		rp->results++;
+		fprintf(rp->out, "not ok %zu - %s: case file error\n", rp->results, path);
+		struct strbuf out = {0};
+		prefixed(&out, "# ", text.data ? text.data : "");
+		fputs(out.data ? out.data : "", rp->out);
+		strbuf_free(&out);
+	} else {
+		for (size_t i = 0; i < diags->count; i++) {
+			const struct diag *d = &diags->items[i];
+			struct strbuf out = {0};
+			strbuf_puts(&out, "{\"file\":");
+			json_string(&out, path);
+			strbuf_puts(&out, ",\"verdict\":\"case-error\",\"expected\":false,\"diagnostic\":{\"file\":");
+			json_string(&out, d->file);
+			strbuf_printf(&out, ",\"line\":%d,\"col\":%d,\"message\":", d->line, d->col);
+			json_string(&out, d->message);
+			strbuf_puts(&out, "}}\n");
+			fputs(out.data, rp->out);
+			strbuf_free(&out);
+		}
+	}
+	strbuf_free(&text);
+	fflush(rp->out);
+}
+
+void report_skip_all(struct reporter *rp, const char *reason)
+{
+	if (rp->format == REPORT_TAP)
+		fprintf(rp->out, "1..0 # SKIP %s\n", reason);
+	else
+		fprintf(stderr, "clharness: skipped: %s\n", reason);
+}
+
+void report_finish(struct reporter *rp, size_t ntargets, uint64_t wall_ns, bool timing)
+{
+	/* TAP and JSON keep stdout for the protocol: the summary goes to comments or stderr. */
+	FILE *out = rp->format == REPORT_TEXT ? rp->out : stderr;
+	const char *lead = rp->format == REPORT_TAP ? "# " : "";
+	if (rp->format == REPORT_TAP) {
+		fprintf(rp->out, "1..%zu\n", rp->results);
+		out = rp->out;
+	}
+	fprintf(out, "%ssummary: %zu result%s on %zu device%s: %zu pass, %zu racy with wrong output "
+		"(recorded), %zu skipped, %zu failed", lead, rp->results, rp->results == 1 ? "" : "s",
+		ntargets, ntargets == 1 ? "" : "s", rp->passed, rp->racy_recorded, rp->skipped,
+		rp->unexpected);
+	if (rp->broken_cases)
+		fprintf(out, "; %zu case file%s did not load", rp->broken_cases, rp->broken_cases == 1 ? "" : "s");
+	fprintf(out, "; worst float error %.3g of its bound; %.2f s\n", rp->worst_drift, wall_ns / 1e9);
+	if (timing) {
+		double total = wall_ns / 1e9;
+		double kernel = rp->kernel_ns / 1e9, reference = rp->reference_ns / 1e9,
+		       compare = rp->compare_ns / 1e9;
+		double setup = total - kernel - reference - compare;
+		fprintf(out, "%stime: total %.3f s = setup %.3f s (%.1f%%) + kernel %.3f s (%.1f%%) + "
+			"reference %.3f s (%.1f%%) + comparison %.3f s (%.1f%%)\n", lead, total,
+			setup, 100 * setup / total, kernel, 100 * kernel / total, reference,
+			100 * reference / total, compare, 100 * compare / total);
+	}
+	fflush(out);
+}
+
+bool report_all_expected(const struct reporter *rp)
+{
+	return rp->unexpected == 0 && rp->broken_cases == 0;
+}

@@ -1,0 +1,43 @@
+/* report.h - reporters: human text (GCC-style diagnostics), TAP for Automake's driver,
+ * JSON Lines for machines; and the run's summary. */
+#ifndef CLH_REPORT_H
+#define CLH_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "diag.h"
+#include "result.h"
+
+enum report_format { REPORT_TEXT, REPORT_TAP, REPORT_JSON };
+
+struct reporter {
+	enum report_format format;
+	FILE *out;
+	bool colour;
+	size_t results;          /* results reported: the TAP test number */
+	size_t unexpected;       /* results that are not what their case expects */
+	size_t passed;
+	size_t racy_recorded;    /* racy cases whose output was wrong, as it may be */
+	size_t skipped;
+	size_t broken_cases;     /* case files that did not load */
+	double worst_drift;
+	uint64_t kernel_ns, reference_ns, compare_ns;
+};
+
+void report_init(struct reporter *rp, enum report_format format, FILE *out, bool colour);
+/* A case file that failed to load: its diagnostics, and a failed result for it. */
+void report_broken_case(struct reporter *rp, const char *path, const struct diag_list *diags);
+void report_result(struct reporter *rp, const struct result *r);
+/* Nothing can run (no device matches): TAP says "1..0 # SKIP reason". */
+void report_skip_all(struct reporter *rp, const char *reason);
+/* The summary line, the timing split when asked for, and TAP's plan. */
+void report_finish(struct reporter *rp, size_t ntargets, uint64_t wall_ns, bool timing);
+/* Whether every result so far was what its case expects. */
+bool report_all_expected(const struct reporter *rp);
+
+/* Writes s as a JSON string literal, quotes included. */
+void json_string(struct strbuf *out, const char *s);
+
+#endif

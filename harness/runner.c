@@ -1,0 +1,191 @@
+/* runner.c - runs one case on one opened target. */
+#include "config.h"
+
+#include "runner.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "gen.h"
+#include "plan.h"
+#include "reference.h"
+#include "util.h"
+
+size_t runner_run_count(const struct test_case *tc, const struct run_options *opt)
+{
+	size_t nsizes = opt->sizes ? opt->nsizes : tc->nsizes;
+	size_t nlocals = opt->locals ? opt->nlocals : tc->nlocals;
+	return 1 + nsizes * nlocals;
+}
+
+void runner_run_shape(const struct test_case *tc, const struct run_options *opt, size_t run,
+		      long long *n, long long *l)
+{
+	const long long *sizes = opt->sizes ? opt->sizes : tc->sizes;
+	const long long *locals = opt->locals ? opt->locals : tc->locals;
+	size_t nlocals = opt->locals ? opt->nlocals : tc->nlocals;
+	*n = sizes[(run - 1) / nlocals];
+	*l = locals[(run - 1) % nlocals];
+}
+
+void runner_result_init(struct result *r, const struct backend *b, const struct target *t,
+			const struct test_case *tc, long long n, long long l)
+{
+	*r = (struct result){
+		.case_name = xstrdup(tc->name),
+		.case_path = xstrdup(tc->path),
+		.target = xstrdup(t->name),
+		.backend = xstrdup(b->name),
+		.n = n,
+		.l = l,
+		.racy = tc->racy,
+		.verdict = VERDICT_PASS,
+	};
+}
+
+/* Initial buffer contents, kept across runs: a buffer is generated again only when its
+ * count changes, so inputs are made once per size N, not once per work-group size. */
+struct inputs {
+	void **data;
+	size_t *count;
+};
+
+static void refresh_inputs(const struct test_case *tc, const struct plan *plan, struct inputs *in)
+{
+	for (size_t b = 0; b < tc->nbuffers; b++) {
+		size_t count = plan->buffer_counts[b];
+		if (in->data[b] && in->count[b] == count)
+			continue;
+		free(in->data[b]);
+		in->data[b] = xmalloc(count * elem_size(tc->buffers[b].type));
+		in->count[b] = count;
+		gen_fill(tc->buffers[b].type, &tc->buffers[b].init, in->data[b], count);
+	}
+}
+
+static void describe_mismatch(struct result *r, const struct test_case *tc, const struct check *ck,
+			      const struct cmp_report *rep, enum elem_type type)
+{
+	const char *name = tc->buffers[ck->buffer].name;
+	char got[64], want[64], how[128];
+	if (type == ELEM_FLOAT) {
+		snprintf(got, sizeof got, "%.9g", rep->got);
+		snprintf(want, sizeof want, "%.9g", rep->want);
+	} else {
+		snprintf(got, sizeof got, "%.0f", rep->got);
+		snprintf(want, sizeof want, "%.0f", rep->want);
+	}
+	if (type == ELEM_FLOAT && ck->tolerance != TOL_EXACT)
+		snprintf(how, sizeof how, " (bound %.3g, |error|/bound %.3g)", rep->bound,
+			 rep->bound > 0 ? fabs(rep->got - rep->want) / rep->bound : INFINITY);
+	else if (type == ELEM_FLOAT)
+		snprintf(how, sizeof how, " (compared exactly)");
+	else
+		how[0] = '\0';
+	result_set_diag(r, VERDICT_WRONG_OUTPUT, tc->path, ck->pos.line, ck->pos.col,
+			"%s[%zu]: got %s, want %s%s; %zu of %zu elements differ (%s of %s)", name,
+			rep->first, got, want, how, rep->mismatches, rep->compared, ck->ref->name,
+			tc->buffers[ck->of[0]].name);
+	free(r->buffer);
+	r->buffer = xstrdup(name);
+	r->index = rep->first;
+	r->got = rep->got;
+	r->want = rep->want;
+	r->bound = rep->bound;
+	r->mismatches = rep->mismatches;
+	r->compared = rep->compared;
+}
+
+/* Computes every check's reference, then compares it with what the device wrote. */
+static void check_outputs(const struct test_case *tc, const struct plan *plan,
+			  const struct inputs *in, void *const *final, struct result *r)
+{
+	for (size_t c = 0; c < tc->nchecks; c++) {
+		const struct check *ck = &tc->checks[c];
+		const struct plan_check *pc = &plan->checks[c];
+		struct ref_input inputs[2];
+		for (int i = 0; i < ck->ref->inputs; i++)
+			inputs[i] = (struct ref_input){tc->buffers[ck->of[i]].type, in->data[ck->of[i]],
+						       in->count[ck->of[i]]};
+		uint64_t t0 = clock_now_ns();
+		struct ref_output want;
+		ref_compute(ck->ref->kind, inputs, pc->group, pc->shift, pc->count, &want);
+		uint64_t t1 = clock_now_ns();
+		struct cmp_report rep;
+		cmp_buffer(&want, final[ck->buffer], pc->count, ck->tolerance, pc->depth, &rep);
+		uint64_t t2 = clock_now_ns();
+		r->reference_ns += t1 - t0;
+		r->compare_ns += t2 - t1;
+		if (rep.worst_ratio > r->drift)
+			r->drift = rep.worst_ratio;
+		if (!rep.ok && r->verdict == VERDICT_PASS)
+			describe_mismatch(r, tc, ck, &rep, want.type);
+		ref_output_free(&want);
+	}
+}
+
+static void run_one(const struct backend *b, struct backend_session *session,
+		    const struct target *t, const struct test_case *tc, const struct run_options *opt,
+		    long long n, long long l, struct inputs *in, struct result *r)
+{
+	struct plan plan;
+	struct diag_list diags = {0};
+	if (plan_build(tc, n, l, t->compute_units, &plan, &diags) < 0) {
+		const struct diag *d = &diags.items[0];
+		result_set_diag(r, VERDICT_CASE_ERROR, d->file, d->line, d->col, "%s", d->message);
+		diag_list_free(&diags);
+		return;
+	}
+	refresh_inputs(tc, &plan, in);
+	void **final = xcalloc(tc->nbuffers, sizeof *final);
+	for (size_t k = 0; k < tc->nbuffers; k++)
+		if (tc->buffers[k].output)
+			final[k] = xmalloc(plan.buffer_counts[k] * elem_size(tc->buffers[k].type));
+
+	r->repeat = opt->repeat;
+	if (b->execute(session, tc, &plan, in->data, final, opt->repeat, &r->kernel_ns, r) == 0)
+		check_outputs(tc, &plan, in, final, r);
+
+	for (size_t k = 0; k < tc->nbuffers; k++)
+		free(final[k]);
+	free(final);
+	plan_free(&plan);
+}
+
+void runner_run_case(const struct backend *b, struct backend_session *session,
+		     const struct target *t, const struct test_case *tc, size_t case_index,
+		     const struct run_options *opt, size_t first, const struct result_sink *sink)
+{
+	sink->begin(sink->ctx, case_index, 0);
+	struct result failure;
+	runner_result_init(&failure, b, t, tc, 0, 0);
+	if (b->build(session, tc, &failure) < 0) {
+		sink->emit(sink->ctx, &failure);
+		result_free(&failure);
+		return;
+	}
+	result_free(&failure);
+
+	struct inputs in = {
+		.data = xcalloc(tc->nbuffers, sizeof(void *)),
+		.count = xcalloc(tc->nbuffers, sizeof(size_t)),
+	};
+	size_t runs = runner_run_count(tc, opt);
+	for (size_t run = first > 1 ? first : 1; run < runs; run++) {
+		long long n, l;
+		runner_run_shape(tc, opt, run, &n, &l);
+		sink->begin(sink->ctx, case_index, run);
+		struct result r;
+		runner_result_init(&r, b, t, tc, n, l);
+		run_one(b, session, t, tc, opt, n, l, &in, &r);
+		sink->emit(sink->ctx, &r);
+		result_free(&r);
+	}
+	for (size_t k = 0; k < tc->nbuffers; k++)
+		free(in.data[k]);
+	free(in.data);
+	free(in.count);
+}

@@ -1,0 +1,44 @@
+/* runner.h - runs one case on one opened target: build once, then for every size and
+ * work-group size generate inputs, execute, compute references and compare. */
+#ifndef CLH_RUNNER_H
+#define CLH_RUNNER_H
+
+#include <stddef.h>
+
+#include "backend.h"
+#include "result.h"
+#include "testcase.h"
+
+struct run_options {
+	const long long *sizes;   /* NULL: each case's own sizes */
+	size_t nsizes;
+	const long long *locals;  /* NULL: each case's own local sizes */
+	size_t nlocals;
+	unsigned repeat;          /* launches per run; the output of the last is checked */
+};
+
+/* Where results go. begin() announces each run before it starts, so that a run that
+ * hangs or crashes can be named by whoever watches. */
+struct result_sink {
+	void (*begin)(void *ctx, size_t case_index, size_t run);
+	void (*emit)(void *ctx, struct result *r);
+	void *ctx;
+};
+
+/* A case's runs: run 0 builds its programs; runs 1.. are its sizes x local sizes. */
+size_t runner_run_count(const struct test_case *tc, const struct run_options *opt);
+/* The N and L of run `run` (>= 1). */
+void runner_run_shape(const struct test_case *tc, const struct run_options *opt, size_t run,
+		      long long *n, long long *l);
+
+/* Fills the fields every result of this case on this target shares. */
+void runner_result_init(struct result *r, const struct backend *b, const struct target *t,
+			const struct test_case *tc, long long n, long long l);
+
+/* Runs `tc` from run `first` on. The build (run 0) always happens; its result is only
+ * emitted when it fails, which ends the case. */
+void runner_run_case(const struct backend *b, struct backend_session *session,
+		     const struct target *t, const struct test_case *tc, size_t case_index,
+		     const struct run_options *opt, size_t first, const struct result_sink *sink);
+
+#endif

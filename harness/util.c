@@ -1,0 +1,156 @@
+/* util.c - allocation that cannot fail quietly, growable strings, monotonic time. */
+#include "config.h"
+
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static void out_of_memory(size_t size)
+{
+	fprintf(stderr, "clharness: out of memory (asked for %zu bytes)\n", size);
+	exit(2);
+}
+
+void *xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+	if (p == NULL)
+		out_of_memory(size);
+	return p;
+}
+
+void *xcalloc(size_t count, size_t size)
+{
+	void *p = calloc(count ? count : 1, size ? size : 1);
+	if (p == NULL)
+		out_of_memory(count * size);
+	return p;
+}
+
+void *xrealloc(void *ptr, size_t size)
+{
+	void *p = realloc(ptr, size ? size : 1);
+	if (p == NULL)
+		out_of_memory(size);
+	return p;
+}
+
+void *xreallocarray(void *ptr, size_t count, size_t size)
+{
+	if (size != 0 && count > SIZE_MAX / size)
+		out_of_memory(SIZE_MAX);
+	return xrealloc(ptr, count * size);
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *xvasprintf(const char *fmt, va_list ap)
+{
+	va_list copy;
+	va_copy(copy, ap);
+	int len = vsnprintf(NULL, 0, fmt, copy);
+	va_end(copy);
+	if (len < 0)
+		out_of_memory(0);
+	char *p = xmalloc((size_t)len + 1);
+	vsnprintf(p, (size_t)len + 1, fmt, ap);
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *p = xvasprintf(fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+void strbuf_append(struct strbuf *sb, const char *s, size_t n)
+{
+	if (sb->len + n + 1 > sb->cap) {
+		size_t cap = sb->cap ? sb->cap : 64;
+		while (cap < sb->len + n + 1)
+			cap *= 2;
+		sb->data = xrealloc(sb->data, cap);
+		sb->cap = cap;
+	}
+	memcpy(sb->data + sb->len, s, n);
+	sb->len += n;
+	sb->data[sb->len] = '\0';
+}
+
+void strbuf_puts(struct strbuf *sb, const char *s)
+{
+	strbuf_append(sb, s, strlen(s));
+}
+
+void strbuf_printf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = xvasprintf(fmt, ap);
+	va_end(ap);
+	strbuf_puts(sb, s);
+	free(s);
+}
+
+char *strbuf_take(struct strbuf *sb)
+{
+	char *s = sb->data ? sb->data : xstrdup("");
+	sb->data = NULL;
+	sb->len = sb->cap = 0;
+	return s;
+}
+
+void strbuf_free(struct strbuf *sb)
+{
+	free(sb->data);
+	sb->data = NULL;
+	sb->len = sb->cap = 0;
+}
+
+uint64_t clock_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (f == NULL)
+		return NULL;
+	struct strbuf sb = {0};
+	char chunk[8192];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		strbuf_append(&sb, chunk, n);
+	int failed = ferror(f);
+	int saved = errno;
+	fclose(f);
+	if (failed) {
+		strbuf_free(&sb);
+		errno = saved;
+		return NULL;
+	}
+	if (len)
+		*len = sb.len;
+	return strbuf_take(&sb);
+}

@@ -1,0 +1,40 @@
+/* util.h - allocation that cannot fail quietly, growable strings, monotonic time. */
+#ifndef CLH_UTIL_H
+#define CLH_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Out of memory is the one fatal error: these print and exit(2) instead of returning NULL. */
+void *xmalloc(size_t size);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *ptr, size_t size);
+void *xreallocarray(void *ptr, size_t count, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+/* Returns a newly allocated formatted string; the caller frees it. */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+
+/* A growable NUL-terminated string. A zeroed struct is an empty buffer. */
+struct strbuf {
+	char *data;
+	size_t len;
+	size_t cap;
+};
+
+void strbuf_append(struct strbuf *sb, const char *s, size_t n);
+void strbuf_puts(struct strbuf *sb, const char *s);
+void strbuf_printf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Hands the string to the caller (never NULL) and leaves the buffer empty. */
+char *strbuf_take(struct strbuf *sb);
+void strbuf_free(struct strbuf *sb);
+
+/* Nanoseconds on a clock that never goes back; only differences mean anything. */
+uint64_t clock_now_ns(void);
+
+/* Reads a whole file into a NUL-terminated buffer; NULL with errno set on failure. */
+char *read_file(const char *path, size_t *len);
+
+#endif

@@ -1,0 +1,129 @@
+/* worker.c - child processes that run OpenCL work and report back in frames. */
+#include "config.h"
+
+#include "worker.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int worker_start(struct worker *w, void (*fn)(void *arg, int fd), void *arg, char **cause)
+{
+	*w = (struct worker){.pid = -1, .fd = -1};
+	int fds[2];
+	if (pipe(fds) < 0) {
+		*cause = xasprintf("pipe: %s", strerror(errno));
+		return -1;
+	}
+	/* Buffered output would otherwise be written twice, once by each process. */
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid < 0) {
+		*cause = xasprintf("fork: %s", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		dup2(STDERR_FILENO, STDOUT_FILENO);
+		fn(arg, fds[1]);
+		close(fds[1]);
+		/* _exit: the parent's atexit handlers and stdio buffers are not the child's. */
+		_exit(0);
+	}
+	close(fds[1]);
+	w->pid = pid;
+	w->fd = fds[0];
+	return 0;
+}
+
+enum worker_event worker_next(struct worker *w, uint64_t deadline_ns, enum frame_type *type,
+			      const char **payload, size_t *len)
+{
+	for (;;) {
+		if (w->consumed > 0 && w->consumed == w->inbox.len) {
+			w->inbox.len = 0;
+			w->consumed = 0;
+		}
+		if (w->inbox.len > w->consumed) {
+			long whole = wire_split(w->inbox.data + w->consumed, w->inbox.len - w->consumed,
+						type, payload, len);
+			if (whole < 0)
+				return WORKER_GONE; /* a garbled stream: treat the worker as lost */
+			if (whole > 0) {
+				w->consumed += (size_t)whole;
+				return WORKER_FRAME;
+			}
+		}
+		if (w->eof)
+			return WORKER_GONE;
+
+		uint64_t now = clock_now_ns();
+		if (now >= deadline_ns)
+			return WORKER_TIMEOUT;
+		uint64_t wait_ms = (deadline_ns - now) / 1000000 + 1;
+		struct pollfd pfd = {.fd = w->fd, .events = POLLIN};
+		int ready = poll(&pfd, 1, wait_ms > 60000 ? 60000 : (int)wait_ms);
+		if (ready < 0 && errno == EINTR)
+			continue;
+		if (ready <= 0)
+			continue; /* the deadline check above decides */
+
+		/* Compact before reading so the inbox does not grow with a long run. */
+		if (w->consumed > 0) {
+			memmove(w->inbox.data, w->inbox.data + w->consumed, w->inbox.len - w->consumed);
+			w->inbox.len -= w->consumed;
+			w->consumed = 0;
+		}
+		char chunk[65536];
+		ssize_t n = read(w->fd, chunk, sizeof chunk);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			w->eof = true;
+		else
+			strbuf_append(&w->inbox, chunk, (size_t)n);
+	}
+}
+
+char *worker_finish(struct worker *w, bool kill_it)
+{
+	char *how = NULL;
+	if (w->pid > 0) {
+		if (kill_it)
+			kill(w->pid, SIGKILL);
+		int status = 0;
+		while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
+			;
+		if (WIFSIGNALED(status))
+			how = xasprintf("killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+		else if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+			how = xasprintf("exited with status %d", WEXITSTATUS(status));
+	}
+	if (w->fd >= 0)
+		close(w->fd);
+	strbuf_free(&w->inbox);
+	*w = (struct worker){.pid = -1, .fd = -1};
+	return how;
+}
+
+void worker_send(int fd, struct strbuf *frames)
+{
+	size_t done = 0;
+	while (done < frames->len) {
+		ssize_t n = write(fd, frames->data + done, frames->len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			_exit(3); /* the parent is gone: nobody is left to report to */
+		done += (size_t)n;
+	}
+	frames->len = 0;
+}

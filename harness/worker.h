@@ -1,0 +1,41 @@
+/* worker.h - child processes that run OpenCL work for the parent and report back in
+ * frames, so a kernel that hangs or a driver that crashes costs one worker, not the run. */
+#ifndef CLH_WORKER_H
+#define CLH_WORKER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "util.h"
+#include "wire.h"
+
+struct worker {
+	pid_t pid;
+	int fd;
+	struct strbuf inbox;  /* bytes received and not yet handed out as frames */
+	size_t consumed;      /* bytes of inbox already handed out */
+	bool eof;
+};
+
+/* Runs fn(arg, fd) in a child process; fn writes frames to fd with worker_send. The
+ * child's stdout goes to its stderr, so nothing a driver prints can corrupt the parent's
+ * TAP or JSON output. Returns -1 with *cause when fork or pipe fails. */
+int worker_start(struct worker *w, void (*fn)(void *arg, int fd), void *arg, char **cause);
+
+enum worker_event { WORKER_FRAME, WORKER_TIMEOUT, WORKER_GONE };
+
+/* Waits for the next whole frame until deadline_ns (on clock_now_ns's clock). The frame's
+ * payload stays valid until the next call. WORKER_GONE: the child closed its end. */
+enum worker_event worker_next(struct worker *w, uint64_t deadline_ns, enum frame_type *type,
+			      const char **payload, size_t *len);
+
+/* Kills the child if asked to, reaps it and closes the pipe. Returns NULL when it exited
+ * with status 0, else how it ended ("killed by signal 11 (Segmentation fault)"); the
+ * caller frees it. */
+char *worker_finish(struct worker *w, bool kill_it);
+
+/* In the child: writes every byte of `frames` to fd, then empties it. */
+void worker_send(int fd, struct strbuf *frames);
+
+#endif
