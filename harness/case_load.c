@@ -83,6 +83,18 @@ static char *scalar(struct loader *ld, struct fy_node *node, struct src_pos at,
 	return xstrndup(text, len);
 }
 
+/* More ')' than '(': the tail of an expression that YAML cut at a comma. */
+static bool cut_at_comma(const char *text, int balance)
+{
+	for (const char *p = text; *p; p++)
+		balance += (*p == '(') - (*p == ')');
+	return balance != 0;
+}
+
+static const char comma_hint[] =
+	"inside {...} or [...] a comma ends a value, so quote an expression that holds commas, "
+	"e.g. count: 'ceildiv(N, L)'";
+
 static size_t edit_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
@@ -124,6 +136,12 @@ static void reject_unknown_keys(struct loader *ld, struct fy_node *map, const ch
 			continue;
 		}
 		char *name = xstrndup(text, len);
+		if (cut_at_comma(name, 0)) {
+			error_at(ld, node_pos(key, (struct src_pos){0}), "'%s' is the end of an expression cut off at a comma: %s",
+				 name, comma_hint);
+			free(name);
+			continue;
+		}
 		const char *nearest = NULL;
 		size_t best = 3;
 		bool known = false;
@@ -197,7 +215,8 @@ static bool parse_pexpr(struct loader *ld, struct fy_node *node, struct src_pos 
 	struct expr *e;
 	if (expr_parse(text, &e, &err) < 0) {
 		error_at(ld, (struct src_pos){pos.line, pos.col + quote + err.offset},
-			 "in %s '%s': %s", what, text, err.message);
+			 "in %s '%s': %s%s%s", what, text, err.message,
+			 cut_at_comma(text, 0) && !quote ? "; " : "", cut_at_comma(text, 0) && !quote ? comma_hint : "");
 		free(text);
 		return false;
 	}
