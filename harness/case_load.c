@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,10 +122,12 @@ static size_t edit_distance(const char *a, const char *b)
 }
 
 /* Reports every key of `map` not in the NULL-terminated `allowed` list, suggesting the
- * nearest allowed key, since a typo in a key is the commonest mistake in a case file. */
-static void reject_unknown_keys(struct loader *ld, struct fy_node *map, const char *where,
+ * nearest allowed key, since a typo in a key is the commonest mistake in a case file.
+ * Returns how many it reported. */
+static size_t reject_unknown_keys(struct loader *ld, struct fy_node *map, const char *where,
 				const char *const *allowed)
 {
+	size_t before = ld->errors;
 	void *iter = NULL;
 	struct fy_node_pair *pair;
 	while ((pair = fy_node_mapping_iterate(map, &iter)) != NULL) {
@@ -170,6 +173,7 @@ static void reject_unknown_keys(struct loader *ld, struct fy_node *map, const ch
 		}
 		free(name);
 	}
+	return ld->errors - before;
 }
 
 static struct fy_node *get(struct fy_node *map, const char *key)
@@ -415,8 +419,10 @@ static void parse_arg(struct loader *ld, struct fy_node *node, struct src_pos at
 	int kinds = !!get(node, "buffer") + !!get(node, "use") + !!get(node, "local") +
 		    !!get(node, "scalar");
 	if (kinds != 1) {
-		reject_unknown_keys(ld, node, "an argument", any_keys);
-		error_at(ld, arg->pos, "an argument needs exactly one of buffer, use, local or scalar, found %d", kinds);
+		/* A misspelt kind key is reported as such; "needs one of" would only repeat it. */
+		if (reject_unknown_keys(ld, node, "an argument", any_keys) == 0 || kinds > 1)
+			error_at(ld, arg->pos, "an argument needs exactly one of buffer, use, local or scalar, found %d",
+				 kinds);
 		return;
 	}
 
@@ -601,11 +607,13 @@ static void parse_check(struct loader *ld, struct fy_node *key, struct fy_node *
 	static const char *const keys[] = {"reference", "of", "tolerance", "group", "shift",
 					   "count", "serial", "partials", NULL};
 	struct test_case *tc = ld->tc;
+	check->buffer = SIZE_MAX;
 	check->pos = node_pos(key, (struct src_pos){0});
 	char *name = scalar(ld, key, check->pos, "an output buffer's name");
 	if (name == NULL)
 		return;
 	if (!find_buffer(tc, name, &check->buffer)) {
+		check->buffer = SIZE_MAX;
 		error_at(ld, check->pos, "check names '%s', but no buffer has that name", name);
 		free(name);
 		return;
@@ -718,7 +726,7 @@ static void parse_checks(struct loader *ld, struct fy_node *node, struct src_pos
 			continue;
 		bool checked = false;
 		for (size_t c = 0; c < tc->nchecks; c++)
-			checked |= tc->checks[c].ref && tc->checks[c].buffer == b;
+			checked |= tc->checks[c].buffer == b;
 		if (!checked)
 			error_at(ld, tc->buffers[b].pos,
 				 "output buffer '%s' has no check: add it under check: with a reference",

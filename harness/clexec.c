@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buildlog.h"
 #include "ocl.h"
 #include "util.h"
 
@@ -86,6 +87,24 @@ static char *build_log(cl_program program, cl_device_id device)
 	return log;
 }
 
+/* Reports a failed build at the first error the log names, in the kernel's own file;
+ * the whole log goes along as the detail. */
+static void build_failed(struct result *failure, const struct step *st, const char *target,
+			 cl_int err, const char *log)
+{
+	int line = 0, col = 0;
+	char *first = NULL;
+	if (buildlog_first_error(log, &line, &col, &first))
+		result_set_diag(failure, VERDICT_BUILD_ERROR, st->kernel_path, line, col,
+				"%s (build failed on %s: %s)", first, target, ocl_error_name(err));
+	else
+		result_set_diag(failure, VERDICT_BUILD_ERROR, st->kernel_path, 0, 0,
+				"kernel file failed to build on %s (%s)", target, ocl_error_name(err));
+	free(first);
+	free(failure->detail);
+	failure->detail = xstrdup(log);
+}
+
 /* Returns the cached or freshly built program for one step, or NULL after filling
  * `failure` with the build error and its log. */
 static cl_program program_for(struct clexec *cx, const struct test_case *tc, const struct step *st,
@@ -95,12 +114,8 @@ static cl_program program_for(struct clexec *cx, const struct test_case *tc, con
 		struct cached_program *cp = &cx->programs[i];
 		if (strcmp(cp->path, st->kernel_path) != 0 || strcmp(cp->options, options) != 0)
 			continue;
-		if (cp->program == NULL) {
-			result_set_diag(failure, VERDICT_BUILD_ERROR, st->kernel_path, 0, 0,
-					"kernel file failed to build on %s (CL_BUILD_PROGRAM_FAILURE)",
-					cx->target.name);
-			failure->detail = xstrdup(cp->log);
-		}
+		if (cp->program == NULL)
+			build_failed(failure, st, cx->target.name, CL_BUILD_PROGRAM_FAILURE, cp->log);
 		return cp->program;
 	}
 
@@ -128,9 +143,7 @@ static cl_program program_for(struct clexec *cx, const struct test_case *tc, con
 	if (err != CL_SUCCESS) {
 		cp->log = build_log(program, cx->device);
 		clReleaseProgram(program);
-		result_set_diag(failure, VERDICT_BUILD_ERROR, st->kernel_path, 0, 0,
-				"kernel file failed to build on %s (%s)", cx->target.name, ocl_error_name(err));
-		failure->detail = xstrdup(cp->log);
+		build_failed(failure, st, cx->target.name, err, cp->log);
 		return NULL;
 	}
 	cp->program = program;

@@ -1,0 +1,156 @@
+/* check_case_load.c - the case loader: a good case's model, and every mistake reported at
+ * its file:line:col. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_suites.h"
+#include "testcase.h"
+
+/* Loads tests/data/cases/<name> expecting failure, and checks that one of its errors is
+ * at line:col and contains `text`. */
+static void expect_error(const char *name, int line, int col, const char *text)
+{
+	char *path = test_data_path(name);
+	struct diag_list diags = {0};
+	struct test_case *tc = case_load(path, &diags);
+	ck_assert_msg(tc == NULL, "%s loaded, but it holds a mistake.", name);
+	ck_assert_msg(diags.count > 0, "%s failed to load without saying why.", name);
+	bool found = false;
+	for (size_t i = 0; i < diags.count && !found; i++) {
+		const struct diag *d = &diags.items[i];
+		found = d->severity == DIAG_ERROR && strcmp(d->file, path) == 0 && d->line == line &&
+			d->col == col && strstr(d->message, text) != NULL;
+	}
+	if (!found) {
+		for (size_t i = 0; i < diags.count; i++)
+			fprintf(stderr, "  got %s:%d:%d: %s\n", diags.items[i].file, diags.items[i].line,
+				diags.items[i].col, diags.items[i].message);
+	}
+	ck_assert_msg(found, "%s should report an error at %d:%d containing \"%s\".", name, line, col,
+		      text);
+	diag_list_free(&diags);
+	free(path);
+}
+
+START_TEST(test_good_case_loads_with_its_model)
+{
+	char *path = test_data_path("cases/good.yaml");
+	struct diag_list diags = {0};
+	struct test_case *tc = case_load(path, &diags);
+	ck_assert_msg(tc != NULL, "The good case did not load.");
+	ck_assert_msg(diags.count == 0, "The good case produced diagnostics.");
+	ck_assert_msg(tc->nsizes == 2 && tc->sizes[0] == 64 && tc->sizes[1] == 1024,
+		      "sizes [64, 'pow(2, 10)'] should load as 64 and 1024.");
+	ck_assert_msg(tc->nlocals == 1 && tc->locals[0] == 16, "local [16] should load as 16.");
+	ck_assert_msg(tc->nsteps == 1 && tc->steps[0].nargs == 2, "The case has one step of two arguments.");
+	ck_assert_msg(strstr(tc->steps[0].kernel_path, "kernels/copy.cl") != NULL,
+		      "The kernel file should be found in the folder above the case.");
+	ck_assert_msg(tc->nbuffers == 2 && tc->buffers[1].output, "out is the second buffer, read back.");
+	ck_assert_msg(tc->buffers[0].init.kind == INIT_IOTA && tc->buffers[0].init.lo == 5,
+		      "in starts as iota from 5.");
+	ck_assert_msg(tc->nchecks == 1 && tc->checks[0].ref->kind == REF_ROTATE,
+		      "out is checked against rotate.");
+	ck_assert_str_eq(tc->name, "good");
+	case_free(tc);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_yaml_syntax_error_is_located)
+{
+	expect_error("cases/syntax.yaml", 3, 6, "YAML: missing comma in flow mapping");
+}
+END_TEST
+
+START_TEST(test_typo_in_key_suggests_the_known_key)
+{
+	expect_error("cases/typo_key.yaml", 7, 16, "unknown key 'bufer' in an argument; did you mean 'buffer'?");
+}
+END_TEST
+
+START_TEST(test_wrong_type_names_what_was_found)
+{
+	expect_error("cases/wrong_type.yaml", 3, 8, "sizes must be a non-empty list of sizes");
+}
+END_TEST
+
+START_TEST(test_unknown_reference_lists_the_known_ones)
+{
+	expect_error("cases/unknown_reference.yaml", 10, 20, "unknown reference 'summ' (known: sum, min");
+}
+END_TEST
+
+START_TEST(test_unknown_reference_does_not_cascade)
+{
+	char *path = test_data_path("cases/unknown_reference.yaml");
+	struct diag_list diags = {0};
+	ck_assert_msg(case_load(path, &diags) == NULL, "A case with an unknown reference loaded.");
+	ck_assert_msg(diags.count == 1, "An unknown reference should be one error, not %zu.", diags.count);
+	diag_list_free(&diags);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_unknown_name_in_expression_points_at_the_name)
+{
+	expect_error("cases/unknown_name.yaml", 5, 13, "unknown name 'M' (known: N, L, CU, I)");
+}
+END_TEST
+
+START_TEST(test_expression_syntax_points_at_the_operator)
+{
+	expect_error("cases/bad_expression.yaml", 5, 12, "expected a number, a name or '(', found '*'");
+}
+END_TEST
+
+START_TEST(test_division_by_zero_points_at_the_division)
+{
+	expect_error("cases/divide_by_zero.yaml", 7, 38, "division by zero: 64 / 0 (at N=64, L=16)");
+}
+END_TEST
+
+START_TEST(test_count_that_is_not_positive_is_an_error)
+{
+	expect_error("cases/nonpositive_count.yaml", 7, 36, "is 0 at N=64, L=16; it must be positive");
+}
+END_TEST
+
+START_TEST(test_missing_file_is_an_error)
+{
+	expect_error("cases/no_such_case.yaml", 0, 0, "cannot read the case file");
+}
+END_TEST
+
+START_TEST(test_case_name_comes_from_the_path_below_cases)
+{
+	char *name = case_name_from_path("/usr/share/clharness/cases/reduce/halving.yaml");
+	ck_assert_str_eq(name, "reduce/halving");
+	free(name);
+	name = case_name_from_path("my.yaml");
+	ck_assert_str_eq(name, "my");
+	free(name);
+}
+END_TEST
+
+Suite *case_load_suite(void)
+{
+	Suite *s = suite_create("case_load");
+	TCase *tc = tcase_create("case_load");
+	tcase_add_test(tc, test_good_case_loads_with_its_model);
+	tcase_add_test(tc, test_yaml_syntax_error_is_located);
+	tcase_add_test(tc, test_typo_in_key_suggests_the_known_key);
+	tcase_add_test(tc, test_wrong_type_names_what_was_found);
+	tcase_add_test(tc, test_unknown_reference_lists_the_known_ones);
+	tcase_add_test(tc, test_unknown_reference_does_not_cascade);
+	tcase_add_test(tc, test_unknown_name_in_expression_points_at_the_name);
+	tcase_add_test(tc, test_expression_syntax_points_at_the_operator);
+	tcase_add_test(tc, test_division_by_zero_points_at_the_division);
+	tcase_add_test(tc, test_count_that_is_not_positive_is_an_error);
+	tcase_add_test(tc, test_missing_file_is_an_error);
+	tcase_add_test(tc, test_case_name_comes_from_the_path_below_cases);
+	suite_add_tcase(s, tc);
+	return s;
+}

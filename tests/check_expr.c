@@ -1,0 +1,123 @@
+/* check_expr.c - size expressions: precedence, functions, names, and every error. */
+#include "config.h"
+
+#include <string.h>
+
+#include "check_suites.h"
+#include "expr.h"
+
+static long long eval_at(const char *text, long long n, long long l)
+{
+	struct expr *e;
+	struct expr_error err;
+	ck_assert_msg(expr_parse(text, &e, &err) == 0, "'%s' should parse, but: %s", text, err.message);
+	long long v;
+	struct expr_env env = {.n = n, .l = l, .cu = 4, .i = 2};
+	ck_assert_msg(expr_eval(e, &env, &v, &err) == 0, "'%s' should evaluate, but: %s", text, err.message);
+	expr_free(e);
+	return v;
+}
+
+static void expect_parse_error(const char *text, int offset, const char *message)
+{
+	struct expr *e = NULL;
+	struct expr_error err;
+	ck_assert_msg(expr_parse(text, &e, &err) < 0, "'%s' should not parse.", text);
+	ck_assert_msg(err.offset == offset, "The error in '%s' is at offset %d, not %d.", text,
+		      offset, err.offset);
+	ck_assert_msg(strstr(err.message, message) != NULL, "The error in '%s' should say \"%s\", not \"%s\".",
+		      text, message, err.message);
+}
+
+static void expect_eval_error(const char *text, int offset, const char *message)
+{
+	struct expr *e;
+	struct expr_error err;
+	ck_assert_msg(expr_parse(text, &e, &err) == 0, "'%s' should parse.", text);
+	long long v;
+	struct expr_env env = {.n = 10, .l = 0};
+	ck_assert_msg(expr_eval(e, &env, &v, &err) < 0, "'%s' should fail to evaluate.", text);
+	ck_assert_msg(err.offset == offset, "The error in '%s' is at offset %d, not %d.", text,
+		      offset, err.offset);
+	ck_assert_msg(strstr(err.message, message) != NULL, "The error in '%s' should say \"%s\", not \"%s\".",
+		      text, message, err.message);
+	expr_free(e);
+}
+
+START_TEST(test_precedence_and_parentheses)
+{
+	ck_assert_msg(eval_at("2 + 3 * 4", 0, 0) == 14, "* binds tighter than +.");
+	ck_assert_msg(eval_at("(2 + 3) * 4", 0, 0) == 20, "Parentheses group.");
+	ck_assert_msg(eval_at("20 - 6 - 4", 0, 0) == 10, "- associates to the left.");
+	ck_assert_msg(eval_at("N / L % 3", 100, 8) == 0, "/ and %% associate to the left: 12 %% 3.");
+	ck_assert_msg(eval_at("-N + 1", 5, 0) == -4, "Unary minus applies to its operand.");
+}
+END_TEST
+
+START_TEST(test_names)
+{
+	ck_assert_msg(eval_at("N * L + CU + I", 10, 3) == 36, "N, L, CU and I take their values.");
+}
+END_TEST
+
+START_TEST(test_functions)
+{
+	ck_assert_msg(eval_at("ceildiv(N, L)", 1000, 64) == 16, "ceildiv rounds up.");
+	ck_assert_msg(eval_at("ceildiv(N, L)", 1024, 64) == 16, "ceildiv of a multiple is exact.");
+	ck_assert_msg(eval_at("ceildiv(N, L) * L", 1000, 64) == 1024, "Rounding up to whole groups.");
+	ck_assert_msg(eval_at("min(N, L)", 5, 9) == 5 && eval_at("max(N, L)", 5, 9) == 9, "min and max.");
+	ck_assert_msg(eval_at("pow(L, 3)", 0, 4) == 64 && eval_at("pow(L, 0)", 0, 4) == 1, "pow.");
+	ck_assert_msg(eval_at("log2(N)", 1000, 0) == 10 && eval_at("log2(N)", 1024, 0) == 10 &&
+		      eval_at("log2(N)", 1, 0) == 0, "log2 rounds up.");
+}
+END_TEST
+
+START_TEST(test_names_used_are_reported)
+{
+	struct expr *e;
+	struct expr_error err;
+	ck_assert_msg(expr_parse("ceildiv(N, pow(L, I))", &e, &err) == 0, "The expression should parse.");
+	ck_assert_msg(expr_names(e) == (EXPR_N | EXPR_L | EXPR_I), "It uses N, L and I, and not CU.");
+	ck_assert_str_eq(expr_text(e), "ceildiv(N, pow(L, I))");
+	expr_free(e);
+}
+END_TEST
+
+START_TEST(test_parse_errors_point_at_their_offset)
+{
+	expect_parse_error("N * M", 4, "unknown name 'M'");
+	expect_parse_error("N +", 3, "found the end of the expression");
+	expect_parse_error("(N + 1", 6, "expected ')'");
+	expect_parse_error("ceildiv(N", 9, "expected ',' between arguments");
+	expect_parse_error("floor(N, L)", 0, "unknown function 'floor'");
+	expect_parse_error("N 2", 2, "unexpected '2'");
+	expect_parse_error("2N", 1, "expected an operator after the number");
+	expect_parse_error("99999999999999999999", 0, "number too large");
+}
+END_TEST
+
+START_TEST(test_evaluation_errors_point_at_the_operator)
+{
+	expect_eval_error("N / L", 2, "division by zero");
+	expect_eval_error("N % L", 2, "division by zero");
+	expect_eval_error("1 + ceildiv(N, L)", 4, "needs a positive divisor");
+	expect_eval_error("log2(L)", 0, "must be positive");
+	expect_eval_error("pow(N, 0 - 1)", 0, "negative exponent");
+	expect_eval_error("pow(N, 100)", 0, "overflow");
+	expect_eval_error("N * 4611686018427387904", 2, "overflow");
+}
+END_TEST
+
+Suite *expr_suite(void)
+{
+	Suite *s = suite_create("expr");
+	TCase *tc = tcase_create("expr");
+	tcase_add_test(tc, test_precedence_and_parentheses);
+	tcase_add_test(tc, test_names);
+	tcase_add_test(tc, test_functions);
+	tcase_add_test(tc, test_names_used_are_reported);
+	tcase_add_test(tc, test_parse_errors_point_at_their_offset);
+	tcase_add_test(tc, test_evaluation_errors_point_at_the_operator);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,125 @@
+#!/bin/sh
+# cli.sh - the clharness command as a user meets it, spoken as TAP: usage errors, broken
+# case files beside good ones, kernels that fail to build, hang or crash, and the formats.
+# Needs $CLHARNESS and $CLH_TEST_DATA (make check sets both); device tests need PoCL.
+
+: "${CLHARNESS:?set CLHARNESS to the clharness binary}"
+: "${CLH_TEST_DATA:?set CLH_TEST_DATA to tests/data}"
+data=$CLH_TEST_DATA
+cases=$data/cases
+top=$data/../..
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+n=0
+
+# check DESCRIPTION FUNCTION: one TAP line for whether FUNCTION succeeds; on failure the
+# output it left in $out follows as TAP comments.
+check() {
+	n=$((n + 1))
+	: >"$out"
+	if "$2"; then
+		echo "ok $n - $1"
+	else
+		echo "not ok $n - $1"
+		sed 's/^/# /' "$out"
+	fi
+}
+
+# run STATUS ARGS...: runs clharness into $out and succeeds if it exits with STATUS.
+run() {
+	want=$1
+	shift
+	"$CLHARNESS" "$@" >"$out" 2>&1
+	status=$?
+	[ "$status" -eq "$want" ] || { echo "exit status $status, want $want" >>"$out"; return 1; }
+}
+
+# has TEXT: $out holds TEXT verbatim. count PATTERN: lines of $out matching PATTERN.
+has() { grep -F -q -- "$1" "$out" || { echo "missing: $1" >>"$out"; return 1; }; }
+count() { grep -c -- "$1" "$out"; }
+
+help_exits_0() { run 0 --help && has "usage: clharness devices" && has "clharness run [OPTION]... [CASE|DIR]..."; }
+unknown_option() { run 2 run --bogus; }
+missing_path() { run 2 run "$cases/no_such.yaml"; }
+unknown_command() { run 2 frobnicate; }
+catalogue_listed() {
+	for f in $(cd "$top" && ls cases/*/*.yaml kernels/*/*.cl); do
+		grep -q "	$f" "$top/catalogue.am" || { echo "$f is not in catalogue.am" >>"$out"; return 1; }
+	done
+}
+
+check "--help prints usage and exits 0" help_exits_0
+check "an unknown option is a usage error (exit 2)" unknown_option
+check "a case path that does not exist is a usage error (exit 2)" missing_path
+check "an unknown command is a usage error (exit 2)" unknown_command
+check "every case and kernel of the catalogue is listed in catalogue.am" catalogue_listed
+
+if ! "$CLHARNESS" devices 2>/dev/null | grep -q '^pocl-cpu'; then
+	for t in devices typo arg-count build-error timeout crash json tap overrides no-device; do
+		n=$((n + 1))
+		echo "ok $n - $t # SKIP no PoCL device (install pocl-opencl-icd)"
+	done
+	echo "1..$n"
+	exit 0
+fi
+
+devices_listed() { run 0 devices && has "compute units"; }
+typo_reported() {
+	run 1 run --device pocl "$cases/typo_key.yaml" "$cases/good.yaml" &&
+		has "typo_key.yaml:7:16: error: unknown key 'bufer' in an argument; did you mean 'buffer'?" &&
+		has "     7 |   - {name: in, bufer: int, count: N}" &&
+		[ "$(count '^pass .*good .*N=1024 L=16')" -eq 1 ]
+}
+arg_count_reported() {
+	run 1 run --device pocl "$cases/arg_count.yaml" &&
+		has "arg_count.yaml:7:6: error: kernel copy takes 2 arguments, but the case gives 3" &&
+		has "case-error"
+}
+build_error_reported() {
+	run 1 run --device pocl "$cases/build_error.yaml" "$cases/good.yaml" &&
+		has "kernels/broken.cl:4:26: error: use of undeclared identifier 'undeclared_name'" &&
+		has "     4 | 	out[get_global_id(0)] = undeclared_name;" &&
+		[ "$(count '^pass .*good')" -eq 2 ]
+}
+hang_times_out() {
+	run 1 run --device pocl --timeout 3 "$cases/hang.yaml" "$cases/good.yaml" &&
+		[ "$(count '^timeout .*hang .*N=16 L=16')" -eq 1 ] && [ "$(count '^pass .*good')" -eq 2 ]
+}
+crash_isolated() {
+	run 1 run --device pocl "$cases/crash.yaml" "$cases/good.yaml" &&
+		[ "$(count '^crash .*crash ')" -eq 2 ] && has "killed by signal" &&
+		[ "$(count '^pass .*good')" -eq 2 ]
+}
+json_lines() {
+	run 0 run --device pocl --json "$cases/good.yaml" &&
+		[ "$(count '^{"case":"good",.*"verdict":"pass","expected":true,.*}$')" -eq 2 ]
+}
+tap_lines() {
+	run 0 run --device pocl --tap "$cases/good.yaml" &&
+		has "ok 1 - good [pocl-cpu] N=64 L=16" && has "ok 2 - good [pocl-cpu] N=1024 L=16" &&
+		has "1..2"
+}
+overrides() {
+	run 0 run --device pocl --size 32 --local 8 --local 4 "$cases/good.yaml" &&
+		[ "$(count '^pass .*N=32 L=8')" -eq 1 ] && [ "$(count '^pass .*N=32 L=4')" -eq 1 ] &&
+		[ "$(count '^pass')" -eq 2 ]
+}
+no_device() {
+	run 2 run --device nosuchdevice "$cases/good.yaml" &&
+		run 0 run --tap --device nosuchdevice "$cases/good.yaml" &&
+		has "1..0 # SKIP no OpenCL device matches 'nosuchdevice'"
+}
+
+check "devices lists pocl-cpu with its limits" devices_listed
+check "a typo in a key is reported at file:line:col and the other cases still run" typo_reported
+check "an argument count that does not match the kernel is reported at the args line" arg_count_reported
+check "a build error points at the kernel's own line and the run goes on" build_error_reported
+check "a kernel that hangs gets timeout and the run goes on" hang_times_out
+check "a kernel that crashes its worker gets crash for each size and the run goes on" crash_isolated
+check "--json prints one object a result" json_lines
+check "--tap prints a test line a result, then the plan" tap_lines
+check "--size and --local replace the case's own" overrides
+check "a device that matches nothing is a setup error, and a skip under --tap" no_device
+
+echo "1..$n"
+exit 0
