@@ -38,8 +38,9 @@ struct backend {
 	int (*list_targets)(struct target **targets, size_t *count, char **cause);
 	/* Opens a target for a run of cases (context, queue, program cache). */
 	int (*open)(const struct target *target, struct backend_session **session, char **cause);
-	/* Builds every program of a case, once per target however many sizes run. On failure
-	 * fills `failure` (build-error with the log, or case-error) and returns -1. */
+	/* Builds every program of a case, once per target however many sizes run. Returns
+	 * how many programs it built (0 when all were built before), or -1 after filling
+	 * `failure` (build-error with the log, or case-error). */
 	int (*build)(struct backend_session *session, const struct test_case *tc,
 		     struct result *failure);
 	/* Runs the plan's launches `repeat` times, each from the initial contents `initial[b]`

@@ -4,6 +4,7 @@
 #include "clexec.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,7 @@ struct clexec {
 	size_t nprograms;
 	cl_kernel *kernels;     /* one a step of the case last built */
 	size_t nkernels;
+	bool *writable;         /* per buffer of that case: some kernel may write it */
 };
 
 int clexec_open(const struct target *target, struct clexec **out, char **cause)
@@ -69,8 +71,30 @@ static void release_kernels(struct clexec *cx)
 		if (cx->kernels[k])
 			clReleaseKernel(cx->kernels[k]);
 	free(cx->kernels);
+	free(cx->writable);
 	cx->kernels = NULL;
+	cx->writable = NULL;
 	cx->nkernels = 0;
+}
+
+/* Marks the buffers some kernel may write: any buffer argument not declared const, or
+ * every one where the driver keeps no argument info. Repeated launches re-upload only
+ * these, since the others cannot have changed. */
+static void find_writable(struct clexec *cx, const struct test_case *tc)
+{
+	cx->writable = xcalloc(tc->nbuffers ? tc->nbuffers : 1, sizeof *cx->writable);
+	for (size_t s = 0; s < tc->nsteps; s++) {
+		for (size_t a = 0; a < tc->steps[s].nargs; a++) {
+			const struct arg *arg = &tc->steps[s].args[a];
+			if (arg->kind != ARG_BUFFER)
+				continue;
+			cl_kernel_arg_type_qualifier q = 0;
+			cl_int err = clGetKernelArgInfo(cx->kernels[s], (cl_uint)a, CL_KERNEL_ARG_TYPE_QUALIFIER,
+							sizeof q, &q, NULL);
+			if (err != CL_SUCCESS || !(q & CL_KERNEL_ARG_TYPE_CONST))
+				cx->writable[arg->buffer] = true;
+		}
+	}
 }
 
 static char *build_log(cl_program program, cl_device_id device)
@@ -108,7 +132,7 @@ static void build_failed(struct result *failure, const struct step *st, const ch
 /* Returns the cached or freshly built program for one step, or NULL after filling
  * `failure` with the build error and its log. */
 static cl_program program_for(struct clexec *cx, const struct test_case *tc, const struct step *st,
-			      const char *options, struct result *failure)
+			      const char *options, unsigned *built, struct result *failure)
 {
 	for (size_t i = 0; i < cx->nprograms; i++) {
 		struct cached_program *cp = &cx->programs[i];
@@ -136,6 +160,7 @@ static cl_program program_for(struct clexec *cx, const struct test_case *tc, con
 		return NULL;
 	}
 	err = clBuildProgram(program, 1, &cx->device, options, NULL, NULL);
+	(*built)++;
 
 	cx->programs = xreallocarray(cx->programs, cx->nprograms + 1, sizeof *cx->programs);
 	struct cached_program *cp = &cx->programs[cx->nprograms++];
@@ -232,9 +257,10 @@ int clexec_build(struct clexec *cx, const struct test_case *tc, const char *opti
 	cx->kernels = xcalloc(tc->nsteps, sizeof *cx->kernels);
 	cx->nkernels = tc->nsteps;
 	int status = 0;
+	unsigned built = 0;
 	for (size_t s = 0; s < tc->nsteps && status == 0; s++) {
 		const struct step *st = &tc->steps[s];
-		cl_program program = program_for(cx, tc, st, all, failure);
+		cl_program program = program_for(cx, tc, st, all, &built, failure);
 		if (program == NULL) {
 			status = -1;
 			break;
@@ -251,9 +277,12 @@ int clexec_build(struct clexec *cx, const struct test_case *tc, const char *opti
 		status = check_args(cx, tc, st, cx->kernels[s], failure);
 	}
 	free(all);
-	if (status < 0)
+	if (status < 0) {
 		release_kernels(cx);
-	return status;
+		return -1;
+	}
+	find_writable(cx, tc);
+	return (int)built;
 }
 
 /* A result that says the target cannot run this plan: skip, with the reason. */
@@ -360,6 +389,8 @@ int clexec_execute(struct clexec *cx, const struct test_case *tc, const struct p
 		/* Every repetition starts from the same inputs: in-place kernels consume them. */
 		doing = "clEnqueueWriteBuffer";
 		for (size_t b = 0; b < tc->nbuffers; b++) {
+			if (rep > 0 && !cx->writable[b])
+				continue;
 			size_t bytes = plan->buffer_counts[b] * elem_size(tc->buffers[b].type);
 			err = clEnqueueWriteBuffer(cx->queue, mems[b], CL_FALSE, 0, bytes, initial[b], 0, NULL, NULL);
 			if (err != CL_SUCCESS)

@@ -12,7 +12,8 @@ int clexec_open(const struct target *target, struct clexec **out, char **cause);
 
 /* Builds the case's programs with `options` added to the case's own, reusing a program
  * already built on this device from the same file with the same options, then creates
- * each step's kernel and checks its arguments against the case. */
+ * each step's kernel and checks its arguments against the case. Returns the number of
+ * programs built, or -1. */
 int clexec_build(struct clexec *cx, const struct test_case *tc, const char *options,
 		 struct result *failure);
 

@@ -224,6 +224,8 @@ void report_result(struct reporter *rp, const struct result *r)
 	rp->kernel_ns += r->kernel_ns;
 	rp->reference_ns += r->reference_ns;
 	rp->compare_ns += r->compare_ns;
+	rp->builds += r->builds;
+	rp->generated += r->generated;
 
 	switch (rp->format) {
 	case REPORT_TEXT:
@@ -309,6 +311,9 @@ void report_finish(struct reporter *rp, size_t ntargets, uint64_t wall_ns, bool 
 			"reference %.3f s (%.1f%%) + comparison %.3f s (%.1f%%)\n", lead, total,
 			setup, 100 * setup / total, kernel, 100 * kernel / total, reference,
 			100 * reference / total, compare, 100 * compare / total);
+		fprintf(out, "%swork: %zu program build%s, %zu input buffer%s generated, %zu run%s\n", lead,
+			rp->builds, rp->builds == 1 ? "" : "s", rp->generated, rp->generated == 1 ? "" : "s",
+			rp->results, rp->results == 1 ? "" : "s");
 	}
 	fflush(out);
 }

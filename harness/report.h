@@ -24,6 +24,7 @@ struct reporter {
 	size_t broken_cases;     /* case files that did not load */
 	double worst_drift;
 	uint64_t kernel_ns, reference_ns, compare_ns;
+	size_t builds, generated;
 };
 
 void report_init(struct reporter *rp, enum report_format format, FILE *out, bool colour);

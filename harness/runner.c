@@ -53,8 +53,10 @@ struct inputs {
 	size_t *count;
 };
 
-static void refresh_inputs(const struct test_case *tc, const struct plan *plan, struct inputs *in)
+/* Returns how many buffers it generated. */
+static unsigned refresh_inputs(const struct test_case *tc, const struct plan *plan, struct inputs *in)
 {
+	unsigned generated = 0;
 	for (size_t b = 0; b < tc->nbuffers; b++) {
 		size_t count = plan->buffer_counts[b];
 		if (in->data[b] && in->count[b] == count)
@@ -63,7 +65,9 @@ static void refresh_inputs(const struct test_case *tc, const struct plan *plan, 
 		in->data[b] = xmalloc(count * elem_size(tc->buffers[b].type));
 		in->count[b] = count;
 		gen_fill(tc->buffers[b].type, &tc->buffers[b].init, in->data[b], count);
+		generated++;
 	}
+	return generated;
 }
 
 static void describe_mismatch(struct result *r, const struct test_case *tc, const struct check *ck,
@@ -139,7 +143,7 @@ static void run_one(const struct backend *b, struct backend_session *session,
 		diag_list_free(&diags);
 		return;
 	}
-	refresh_inputs(tc, &plan, in);
+	r->generated = refresh_inputs(tc, &plan, in);
 	void **final = xcalloc(tc->nbuffers, sizeof *final);
 	for (size_t k = 0; k < tc->nbuffers; k++)
 		if (tc->buffers[k].output)
@@ -162,7 +166,8 @@ void runner_run_case(const struct backend *b, struct backend_session *session,
 	sink->begin(sink->ctx, case_index, 0);
 	struct result failure;
 	runner_result_init(&failure, b, t, tc, 0, 0);
-	if (b->build(session, tc, &failure) < 0) {
+	int built = b->build(session, tc, &failure);
+	if (built < 0) {
 		sink->emit(sink->ctx, &failure);
 		result_free(&failure);
 		return;
@@ -180,6 +185,9 @@ void runner_run_case(const struct backend *b, struct backend_session *session,
 		sink->begin(sink->ctx, case_index, run);
 		struct result r;
 		runner_result_init(&r, b, t, tc, n, l);
+		/* The builds are counted with the case's first result. */
+		r.builds = (unsigned)built;
+		built = 0;
 		run_one(b, session, t, tc, opt, n, l, &in, &r);
 		sink->emit(sink->ctx, &r);
 		result_free(&r);

@@ -55,7 +55,7 @@ check "an unknown command is a usage error (exit 2)" unknown_command
 check "every case and kernel of the catalogue is listed in catalogue.am" catalogue_listed
 
 if ! "$CLHARNESS" devices 2>/dev/null | grep -q '^pocl-cpu'; then
-	for t in devices typo arg-count build-error timeout crash json tap overrides no-device; do
+	for t in devices typo arg-count build-error timeout crash json tap overrides built-once no-device; do
 		n=$((n + 1))
 		echo "ok $n - $t # SKIP no PoCL device (install pocl-opencl-icd)"
 	done
@@ -104,6 +104,10 @@ overrides() {
 		[ "$(count '^pass .*N=32 L=8')" -eq 1 ] && [ "$(count '^pass .*N=32 L=4')" -eq 1 ] &&
 		[ "$(count '^pass')" -eq 2 ]
 }
+built_once() {
+	run 0 run --device pocl --timing --size 32 --size 64 --local 8 --local 4 "$cases/good.yaml" &&
+		has "work: 1 program build, 4 input buffers generated, 4 runs"
+}
 no_device() {
 	run 2 run --device nosuchdevice "$cases/good.yaml" &&
 		run 0 run --tap --device nosuchdevice "$cases/good.yaml" &&
@@ -119,6 +123,7 @@ check "a kernel that crashes its worker gets crash for each size and the run goe
 check "--json prints one object a result" json_lines
 check "--tap prints a test line a result, then the plan" tap_lines
 check "--size and --local replace the case's own" overrides
+check "a program is built once per device, inputs generated once per size" built_once
 check "a device that matches nothing is a setup error, and a skip under --tap" no_device
 
 echo "1..$n"
