@@ -17,12 +17,37 @@
 #include "testcase.h"
 #include "util.h"
 
+/* A key that reject_unknown_keys offered for a misspelt one in `map`: its absence is
+ * that same mistake, already reported. */
+struct suggestion {
+	struct fy_node *map;
+	const char *key;
+};
+
 struct loader {
 	const char *path;
 	struct diag_list *diags;
 	struct test_case *tc;
 	size_t errors;
+	struct suggestion *suggestions;
+	size_t nsuggestions;
+	struct fy_node *root;
+	struct fy_node **unparsed;  /* arguments that failed: their names are not new errors */
+	size_t nunparsed;
 };
+
+/* Whether `name` belongs to an argument that failed to parse and was reported then. */
+static bool unparsed_name(const struct loader *ld, const char *name)
+{
+	for (size_t i = 0; i < ld->nunparsed; i++) {
+		struct fy_node *n = fy_node_mapping_lookup_by_string(ld->unparsed[i], "name", FY_NT);
+		size_t len;
+		const char *text = n && fy_node_is_scalar(n) ? fy_node_get_scalar(n, &len) : NULL;
+		if (text && strlen(name) == len && strncmp(text, name, len) == 0)
+			return true;
+	}
+	return false;
+}
 
 static void error_at(struct loader *ld, struct src_pos pos, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -163,10 +188,13 @@ static size_t reject_unknown_keys(struct loader *ld, struct fy_node *map, const 
 			struct strbuf keys = {0};
 			for (const char *const *k = allowed; *k; k++)
 				strbuf_printf(&keys, "%s%s", k == allowed ? "" : ", ", *k);
-			if (nearest)
+			if (nearest) {
 				error_at(ld, node_pos(key, (struct src_pos){0}),
 					 "unknown key '%s' in %s; did you mean '%s'?", name, where, nearest);
-			else
+				ld->suggestions = xreallocarray(ld->suggestions, ld->nsuggestions + 1,
+								sizeof *ld->suggestions);
+				ld->suggestions[ld->nsuggestions++] = (struct suggestion){map, nearest};
+			} else
 				error_at(ld, node_pos(key, (struct src_pos){0}),
 					 "unknown key '%s' in %s (known keys: %s)", name, where, keys.data);
 			strbuf_free(&keys);
@@ -179,6 +207,16 @@ static size_t reject_unknown_keys(struct loader *ld, struct fy_node *map, const 
 static struct fy_node *get(struct fy_node *map, const char *key)
 {
 	return fy_node_mapping_lookup_by_string(map, key, FY_NT);
+}
+
+/* Whether `key` is missing from `map` only because it was misspelt there, which
+ * reject_unknown_keys has already reported. */
+static bool misspelt(const struct loader *ld, struct fy_node *map, const char *key)
+{
+	for (size_t i = 0; i < ld->nsuggestions; i++)
+		if (ld->suggestions[i].map == map && strcmp(ld->suggestions[i].key, key) == 0)
+			return true;
+	return false;
 }
 
 /* Where the value of `key` in `map` is, or the map's position when the key is absent. */
@@ -238,6 +276,28 @@ static bool parse_pexpr(struct loader *ld, struct fy_node *node, struct src_pos 
 	out->expr = e;
 	out->pos = (struct src_pos){pos.line, pos.col + quote};
 	return true;
+}
+
+/* The scalar under `key` of `map`, as scalar() reads it; silent when the key is missing
+ * because it was misspelt. */
+static char *scalar_at(struct loader *ld, struct fy_node *map, const char *key, struct src_pos at,
+		       const char *what)
+{
+	struct fy_node *node = get(map, key);
+	if (node == NULL && misspelt(ld, map, key))
+		return NULL;
+	return scalar(ld, node, at, what);
+}
+
+/* The expression under `key` of `map`, as parse_pexpr() reads it; silent when the key is
+ * missing because it was misspelt. */
+static bool pexpr_at(struct loader *ld, struct fy_node *map, const char *key, struct src_pos at,
+		     const char *what, unsigned names, struct pexpr *out)
+{
+	struct fy_node *node = get(map, key);
+	if (node == NULL && misspelt(ld, map, key))
+		return false;
+	return parse_pexpr(ld, node, at, what, names, out);
 }
 
 static bool parse_number(struct loader *ld, struct fy_node *node, struct src_pos at,
@@ -423,6 +483,8 @@ static void parse_arg(struct loader *ld, struct fy_node *node, struct src_pos at
 		if (reject_unknown_keys(ld, node, "an argument", any_keys) == 0 || kinds > 1)
 			error_at(ld, arg->pos, "an argument needs exactly one of buffer, use, local or scalar, found %d",
 				 kinds);
+		ld->unparsed = xreallocarray(ld->unparsed, ld->nunparsed + 1, sizeof *ld->unparsed);
+		ld->unparsed[ld->nunparsed++] = node;
 		return;
 	}
 
@@ -431,7 +493,7 @@ static void parse_arg(struct loader *ld, struct fy_node *node, struct src_pos at
 	if ((v = get(node, "buffer")) != NULL) {
 		reject_unknown_keys(ld, node, "a buffer argument", buffer_keys);
 		struct buffer_decl buf = {.pos = arg->pos};
-		buf.name = scalar(ld, get(node, "name"), arg->pos, "a buffer name (name: ...)");
+		buf.name = scalar_at(ld, node, "name", arg->pos, "a buffer name (name: ...)");
 		if (buf.name == NULL)
 			return;
 		size_t existing;
@@ -443,7 +505,7 @@ static void parse_arg(struct loader *ld, struct fy_node *node, struct src_pos at
 			return;
 		}
 		parse_type(ld, v, arg->pos, "a buffer", &buf.type);
-		parse_pexpr(ld, get(node, "count"), arg->pos, "the buffer's count", names, &buf.count);
+		pexpr_at(ld, node, "count", arg->pos, "the buffer's count", names, &buf.count);
 		if ((v = get(node, "init")) != NULL)
 			parse_init(ld, v, arg->pos, &buf);
 		else
@@ -458,7 +520,7 @@ static void parse_arg(struct loader *ld, struct fy_node *node, struct src_pos at
 		reject_unknown_keys(ld, node, "a use argument", use_keys);
 		arg->kind = ARG_BUFFER;
 		char *name = scalar(ld, v, arg->pos, "the name of a buffer declared earlier");
-		if (name && !find_buffer(tc, name, &arg->buffer))
+		if (name && !find_buffer(tc, name, &arg->buffer) && !unparsed_name(ld, name))
 			error_at(ld, node_pos(v, arg->pos),
 				 "no buffer named '%s' is declared before this argument", name);
 		free(name);
@@ -466,13 +528,13 @@ static void parse_arg(struct loader *ld, struct fy_node *node, struct src_pos at
 		reject_unknown_keys(ld, node, "a local argument", local_keys);
 		arg->kind = ARG_LOCAL;
 		parse_type(ld, v, arg->pos, "a local buffer", &arg->type);
-		parse_pexpr(ld, get(node, "count"), arg->pos, "the local buffer's count", names, &arg->count);
+		pexpr_at(ld, node, "count", arg->pos, "the local buffer's count", names, &arg->count);
 	} else {
 		reject_unknown_keys(ld, node, "a scalar argument", scalar_keys);
 		v = get(node, "scalar");
 		arg->kind = ARG_SCALAR;
 		parse_type(ld, v, arg->pos, "a scalar", &arg->type);
-		parse_pexpr(ld, get(node, "value"), arg->pos, "the scalar's value", names, &arg->value);
+		pexpr_at(ld, node, "value", arg->pos, "the scalar's value", names, &arg->value);
 	}
 }
 
@@ -538,14 +600,16 @@ static void parse_step(struct loader *ld, struct fy_node *node, struct src_pos a
 
 	struct fy_node *kernel = get(node, "kernel");
 	struct src_pos kpos = key_pos(node, "kernel", pos);
-	if (kernel == NULL)
-		error_at(ld, pos, "missing key 'kernel': name the kernel as {file: kernels/..., name: ...}");
+	if (kernel == NULL) {
+		if (!misspelt(ld, node, "kernel"))
+			error_at(ld, pos, "missing key 'kernel': name the kernel as {file: kernels/..., name: ...}");
+	}
 	else if (require_mapping(ld, kernel, kpos, "kernel")) {
 		reject_unknown_keys(ld, kernel, "kernel", kernel_keys);
 		step->file_pos = node_pos(get(kernel, "file"), kpos);
 		step->name_pos = node_pos(get(kernel, "name"), kpos);
-		step->kernel_file = scalar(ld, get(kernel, "file"), kpos, "the kernel's file (file: ...)");
-		step->kernel_name = scalar(ld, get(kernel, "name"), kpos, "the kernel's name (name: ...)");
+		step->kernel_file = scalar_at(ld, kernel, "file", kpos, "the kernel's file (file: ...)");
+		step->kernel_name = scalar_at(ld, kernel, "name", kpos, "the kernel's name (name: ...)");
 		if (step->kernel_file) {
 			step->kernel_path = resolve_kernel(ld->path, step->kernel_file);
 			if (step->kernel_path == NULL)
@@ -556,15 +620,19 @@ static void parse_step(struct loader *ld, struct fy_node *node, struct src_pos a
 	}
 
 	v = get(node, "global");
-	if (v == NULL)
-		error_at(ld, pos, "missing key 'global': the global work size, e.g. global: N");
-	else
+	if (v == NULL) {
+		if (!misspelt(ld, node, "global"))
+			error_at(ld, pos, "missing key 'global': the global work size, e.g. global: N");
+	} else {
 		parse_pexpr(ld, v, pos, "global", names, &step->global);
+	}
 	if (!top && (v = get(node, "local")) != NULL)
 		parse_pexpr(ld, v, pos, "the step's local size", names, &step->local);
 
 	v = get(node, "args");
 	step->args_pos = key_pos(node, "args", pos);
+	if (v == NULL && misspelt(ld, node, "args"))
+		return;
 	if (v == NULL || !fy_node_is_sequence(v)) {
 		error_at(ld, node_pos(v, pos),
 			 "%s: args must be a list of the kernel's arguments in order, found %s",
@@ -614,7 +682,8 @@ static void parse_check(struct loader *ld, struct fy_node *key, struct fy_node *
 		return;
 	if (!find_buffer(tc, name, &check->buffer)) {
 		check->buffer = SIZE_MAX;
-		error_at(ld, check->pos, "check names '%s', but no buffer has that name", name);
+		if (!unparsed_name(ld, name))
+			error_at(ld, check->pos, "check names '%s', but no buffer has that name", name);
 		free(name);
 		return;
 	}
@@ -627,7 +696,7 @@ static void parse_check(struct loader *ld, struct fy_node *key, struct fy_node *
 	reject_unknown_keys(ld, node, "a check", keys);
 
 	struct src_pos pos = check->pos;
-	char *ref = scalar(ld, get(node, "reference"), pos, "a reference (reference: ...)");
+	char *ref = scalar_at(ld, node, "reference", pos, "a reference (reference: ...)");
 	if (ref) {
 		check->ref = ref_lookup(ref);
 		if (check->ref == NULL)
@@ -641,6 +710,8 @@ static void parse_check(struct loader *ld, struct fy_node *key, struct fy_node *
 	struct fy_node *of = get(node, "of");
 	struct src_pos of_pos = node_pos(of, pos);
 	size_t nof = of && fy_node_is_sequence(of) ? (size_t)fy_node_sequence_item_count(of) : 1;
+	if (of == NULL && misspelt(ld, node, "of"))
+		return;
 	if (of == NULL || (int)nof != check->ref->inputs) {
 		error_at(ld, of_pos, "reference %s takes %s", check->ref->name,
 			 check->ref->inputs == 2 ? "two buffers: of: [a, b]" : "one buffer: of: NAME");
@@ -651,10 +722,11 @@ static void parse_check(struct loader *ld, struct fy_node *key, struct fy_node *
 		char *in = scalar(ld, item, of_pos, "a buffer name");
 		if (in == NULL)
 			continue;
-		if (!find_buffer(tc, in, &check->of[i]))
-			error_at(ld, node_pos(item, of_pos), "no buffer named '%s' to compute %s of",
-				 in, check->ref->name);
-		else if (tc->buffers[check->of[i]].type != out->type)
+		if (!find_buffer(tc, in, &check->of[i])) {
+			if (!unparsed_name(ld, in))
+				error_at(ld, node_pos(item, of_pos), "no buffer named '%s' to compute %s of",
+					 in, check->ref->name);
+		} else if (tc->buffers[check->of[i]].type != out->type)
 			error_at(ld, node_pos(item, of_pos), "'%s' holds %s but output '%s' holds %s",
 				 in, elem_type_name(tc->buffers[check->of[i]].type), out->name,
 				 elem_type_name(out->type));
@@ -676,7 +748,7 @@ static void parse_check(struct loader *ld, struct fy_node *key, struct fy_node *
 		else
 			error_at(ld, key_pos(node, "shift", pos), "shift applies to rotate only, not %s",
 				 check->ref->name);
-	} else if (check->ref->shifted) {
+	} else if (check->ref->shifted && !misspelt(ld, node, "shift")) {
 		error_at(ld, pos, "reference %s needs shift: the k of y[i] = x[(i + k) %% n]", check->ref->name);
 	}
 	if ((v = get(node, "count")) != NULL)
@@ -686,7 +758,7 @@ static void parse_check(struct loader *ld, struct fy_node *key, struct fy_node *
 	struct src_pos tol_pos = key_pos(node, "tolerance", pos);
 	check->tolerance = parse_tolerance(ld, get(node, "tolerance"), pos, &given);
 	bool rounding = out->type == ELEM_FLOAT && check->ref->sums;
-	if (rounding && !given)
+	if (rounding && !given && !misspelt(ld, node, "tolerance"))
 		error_at(ld, pos, "a float %s needs a tolerance: exact (small whole-number inputs), "
 			 "reduction (a summation bound from serial and partials) or unordered",
 			 check->ref->name);
@@ -710,7 +782,8 @@ static void parse_checks(struct loader *ld, struct fy_node *node, struct src_pos
 {
 	struct test_case *tc = ld->tc;
 	if (node == NULL) {
-		error_at(ld, at, "missing key 'check': say which reference each output buffer must match");
+		if (!misspelt(ld, ld->root, "check"))
+			error_at(ld, at, "missing key 'check': say which reference each output buffer must match");
 		return;
 	}
 	if (!require_mapping(ld, node, at, "check"))
@@ -797,7 +870,8 @@ static void parse_case(struct loader *ld, struct fy_node *root)
 		tc->seed = 1;
 	}
 
-	tc->about = scalar(ld, get(root, "about"), top,
+	ld->root = root;
+	tc->about = scalar_at(ld, root, "about", top,
 			   "an about line saying what the case shows (about: ...)");
 	if ((v = get(root, "racy")) != NULL)
 		parse_bool(ld, v, top, "racy", &tc->racy);
@@ -811,8 +885,10 @@ static void parse_case(struct loader *ld, struct fy_node *root)
 
 	tc->sizes_pos = key_pos(root, "sizes", top);
 	tc->local_pos = key_pos(root, "local", top);
-	parse_size_list(ld, get(root, "sizes"), tc->sizes_pos, "sizes", &tc->sizes, &tc->nsizes);
-	parse_size_list(ld, get(root, "local"), tc->local_pos, "local", &tc->locals, &tc->nlocals);
+	if (!misspelt(ld, root, "sizes"))
+		parse_size_list(ld, get(root, "sizes"), tc->sizes_pos, "sizes", &tc->sizes, &tc->nsizes);
+	if (!misspelt(ld, root, "local"))
+		parse_size_list(ld, get(root, "local"), tc->local_pos, "local", &tc->locals, &tc->nlocals);
 	if ((v = get(root, "sim_sizes")) != NULL)
 		parse_size_list(ld, v, key_pos(root, "sim_sizes", top), "sim_sizes", &tc->sim_sizes,
 				&tc->nsim_sizes);
@@ -902,6 +978,8 @@ struct test_case *case_load(const char *path, struct diag_list *diags)
 		}
 	}
 	fy_diag_destroy(fdiag);
+	free(ld.suggestions);
+	free(ld.unparsed);
 
 	if (ld.errors > 0) {
 		case_free(tc);

@@ -65,9 +65,24 @@ START_TEST(test_yaml_syntax_error_is_located)
 }
 END_TEST
 
+/* Loads a broken case and checks that it reports exactly `count` errors. */
+static void expect_error_count(const char *name, size_t count)
+{
+	char *path = test_data_path(name);
+	struct diag_list diags = {0};
+	ck_assert_msg(case_load(path, &diags) == NULL, "%s loaded, but it holds a mistake.", name);
+	ck_assert_msg(diags.count == count, "%s should give %zu error(s), not %zu: one mistake, one error.",
+		      name, count, diags.count);
+	diag_list_free(&diags);
+	free(path);
+}
+
 START_TEST(test_typo_in_key_suggests_the_known_key)
 {
 	expect_error("cases/typo_key.yaml", 7, 16, "unknown key 'bufer' in an argument; did you mean 'buffer'?");
+	expect_error_count("cases/typo_key.yaml", 1);
+	expect_error("cases/typo_top_key.yaml", 2, 1, "unknown key 'kernal' in a case; did you mean 'kernel'?");
+	expect_error_count("cases/typo_top_key.yaml", 1);
 }
 END_TEST
 
@@ -85,12 +100,7 @@ END_TEST
 
 START_TEST(test_unknown_reference_does_not_cascade)
 {
-	char *path = test_data_path("cases/unknown_reference.yaml");
-	struct diag_list diags = {0};
-	ck_assert_msg(case_load(path, &diags) == NULL, "A case with an unknown reference loaded.");
-	ck_assert_msg(diags.count == 1, "An unknown reference should be one error, not %zu.", diags.count);
-	diag_list_free(&diags);
-	free(path);
+	expect_error_count("cases/unknown_reference.yaml", 1);
 }
 END_TEST
 
