@@ -120,10 +120,10 @@ static void build_failed(struct result *failure, const struct step *st, const ch
 	char *first = NULL;
 	if (buildlog_first_error(log, &line, &col, &first))
 		result_set_diag(failure, VERDICT_BUILD_ERROR, st->kernel_path, line, col,
-				"%s (build failed on %s: %s)", first, target, ocl_error_name(err));
+				"%s (build failed on %s: %s (%d))", first, target, ocl_error_name(err), err);
 	else
 		result_set_diag(failure, VERDICT_BUILD_ERROR, st->kernel_path, 0, 0,
-				"kernel file failed to build on %s (%s)", target, ocl_error_name(err));
+				"kernel file failed to build on %s: %s (%d)", target, ocl_error_name(err), err);
 	free(first);
 	free(failure->detail);
 	failure->detail = xstrdup(log);
@@ -269,8 +269,8 @@ int clexec_build(struct clexec *cx, const struct test_case *tc, const char *opti
 		cx->kernels[s] = clCreateKernel(program, st->kernel_name, &err);
 		if (cx->kernels[s] == NULL) {
 			result_set_diag(failure, VERDICT_CASE_ERROR, tc->path, st->name_pos.line, st->name_pos.col,
-					"no kernel named '%s' in %s (%s)", st->kernel_name, st->kernel_file,
-					ocl_error_name(err));
+					"no kernel named '%s' in %s (%s (%d))", st->kernel_name,
+					st->kernel_file, ocl_error_name(err), err);
 			status = -1;
 			break;
 		}

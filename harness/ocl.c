@@ -242,8 +242,8 @@ int ocl_find_target(const struct target *t, cl_platform_id *platform, cl_device_
 	cl_uint nplatforms = 0;
 	cl_int err = clGetPlatformIDs(0, NULL, &nplatforms);
 	if (err != CL_SUCCESS || t->platform_index >= nplatforms) {
-		*cause = xasprintf("platform %u of %s is gone (%s)", t->platform_index, t->name,
-				   ocl_error_name(err));
+		*cause = xasprintf("platform %u of %s is gone (%s (%d))", t->platform_index, t->name,
+				   ocl_error_name(err), err);
 		return -1;
 	}
 	cl_platform_id *platforms = xcalloc(nplatforms, sizeof *platforms);
@@ -254,8 +254,8 @@ int ocl_find_target(const struct target *t, cl_platform_id *platform, cl_device_
 	cl_uint ndevices = 0;
 	err = clGetDeviceIDs(*platform, CL_DEVICE_TYPE_ALL, 0, NULL, &ndevices);
 	if (err != CL_SUCCESS || t->device_index >= ndevices) {
-		*cause = xasprintf("device %u of %s is gone (%s)", t->device_index, t->name,
-				   ocl_error_name(err));
+		*cause = xasprintf("device %u of %s is gone (%s (%d))", t->device_index, t->name,
+				   ocl_error_name(err), err);
 		return -1;
 	}
 	cl_device_id *devices = xcalloc(ndevices, sizeof *devices);
