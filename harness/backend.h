@@ -31,6 +31,8 @@ struct target {
 
 struct backend_session;
 
+#define BACKEND_LOST (-2)
+
 struct backend {
 	const char *name;
 	/* Lists this backend's targets. Called in a worker process: the parent never loads an
@@ -45,7 +47,10 @@ struct backend {
 		     struct result *failure);
 	/* Runs the plan's launches `repeat` times, each from the initial contents `initial[b]`
 	 * of every buffer b; afterwards `final[b]` holds what the device left in each output
-	 * buffer. Adds the device's kernel time to *kernel_ns. On failure fills `failure`. */
+	 * buffer. Adds the device's kernel time to *kernel_ns. On failure fills `failure` and
+	 * returns -1, or BACKEND_LOST when the session can run nothing more (a device fault
+	 * leaves some drivers' contexts unusable): its worker then ends and a new one goes on
+	 * with the next run. */
 	int (*execute)(struct backend_session *session, const struct test_case *tc,
 		       const struct plan *plan, void *const *initial, void **final,
 		       unsigned repeat, uint64_t *kernel_ns, struct result *failure);

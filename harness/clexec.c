@@ -447,8 +447,12 @@ int clexec_execute(struct clexec *cx, const struct test_case *tc, const struct p
 	goto out;
 
 cl_failed:
-	result_set_diag(failure, VERDICT_CRASH, tc->path, 0, 0, "%s on %s: %s (%d)", doing,
-			cx->target.name, ocl_error_name(err), err);
+	/* A queue that fails a transfer or a finish has met a device fault, which leaves the
+	 * context unusable on some drivers (NVIDIA's fails every later build with -9999). */
+	result_set_diag(failure, VERDICT_CRASH, tc->path, 0, 0,
+			"the device faulted (%s on %s: %s (%d)); an out-of-bounds access is the usual cause",
+			doing, cx->target.name, ocl_error_name(err), err);
+	status = BACKEND_LOST;
 out:
 	for (size_t b = 0; b < tc->nbuffers; b++)
 		if (mems[b])

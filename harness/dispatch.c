@@ -116,9 +116,11 @@ static void run_main(void *arg, int fd)
 		return;
 	}
 	struct result_sink sink = {job_begin, job_emit, job};
-	for (size_t c = job->first_case; c < job->ncases; c++)
-		runner_run_case(job->backend, session, job->target, job->cases[c], c, job->opt,
-				c == job->first_case ? job->first_run : 0, &sink);
+	for (size_t c = job->first_case; c < job->ncases; c++) {
+		if (runner_run_case(job->backend, session, job->target, job->cases[c], c, job->opt,
+				    c == job->first_case ? job->first_run : 0, &sink) == BACKEND_LOST)
+			return; /* no END: the parent starts a fresh worker after the reported run */
+	}
 	job->backend->close(session);
 	wire_message(&job->out, FRAME_END, "");
 	worker_send(fd, &job->out);
@@ -157,33 +159,44 @@ void dispatch_run(const struct backend *b, const struct target *t, struct test_c
 		size_t cur_case = job.first_case, cur_run = job.first_run;
 		uint64_t deadline = clock_now_ns() + timeout_s * NS_PER_S;
 		bool finished = false;
+		bool reported = false; /* the current run's result has arrived */
+		bool ended = false;    /* the worker left without finishing */
 		char *lost = NULL;
 		enum verdict lost_verdict = VERDICT_CRASH;
 
-		while (!finished && lost == NULL) {
+		while (!finished && !ended) {
 			enum frame_type type;
 			const char *payload;
 			size_t len;
 			enum worker_event ev = worker_next(&w, deadline, &type, &payload, &len);
+			/* A worker that leaves after reporting its run (one whose session was lost
+			 * does) owes nothing; one that leaves before has lost that run. */
 			if (ev == WORKER_TIMEOUT) {
 				free(worker_finish(&w, true));
+				ended = true;
 				lost_verdict = VERDICT_TIMEOUT;
-				lost = xasprintf("no result after %u s: the kernel hangs or is too slow, so its "
-						 "worker was killed (raise --timeout if it is only slow)", timeout_s);
+				if (!reported)
+					lost = xasprintf("no result after %u s: the kernel hangs or is too slow, so "
+							 "its worker was killed (raise --timeout if it is only slow)",
+							 timeout_s);
 			} else if (ev == WORKER_GONE) {
 				char *how = worker_finish(&w, false);
-				lost = xasprintf("the worker running this died: %s; the OpenCL driver or the "
-						 "kernel crashed", how ? how : "it exited without finishing");
+				ended = true;
+				if (!reported)
+					lost = xasprintf("the worker running this died: %s; the OpenCL driver or "
+							 "the kernel crashed", how ? how : "it exited without finishing");
 				free(how);
 			} else if (type == FRAME_BEGIN) {
 				wire_read_begin(payload, len, &cur_case, &cur_run);
 				deadline = clock_now_ns() + timeout_s * NS_PER_S;
+				reported = false;
 			} else if (type == FRAME_RESULT) {
 				struct result r;
 				if (wire_read_result(payload, len, &r) == 0) {
 					emit(ctx, &r);
 					result_free(&r);
 				}
+				reported = true;
 			} else if (type == FRAME_ERROR) {
 				char *message = NULL;
 				wire_read_message(payload, len, &message);
@@ -202,10 +215,11 @@ void dispatch_run(const struct backend *b, const struct target *t, struct test_c
 		if (finished)
 			return;
 
-		lost_run(&job, cur_case, cur_run, lost_verdict, lost, emit, ctx);
+		if (lost)
+			lost_run(&job, cur_case, cur_run, lost_verdict, lost, emit, ctx);
 		free(lost);
-		/* Resume after the lost run: the next size of the same case, or the next case
-		 * when the build itself was lost or the case has no runs left. */
+		/* Resume after the run it left in: the next size of the same case, or the next
+		 * case when the build itself was lost or the case has no runs left. */
 		if (cur_run > 0 && cur_run + 1 < runner_run_count(cases[cur_case], opt)) {
 			job.first_case = cur_case;
 			job.first_run = cur_run + 1;

@@ -131,9 +131,10 @@ static void check_outputs(const struct test_case *tc, const struct plan *plan,
 	}
 }
 
-static void run_one(const struct backend *b, struct backend_session *session,
-		    const struct target *t, const struct test_case *tc, const struct run_options *opt,
-		    long long n, long long l, struct inputs *in, struct result *r)
+/* Returns the backend's execute status: 0, -1, or BACKEND_LOST. */
+static int run_one(const struct backend *b, struct backend_session *session,
+		   const struct target *t, const struct test_case *tc, const struct run_options *opt,
+		   long long n, long long l, struct inputs *in, struct result *r)
 {
 	struct plan plan;
 	struct diag_list diags = {0};
@@ -141,7 +142,7 @@ static void run_one(const struct backend *b, struct backend_session *session,
 		const struct diag *d = &diags.items[0];
 		result_set_diag(r, VERDICT_CASE_ERROR, d->file, d->line, d->col, "%s", d->message);
 		diag_list_free(&diags);
-		return;
+		return -1;
 	}
 	r->generated = refresh_inputs(tc, &plan, in);
 	void **final = xcalloc(tc->nbuffers, sizeof *final);
@@ -150,16 +151,18 @@ static void run_one(const struct backend *b, struct backend_session *session,
 			final[k] = xmalloc(plan.buffer_counts[k] * elem_size(tc->buffers[k].type));
 
 	r->repeat = opt->repeat;
-	if (b->execute(session, tc, &plan, in->data, final, opt->repeat, &r->kernel_ns, r) == 0)
+	int status = b->execute(session, tc, &plan, in->data, final, opt->repeat, &r->kernel_ns, r);
+	if (status == 0)
 		check_outputs(tc, &plan, in, final, r);
 
 	for (size_t k = 0; k < tc->nbuffers; k++)
 		free(final[k]);
 	free(final);
 	plan_free(&plan);
+	return status;
 }
 
-void runner_run_case(const struct backend *b, struct backend_session *session,
+int runner_run_case(const struct backend *b, struct backend_session *session,
 		     const struct target *t, const struct test_case *tc, size_t case_index,
 		     const struct run_options *opt, size_t first, const struct result_sink *sink)
 {
@@ -170,7 +173,7 @@ void runner_run_case(const struct backend *b, struct backend_session *session,
 	if (built < 0) {
 		sink->emit(sink->ctx, &failure);
 		result_free(&failure);
-		return;
+		return 0;
 	}
 	result_free(&failure);
 
@@ -179,7 +182,8 @@ void runner_run_case(const struct backend *b, struct backend_session *session,
 		.count = xcalloc(tc->nbuffers, sizeof(size_t)),
 	};
 	size_t runs = runner_run_count(tc, opt);
-	for (size_t run = first > 1 ? first : 1; run < runs; run++) {
+	int status = 0;
+	for (size_t run = first > 1 ? first : 1; run < runs && status != BACKEND_LOST; run++) {
 		long long n, l;
 		runner_run_shape(tc, opt, run, &n, &l);
 		sink->begin(sink->ctx, case_index, run);
@@ -188,7 +192,7 @@ void runner_run_case(const struct backend *b, struct backend_session *session,
 		/* The builds are counted with the case's first result. */
 		r.builds = (unsigned)built;
 		built = 0;
-		run_one(b, session, t, tc, opt, n, l, &in, &r);
+		status = run_one(b, session, t, tc, opt, n, l, &in, &r);
 		sink->emit(sink->ctx, &r);
 		result_free(&r);
 	}
@@ -196,4 +200,5 @@ void runner_run_case(const struct backend *b, struct backend_session *session,
 		free(in.data[k]);
 	free(in.data);
 	free(in.count);
+	return status == BACKEND_LOST ? BACKEND_LOST : 0;
 }

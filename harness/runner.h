@@ -36,8 +36,9 @@ void runner_result_init(struct result *r, const struct backend *b, const struct 
 			const struct test_case *tc, long long n, long long l);
 
 /* Runs `tc` from run `first` on. The build (run 0) always happens; its result is only
- * emitted when it fails, which ends the case. */
-void runner_run_case(const struct backend *b, struct backend_session *session,
+ * emitted when it fails, which ends the case. Returns BACKEND_LOST when the session can
+ * run nothing more, else 0. */
+int runner_run_case(const struct backend *b, struct backend_session *session,
 		     const struct target *t, const struct test_case *tc, size_t case_index,
 		     const struct run_options *opt, size_t first, const struct result_sink *sink);
 

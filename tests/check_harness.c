@@ -17,6 +17,7 @@ int main(void)
 	SRunner *runner = srunner_create(case_load_suite());
 	srunner_add_suite(runner, compare_suite());
 	srunner_add_suite(runner, devname_suite());
+	srunner_add_suite(runner, dispatch_suite());
 	srunner_add_suite(runner, expr_suite());
 	srunner_add_suite(runner, gen_suite());
 	srunner_add_suite(runner, reference_suite());

@@ -7,6 +7,7 @@
 Suite *case_load_suite(void);
 Suite *compare_suite(void);
 Suite *devname_suite(void);
+Suite *dispatch_suite(void);
 Suite *expr_suite(void);
 Suite *gen_suite(void);
 Suite *reference_suite(void);

@@ -1,0 +1,147 @@
+/* check_dispatch.c - the isolation policy, with a fake backend in place of a driver: a
+ * lost session, a crashing worker and a hanging one each cost one run, and the runs after
+ * them still happen, in order, each reported once. */
+#include "config.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check_suites.h"
+#include "dispatch.h"
+#include "util.h"
+
+static int fake_list(struct target **targets, size_t *count, char **cause)
+{
+	*targets = xcalloc(1, sizeof **targets);
+	(*targets)[0] = (struct target){.name = xstrdup("fake-0"), .type = xstrdup("cpu"),
+					.device = xstrdup("fake"), .platform = xstrdup("fake"),
+					.driver = xstrdup("0"), .opencl = xstrdup("none"),
+					.compute_units = 1, .max_work_group = 1024};
+	*count = 1;
+	return 0;
+}
+
+static int fake_open(const struct target *target, struct backend_session **session, char **cause)
+{
+	*session = NULL;
+	return 0;
+}
+
+static int fake_build(struct backend_session *session, const struct test_case *tc,
+		      struct result *failure)
+{
+	return 1;
+}
+
+/* Misbehaves at the first size (N = 64) the way its case's name says; otherwise copies
+ * buffer 0 into buffer 1, which is what the case's check (rotate by 0) wants. */
+static int fake_execute(struct backend_session *session, const struct test_case *tc,
+			const struct plan *plan, void *const *initial, void **final, unsigned repeat,
+			uint64_t *kernel_ns, struct result *failure)
+{
+	if (plan->n == 64) {
+		if (strcmp(tc->name, "lost") == 0) {
+			result_set_diag(failure, VERDICT_CRASH, tc->path, 0, 0, "the device faulted");
+			return BACKEND_LOST;
+		}
+		if (strcmp(tc->name, "segv") == 0)
+			raise(SIGSEGV);
+		if (strcmp(tc->name, "hang") == 0)
+			sleep(60);
+	}
+	memcpy(final[1], initial[0], plan->buffer_counts[1] * 4);
+	return 0;
+}
+
+static void fake_close(struct backend_session *session)
+{
+}
+
+static const struct backend backend_fake = {
+	.name = "fake",
+	.list_targets = fake_list,
+	.open = fake_open,
+	.build = fake_build,
+	.execute = fake_execute,
+	.close = fake_close,
+};
+
+struct collected {
+	char names[16][16];
+	long long n[16];
+	enum verdict verdict[16];
+	size_t count;
+};
+
+static void collect(void *ctx, struct result *r)
+{
+	struct collected *c = ctx;
+	ck_assert_msg(c->count < 16, "More results arrived than runs exist.");
+	snprintf(c->names[c->count], sizeof c->names[0], "%s", r->case_name);
+	c->n[c->count] = r->n;
+	c->verdict[c->count] = r->verdict;
+	c->count++;
+}
+
+START_TEST(test_each_failure_costs_one_run_and_the_rest_still_run)
+{
+	const char *names[] = {"lost", "segv", "hang", "good"};
+	struct test_case *cases[4];
+	char *path = test_data_path("cases/good.yaml");
+	for (int i = 0; i < 4; i++) {
+		struct diag_list diags = {0};
+		cases[i] = case_load(path, &diags);
+		ck_assert_msg(cases[i] != NULL, "The good case should load.");
+		free(cases[i]->name);
+		cases[i]->name = xstrdup(names[i]);
+	}
+	free(path);
+
+	struct target *targets;
+	size_t ntargets;
+	char *cause = NULL;
+	ck_assert_msg(dispatch_list_targets(&backend_fake, 5, &targets, &ntargets, &cause) == 0 &&
+		      ntargets == 1 && strcmp(targets[0].name, "fake-0") == 0,
+		      "The fake backend's one target is listed through a worker.");
+
+	struct run_options opt = {.repeat = 1};
+	struct collected got = {0};
+	dispatch_run(&backend_fake, &targets[0], cases, 4, &opt, 1, collect, &got);
+
+	static const struct {
+		const char *name;
+		long long n;
+		enum verdict verdict;
+	} want[] = {
+		{"lost", 64, VERDICT_CRASH},   {"lost", 1024, VERDICT_PASS},
+		{"segv", 64, VERDICT_CRASH},   {"segv", 1024, VERDICT_PASS},
+		{"hang", 64, VERDICT_TIMEOUT}, {"hang", 1024, VERDICT_PASS},
+		{"good", 64, VERDICT_PASS},    {"good", 1024, VERDICT_PASS},
+	};
+	ck_assert_msg(got.count == 8, "Eight runs should give eight results, not %zu.", got.count);
+	for (size_t i = 0; i < 8; i++)
+		ck_assert_msg(strcmp(got.names[i], want[i].name) == 0 && got.n[i] == want[i].n &&
+			      got.verdict[i] == want[i].verdict,
+			      "Result %zu should be %s N=%lld %s, not %s N=%lld %s.", i, want[i].name,
+			      want[i].n, verdict_name(want[i].verdict), got.names[i], got.n[i],
+			      verdict_name(got.verdict[i]));
+
+	for (int i = 0; i < 4; i++)
+		case_free(cases[i]);
+	target_free(&targets[0]);
+	free(targets);
+}
+END_TEST
+
+Suite *dispatch_suite(void)
+{
+	Suite *s = suite_create("dispatch");
+	TCase *tc = tcase_create("dispatch");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_each_failure_costs_one_run_and_the_rest_still_run);
+	suite_add_tcase(s, tc);
+	return s;
+}
