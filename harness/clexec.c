@@ -97,20 +97,6 @@ static void find_writable(struct clexec *cx, const struct test_case *tc)
 	}
 }
 
-static char *build_log(cl_program program, cl_device_id device)
-{
-	size_t size = 0;
-	if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) != CL_SUCCESS)
-		return xstrdup("(no build log)");
-	char *log = xcalloc(size + 1, 1);
-	clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log, NULL);
-	/* Drivers pad logs with blank lines; trailing whitespace only spaces out reports. */
-	size_t len = strlen(log);
-	while (len > 0 && (log[len - 1] == '\n' || log[len - 1] == ' ' || log[len - 1] == '\r'))
-		log[--len] = '\0';
-	return log;
-}
-
 /* Reports a failed build at the first error the log names, in the kernel's own file;
  * the whole log goes along as the detail. */
 static void build_failed(struct result *failure, const struct step *st, const char *target,
@@ -166,7 +152,7 @@ static cl_program program_for(struct clexec *cx, const struct test_case *tc, con
 	struct cached_program *cp = &cx->programs[cx->nprograms++];
 	*cp = (struct cached_program){.path = xstrdup(st->kernel_path), .options = xstrdup(options)};
 	if (err != CL_SUCCESS) {
-		cp->log = build_log(program, cx->device);
+		cp->log = ocl_build_log(program, cx->device);
 		clReleaseProgram(program);
 		build_failed(failure, st, cx->target.name, err, cp->log);
 		return NULL;

@@ -127,9 +127,11 @@ static void run_main(void *arg, int fd)
 	strbuf_free(&job->out);
 }
 
-/* Reports that run (c, run) ended without a result, as `verdict` with `message`. */
+/* Reports that run (c, run) ended without a result, as `verdict` with `message` and,
+ * as its detail, the end of what the worker printed (a driver's last words). */
 static void lost_run(const struct run_job *job, size_t c, size_t run, enum verdict verdict,
-		     const char *message, void (*emit)(void *ctx, struct result *r), void *ctx)
+		     const char *message, const char *printed,
+		     void (*emit)(void *ctx, struct result *r), void *ctx)
 {
 	const struct test_case *tc = job->cases[c];
 	long long n = 0, l = 0;
@@ -138,6 +140,7 @@ static void lost_run(const struct run_job *job, size_t c, size_t run, enum verdi
 	struct result r;
 	runner_result_init(&r, job->backend, job->target, tc, n, l);
 	result_set_diag(&r, verdict, tc->path, 0, 0, "%s", message);
+	r.detail = printed ? xstrdup(printed) : NULL;
 	emit(ctx, &r);
 	result_free(&r);
 }
@@ -152,7 +155,7 @@ void dispatch_run(const struct backend *b, const struct target *t, struct test_c
 		char *cause = NULL;
 		if (worker_start(&w, run_main, &job, &cause) < 0) {
 			for (size_t c = job.first_case; c < ncases; c++)
-				lost_run(&job, c, 0, VERDICT_CRASH, cause, emit, ctx);
+				lost_run(&job, c, 0, VERDICT_CRASH, cause, NULL, emit, ctx);
 			free(cause);
 			return;
 		}
@@ -162,6 +165,7 @@ void dispatch_run(const struct backend *b, const struct target *t, struct test_c
 		bool reported = false; /* the current run's result has arrived */
 		bool ended = false;    /* the worker left without finishing */
 		char *lost = NULL;
+		char *printed = NULL;
 		enum verdict lost_verdict = VERDICT_CRASH;
 
 		while (!finished && !ended) {
@@ -172,6 +176,7 @@ void dispatch_run(const struct backend *b, const struct target *t, struct test_c
 			/* A worker that leaves after reporting its run (one whose session was lost
 			 * does) owes nothing; one that leaves before has lost that run. */
 			if (ev == WORKER_TIMEOUT) {
+				printed = worker_output_tail(&w, 2000);
 				free(worker_finish(&w, true));
 				ended = true;
 				lost_verdict = VERDICT_TIMEOUT;
@@ -180,6 +185,7 @@ void dispatch_run(const struct backend *b, const struct target *t, struct test_c
 							 "its worker was killed (raise --timeout if it is only slow)",
 							 timeout_s);
 			} else if (ev == WORKER_GONE) {
+				printed = worker_output_tail(&w, 2000);
 				char *how = worker_finish(&w, false);
 				ended = true;
 				if (!reported)
@@ -188,6 +194,7 @@ void dispatch_run(const struct backend *b, const struct target *t, struct test_c
 				free(how);
 			} else if (type == FRAME_BEGIN) {
 				wire_read_begin(payload, len, &cur_case, &cur_run);
+				worker_mark_output(&w);
 				deadline = clock_now_ns() + timeout_s * NS_PER_S;
 				reported = false;
 			} else if (type == FRAME_RESULT) {
@@ -202,7 +209,7 @@ void dispatch_run(const struct backend *b, const struct target *t, struct test_c
 				wire_read_message(payload, len, &message);
 				char *text = xasprintf("cannot open %s: %s", t->name, message);
 				for (size_t c = cur_case; c < ncases; c++)
-					lost_run(&job, c, 0, VERDICT_CRASH, text, emit, ctx);
+					lost_run(&job, c, 0, VERDICT_CRASH, text, NULL, emit, ctx);
 				free(text);
 				free(message);
 				free(worker_finish(&w, true));
@@ -216,8 +223,9 @@ void dispatch_run(const struct backend *b, const struct target *t, struct test_c
 			return;
 
 		if (lost)
-			lost_run(&job, cur_case, cur_run, lost_verdict, lost, emit, ctx);
+			lost_run(&job, cur_case, cur_run, lost_verdict, lost, printed, emit, ctx);
 		free(lost);
+		free(printed);
 		/* Resume after the run it left in: the next size of the same case, or the next
 		 * case when the build itself was lost or the case has no runs left. */
 		if (cur_run > 0 && cur_run + 1 < runner_run_count(cases[cur_case], opt)) {

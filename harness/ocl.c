@@ -82,14 +82,32 @@ const char *ocl_error_name(cl_int err)
 	return "an unknown OpenCL error";
 }
 
-char *ocl_platform_string(cl_platform_id platform, cl_platform_info param, cl_int *err)
+/* One string property of a platform, a device, or a program's build on a device. */
+struct info_query {
+	cl_platform_id platform;
+	cl_device_id device;
+	cl_program program;
+	cl_uint param;
+};
+
+static cl_int query(const struct info_query *q, size_t size, void *value, size_t *needed)
+{
+	if (q->program)
+		return clGetProgramBuildInfo(q->program, q->device, q->param, size, value, needed);
+	if (q->device)
+		return clGetDeviceInfo(q->device, q->param, size, value, needed);
+	return clGetPlatformInfo(q->platform, q->param, size, value, needed);
+}
+
+/* The two-call size query: ask for the size, then for the string. */
+static char *query_string(const struct info_query *q, cl_int *err)
 {
 	size_t size = 0;
-	*err = clGetPlatformInfo(platform, param, 0, NULL, &size);
+	*err = query(q, 0, NULL, &size);
 	if (*err != CL_SUCCESS)
 		return NULL;
 	char *s = xcalloc(size + 1, 1);
-	*err = clGetPlatformInfo(platform, param, size, s, NULL);
+	*err = query(q, size, s, NULL);
 	if (*err != CL_SUCCESS) {
 		free(s);
 		return NULL;
@@ -97,19 +115,28 @@ char *ocl_platform_string(cl_platform_id platform, cl_platform_info param, cl_in
 	return s;
 }
 
+char *ocl_platform_string(cl_platform_id platform, cl_platform_info param, cl_int *err)
+{
+	return query_string(&(struct info_query){.platform = platform, .param = param}, err);
+}
+
 char *ocl_device_string(cl_device_id device, cl_device_info param, cl_int *err)
 {
-	size_t size = 0;
-	*err = clGetDeviceInfo(device, param, 0, NULL, &size);
-	if (*err != CL_SUCCESS)
-		return NULL;
-	char *s = xcalloc(size + 1, 1);
-	*err = clGetDeviceInfo(device, param, size, s, NULL);
-	if (*err != CL_SUCCESS) {
-		free(s);
-		return NULL;
-	}
-	return s;
+	return query_string(&(struct info_query){.device = device, .param = param}, err);
+}
+
+char *ocl_build_log(cl_program program, cl_device_id device)
+{
+	cl_int err;
+	char *log = query_string(&(struct info_query){.program = program, .device = device,
+						      .param = CL_PROGRAM_BUILD_LOG}, &err);
+	if (log == NULL)
+		return xstrdup("(no build log)");
+	/* Drivers pad logs with blank lines; trailing whitespace only spaces out reports. */
+	size_t len = strlen(log);
+	while (len > 0 && (log[len - 1] == '\n' || log[len - 1] == ' ' || log[len - 1] == '\r'))
+		log[--len] = '\0';
+	return log;
 }
 
 static const char *type_word(cl_device_type type)

@@ -14,10 +14,19 @@
 
 int worker_start(struct worker *w, void (*fn)(void *arg, int fd), void *arg, char **cause)
 {
-	*w = (struct worker){.pid = -1, .fd = -1};
+	*w = (struct worker){.pid = -1, .fd = -1, .output_fd = -1};
+	FILE *output = tmpfile();
+	if (output == NULL) {
+		*cause = xasprintf("tmpfile: %s", strerror(errno));
+		return -1;
+	}
+	w->output_fd = dup(fileno(output));
+	fclose(output);
 	int fds[2];
-	if (pipe(fds) < 0) {
+	if (w->output_fd < 0 || pipe(fds) < 0) {
 		*cause = xasprintf("pipe: %s", strerror(errno));
+		if (w->output_fd >= 0)
+			close(w->output_fd);
 		return -1;
 	}
 	/* Buffered output would otherwise be written twice, once by each process. */
@@ -28,11 +37,13 @@ int worker_start(struct worker *w, void (*fn)(void *arg, int fd), void *arg, cha
 		*cause = xasprintf("fork: %s", strerror(errno));
 		close(fds[0]);
 		close(fds[1]);
+		close(w->output_fd);
 		return -1;
 	}
 	if (pid == 0) {
 		close(fds[0]);
-		dup2(STDERR_FILENO, STDOUT_FILENO);
+		dup2(w->output_fd, STDOUT_FILENO);
+		dup2(w->output_fd, STDERR_FILENO);
 		fn(arg, fds[1]);
 		close(fds[1]);
 		/* _exit: the parent's atexit handlers and stdio buffers are not the child's. */
@@ -109,9 +120,38 @@ char *worker_finish(struct worker *w, bool kill_it)
 	}
 	if (w->fd >= 0)
 		close(w->fd);
+	if (w->output_fd >= 0)
+		close(w->output_fd);
 	strbuf_free(&w->inbox);
-	*w = (struct worker){.pid = -1, .fd = -1};
+	*w = (struct worker){.pid = -1, .fd = -1, .output_fd = -1};
 	return how;
+}
+
+void worker_mark_output(struct worker *w)
+{
+	off_t size = w->output_fd >= 0 ? lseek(w->output_fd, 0, SEEK_END) : 0;
+	w->output_mark = size > 0 ? size : 0;
+}
+
+char *worker_output_tail(struct worker *w, size_t max)
+{
+	off_t size = w->output_fd >= 0 ? lseek(w->output_fd, 0, SEEK_END) : -1;
+	if (size <= w->output_mark)
+		return NULL;
+	off_t start = size - w->output_mark > (off_t)max ? size - (off_t)max : w->output_mark;
+	char *text = xcalloc((size_t)(size - start) + 1, 1);
+	ssize_t n = pread(w->output_fd, text, (size_t)(size - start), start);
+	if (n <= 0) {
+		free(text);
+		return NULL;
+	}
+	text[n] = '\0';
+	char *from = text;
+	if (start > w->output_mark && strchr(text, '\n'))
+		from = strchr(text, '\n') + 1;
+	char *tail = xstrdup(from);
+	free(text);
+	return tail;
 }
 
 void worker_send(int fd, struct strbuf *frames)

@@ -16,11 +16,14 @@ struct worker {
 	struct strbuf inbox;  /* bytes received and not yet handed out as frames */
 	size_t consumed;      /* bytes of inbox already handed out */
 	bool eof;
+	int output_fd;        /* an unlinked file holding what the child printed */
+	long long output_mark; /* where the current run's output starts in it */
 };
 
-/* Runs fn(arg, fd) in a child process; fn writes frames to fd with worker_send. The
- * child's stdout goes to its stderr, so nothing a driver prints can corrupt the parent's
- * TAP or JSON output. Returns -1 with *cause when fork or pipe fails. */
+/* Runs fn(arg, fd) in a child process; fn writes frames to fd with worker_send. What
+ * the child prints (drivers print to stdout and stderr) goes to a private file, so it can
+ * neither corrupt the parent's TAP or JSON nor interleave with the report; see
+ * worker_output_tail. Returns -1 with *cause when fork, pipe or the file fails. */
 int worker_start(struct worker *w, void (*fn)(void *arg, int fd), void *arg, char **cause);
 
 enum worker_event { WORKER_FRAME, WORKER_TIMEOUT, WORKER_GONE };
@@ -34,6 +37,14 @@ enum worker_event worker_next(struct worker *w, uint64_t deadline_ns, enum frame
  * with status 0, else how it ended ("killed by signal 11 (Segmentation fault)"); the
  * caller frees it. */
 char *worker_finish(struct worker *w, bool kill_it);
+
+/* Marks the end of what the child has printed so far: worker_output_tail reads only
+ * what comes after the mark. */
+void worker_mark_output(struct worker *w);
+
+/* The last `max` bytes (at most) the child printed since the mark, from the start of a
+ * line; NULL when it printed nothing. Call before worker_finish. Caller frees. */
+char *worker_output_tail(struct worker *w, size_t max);
 
 /* In the child: writes every byte of `frames` to fd, then empties it. */
 void worker_send(int fd, struct strbuf *frames);

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,8 +48,10 @@ static int fake_execute(struct backend_session *session, const struct test_case 
 			result_set_diag(failure, VERDICT_CRASH, tc->path, 0, 0, "the device faulted");
 			return BACKEND_LOST;
 		}
-		if (strcmp(tc->name, "segv") == 0)
+		if (strcmp(tc->name, "segv") == 0) {
+			fprintf(stderr, "fake driver: about to fault\n");
 			raise(SIGSEGV);
+		}
 		if (strcmp(tc->name, "hang") == 0)
 			sleep(60);
 	}
@@ -73,6 +76,7 @@ struct collected {
 	char names[16][16];
 	long long n[16];
 	enum verdict verdict[16];
+	bool last_words[16]; /* the detail holds what the fake driver printed */
 	size_t count;
 };
 
@@ -83,6 +87,7 @@ static void collect(void *ctx, struct result *r)
 	snprintf(c->names[c->count], sizeof c->names[0], "%s", r->case_name);
 	c->n[c->count] = r->n;
 	c->verdict[c->count] = r->verdict;
+	c->last_words[c->count] = r->detail && strstr(r->detail, "fake driver: about to fault");
 	c->count++;
 }
 
@@ -128,6 +133,10 @@ START_TEST(test_each_failure_costs_one_run_and_the_rest_still_run)
 			      "Result %zu should be %s N=%lld %s, not %s N=%lld %s.", i, want[i].name,
 			      want[i].n, verdict_name(want[i].verdict), got.names[i], got.n[i],
 			      verdict_name(got.verdict[i]));
+
+	for (size_t i = 0; i < 8; i++)
+		ck_assert_msg(got.last_words[i] == (i == 2),
+			      "What the worker printed belongs to the crash it printed it in (result 2) only.");
 
 	for (int i = 0; i < 4; i++)
 		case_free(cases[i]);
