@@ -92,7 +92,7 @@ struct run_job {
 static void job_begin(void *ctx, size_t case_index, size_t run)
 {
 	struct run_job *job = ctx;
-	wire_begin(&job->out, case_index, run);
+	wire_begin(&job->out, case_index, run, worker_output_offset());
 	worker_send(job->fd, &job->out);
 }
 
@@ -193,8 +193,9 @@ void dispatch_run(const struct backend *b, const struct target *t, struct test_c
 							 "the kernel crashed", how ? how : "it exited without finishing");
 				free(how);
 			} else if (type == FRAME_BEGIN) {
-				wire_read_begin(payload, len, &cur_case, &cur_run);
-				worker_mark_output(&w);
+				long long printed_before = 0;
+				wire_read_begin(payload, len, &cur_case, &cur_run, &printed_before);
+				worker_mark_output(&w, printed_before);
 				deadline = clock_now_ns() + timeout_s * NS_PER_S;
 				reported = false;
 			} else if (type == FRAME_RESULT) {

@@ -132,16 +132,18 @@ void wire_result(struct strbuf *out, const struct result *r)
 struct begin {
 	size_t case_index;
 	size_t run;
+	long long output_offset;
 };
 static const struct field begin_fields[] = {
 	{offsetof(struct begin, case_index), F_SIZE},
 	{offsetof(struct begin, run), F_SIZE},
+	{offsetof(struct begin, output_offset), F_I64},
 };
 
-void wire_begin(struct strbuf *out, size_t case_index, size_t run)
+void wire_begin(struct strbuf *out, size_t case_index, size_t run, long long output_offset)
 {
-	struct begin b = {case_index, run};
-	encode(out, FRAME_BEGIN, &b, begin_fields, 2);
+	struct begin b = {case_index, run, output_offset};
+	encode(out, FRAME_BEGIN, &b, begin_fields, 3);
 }
 
 struct message {
@@ -190,13 +192,15 @@ int wire_read_result(const char *p, size_t len, struct result *r)
 	return -1;
 }
 
-int wire_read_begin(const char *p, size_t len, size_t *case_index, size_t *run)
+int wire_read_begin(const char *p, size_t len, size_t *case_index, size_t *run,
+		    long long *output_offset)
 {
 	struct begin b;
-	if (decode(p, len, &b, begin_fields, 2) < 0)
+	if (decode(p, len, &b, begin_fields, 3) < 0)
 		return -1;
 	*case_index = b.case_index;
 	*run = b.run;
+	*output_offset = b.output_offset;
 	return 0;
 }
 

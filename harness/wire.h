@@ -18,7 +18,8 @@ enum frame_type {
 
 /* Appends one frame (type, length, payload) to `out`. */
 void wire_target(struct strbuf *out, const struct target *t);
-void wire_begin(struct strbuf *out, size_t case_index, size_t run);
+/* output_offset: how much the worker had printed when the run began. */
+void wire_begin(struct strbuf *out, size_t case_index, size_t run, long long output_offset);
 void wire_result(struct strbuf *out, const struct result *r);
 void wire_message(struct strbuf *out, enum frame_type type, const char *message);
 
@@ -28,7 +29,8 @@ long wire_split(const char *buf, size_t len, enum frame_type *type, const char *
 		size_t *payload_len);
 /* Decode a payload; -1 when it is malformed. */
 int wire_read_target(const char *p, size_t len, struct target *t);
-int wire_read_begin(const char *p, size_t len, size_t *case_index, size_t *run);
+int wire_read_begin(const char *p, size_t len, size_t *case_index, size_t *run,
+		    long long *output_offset);
 int wire_read_result(const char *p, size_t len, struct result *r);
 int wire_read_message(const char *p, size_t len, char **message);
 

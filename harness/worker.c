@@ -44,6 +44,8 @@ int worker_start(struct worker *w, void (*fn)(void *arg, int fd), void *arg, cha
 		close(fds[0]);
 		dup2(w->output_fd, STDOUT_FILENO);
 		dup2(w->output_fd, STDERR_FILENO);
+		/* Unbuffered, so what a driver prints just before it crashes is not lost. */
+		setvbuf(stdout, NULL, _IONBF, 0);
 		fn(arg, fds[1]);
 		close(fds[1]);
 		/* _exit: the parent's atexit handlers and stdio buffers are not the child's. */
@@ -127,10 +129,15 @@ char *worker_finish(struct worker *w, bool kill_it)
 	return how;
 }
 
-void worker_mark_output(struct worker *w)
+long long worker_output_offset(void)
 {
-	off_t size = w->output_fd >= 0 ? lseek(w->output_fd, 0, SEEK_END) : 0;
-	w->output_mark = size > 0 ? size : 0;
+	off_t size = lseek(STDOUT_FILENO, 0, SEEK_END);
+	return size > 0 ? (long long)size : 0;
+}
+
+void worker_mark_output(struct worker *w, long long offset)
+{
+	w->output_mark = offset;
 }
 
 char *worker_output_tail(struct worker *w, size_t max)

@@ -38,9 +38,11 @@ enum worker_event worker_next(struct worker *w, uint64_t deadline_ns, enum frame
  * caller frees it. */
 char *worker_finish(struct worker *w, bool kill_it);
 
-/* Marks the end of what the child has printed so far: worker_output_tail reads only
- * what comes after the mark. */
-void worker_mark_output(struct worker *w);
+/* In the child: how much it has printed so far, to send with the news of a run's start,
+ * since the parent may read that news only after the child printed more. */
+long long worker_output_offset(void);
+/* In the parent: worker_output_tail reads only what the child printed after `offset`. */
+void worker_mark_output(struct worker *w, long long offset);
 
 /* The last `max` bytes (at most) the child printed since the mark, from the start of a
  * line; NULL when it printed nothing. Call before worker_finish. Caller frees. */

@@ -39,16 +39,18 @@ END_TEST
 START_TEST(test_partial_and_garbled_frames)
 {
 	struct strbuf sb = {0};
-	wire_begin(&sb, 3, 4);
+	wire_begin(&sb, 3, 4, 77);
 	enum frame_type type;
 	const char *payload;
 	size_t len;
 	ck_assert_msg(wire_split(sb.data, sb.len - 1, &type, &payload, &len) == 0,
 		      "A frame missing its last byte is not complete yet.");
 	size_t c, run;
+	long long offset;
 	ck_assert_msg(wire_split(sb.data, sb.len, &type, &payload, &len) > 0 &&
-		      wire_read_begin(payload, len, &c, &run) == 0 && c == 3 && run == 4,
-		      "The whole frame decodes to case 3, run 4.");
+		      wire_read_begin(payload, len, &c, &run, &offset) == 0 && c == 3 && run == 4 &&
+		      offset == 77,
+		      "The whole frame decodes to case 3, run 4, output offset 77.");
 	sb.data[0] = 99;
 	ck_assert_msg(wire_split(sb.data, sb.len, &type, &payload, &len) < 0, "An unknown frame type is garbage.");
 	struct result r;
