@@ -55,7 +55,7 @@ check "an unknown command is a usage error (exit 2)" unknown_command
 check "every case and kernel of the catalogue is listed in catalogue.am" catalogue_listed
 
 if ! "$CLHARNESS" devices 2>/dev/null | grep -q '^pocl-cpu'; then
-	for t in devices typo arg-count build-error timeout crash json tap overrides built-once no-device; do
+	for t in devices typo arg-count build-error timeout crash json tap tap-failures overrides built-once no-device; do
 		n=$((n + 1))
 		echo "ok $n - $t # SKIP no PoCL device (install pocl-opencl-icd)"
 	done
@@ -99,6 +99,12 @@ tap_lines() {
 		has "ok 1 - good [pocl-cpu] N=64 L=16" && has "ok 2 - good [pocl-cpu] N=1024 L=16" &&
 		has "1..2"
 }
+tap_failures_exit_0() {
+	run 0 run --device pocl --tap "$cases/typo_key.yaml" "$cases/build_error.yaml" &&
+		has "not ok 1 - $cases/typo_key.yaml: case file error" &&
+		has "# $cases/typo_key.yaml:7:16: error: unknown key 'bufer'" &&
+		has "not ok 2 - build_error [pocl-cpu] build: build-error" && has "1..2"
+}
 overrides() {
 	run 0 run --device pocl --size 32 --local 8 --local 4 "$cases/good.yaml" &&
 		[ "$(count '^pass .*N=32 L=8')" -eq 1 ] && [ "$(count '^pass .*N=32 L=4')" -eq 1 ] &&
@@ -122,6 +128,7 @@ check "a kernel that hangs gets timeout and the run goes on" hang_times_out
 check "a kernel that crashes its worker gets crash for each size and the run goes on" crash_isolated
 check "--json prints one object a result" json_lines
 check "--tap prints a test line a result, then the plan" tap_lines
+check "--tap reports failures as not ok lines and exits 0" tap_failures_exit_0
 check "--size and --local replace the case's own" overrides
 check "a program is built once per device, inputs generated once per size" built_once
 check "a device that matches nothing is a setup error, and a skip under --tap" no_device
