@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gen.h"
 #include "plan.h"
 #include "testcase.h"
 #include "util.h"
@@ -379,20 +380,18 @@ static void parse_size_list(struct loader *ld, struct fy_node *node, struct src_
 	}
 }
 
-static uint64_t mix64(uint64_t x)
+/* A seed: a whole number from 0 to 2^53, the range a YAML number holds exactly. */
+static bool parse_seed(struct loader *ld, struct fy_node *node, struct src_pos at, uint64_t *out)
 {
-	x += 0x9e3779b97f4a7c15u;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9u;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebu;
-	return x ^ (x >> 31);
-}
-
-static uint64_t hash_name(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325u;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3u;
-	return h;
+	double seed;
+	if (!parse_number(ld, node, at, "seed", &seed))
+		return false;
+	if (seed < 0 || seed != floor(seed) || seed > 9007199254740992.0) {
+		error_at(ld, node_pos(node, at), "seed must be a whole number from 0 to 2^53, found %g", seed);
+		return false;
+	}
+	*out = (uint64_t)seed;
+	return true;
 }
 
 static void parse_init(struct loader *ld, struct fy_node *node, struct src_pos at,
@@ -401,7 +400,7 @@ static void parse_init(struct loader *ld, struct fy_node *node, struct src_pos a
 	static const char *const keys[] = {"fill", "iota", "random", "random_int", "seed", NULL};
 	struct init_spec *init = &buf->init;
 	init->pos = node_pos(node, at);
-	init->seed = mix64(ld->tc->seed ^ hash_name(buf->name));
+	init->seed = gen_buffer_seed(ld->tc->seed, buf->name);
 	if (!require_mapping(ld, node, at, "init"))
 		return;
 	reject_unknown_keys(ld, node, "an init", keys);
@@ -441,15 +440,8 @@ static void parse_init(struct loader *ld, struct fy_node *node, struct src_pos a
 		error_at(ld, init->pos, "%s buffer '%s' needs whole numbers in its init",
 			 elem_type_name(buf->type), buf->name);
 
-	if ((v = get(node, "seed")) != NULL) {
-		double seed;
-		if (parse_number(ld, v, init->pos, "seed", &seed)) {
-			if (seed < 0 || seed != floor(seed) || seed > 9007199254740992.0)
-				error_at(ld, node_pos(v, init->pos), "seed must be a whole number from 0 to 2^53");
-			else
-				init->seed = mix64((uint64_t)seed);
-		}
-	}
+	if ((v = get(node, "seed")) != NULL)
+		parse_seed(ld, v, init->pos, &init->seed);
 }
 
 static bool find_buffer(const struct test_case *tc, const char *name, size_t *index)
@@ -860,15 +852,10 @@ static void parse_case(struct loader *ld, struct fy_node *root)
 	reject_unknown_keys(ld, root, "a case", keys);
 
 	struct fy_node *v;
-	if ((v = get(root, "seed")) != NULL) {
-		double seed;
-		if (parse_number(ld, v, top, "seed", &seed) && (seed < 0 || seed != floor(seed)))
-			error_at(ld, node_pos(v, top), "seed must be a whole number from 0 to 2^53");
-		else
-			tc->seed = (uint64_t)seed;
-	} else {
-		tc->seed = 1;
-	}
+	/* Every buffer's seed derives from this one, so parse it before the arguments. */
+	tc->seed = 1;
+	if ((v = get(root, "seed")) != NULL)
+		parse_seed(ld, v, top, &tc->seed);
 
 	ld->root = root;
 	tc->about = scalar_at(ld, root, "about", top,

@@ -68,6 +68,15 @@ static void store(enum elem_type type, void *out, size_t i, double v)
 	}
 }
 
+uint64_t gen_buffer_seed(uint64_t case_seed, const char *buffer_name)
+{
+	/* FNV-1a; rng_seed's splitmix64 spreads the bits. */
+	uint64_t h = 0xcbf29ce484222325u;
+	for (const char *p = buffer_name; *p; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3u;
+	return case_seed ^ h;
+}
+
 void gen_fill(enum elem_type type, const struct init_spec *init, void *out, size_t count)
 {
 	struct rng r;

@@ -13,6 +13,10 @@
 #define GEN_POISON_BITS 0xDEADBEEFu
 #define GEN_POISON_FLOAT_BITS 0x7FC0DEADu
 
+/* The seed of a buffer without a seed of its own: the case's seed mixed with the
+ * buffer's name, so two buffers of one case get different data. */
+uint64_t gen_buffer_seed(uint64_t case_seed, const char *buffer_name);
+
 /* Fills `count` elements of `type` at `out` as `init` says. The same init (and so the
  * same seed) always gives the same data, and element i does not depend on count, so a
  * larger size extends a smaller one. */

@@ -33,6 +33,16 @@ START_TEST(test_other_seed_gives_other_data)
 }
 END_TEST
 
+START_TEST(test_buffers_of_one_case_get_their_own_seeds)
+{
+	ck_assert_msg(gen_buffer_seed(1, "a") != gen_buffer_seed(1, "b"),
+		      "Two buffers of one case must not share a seed.");
+	ck_assert_msg(gen_buffer_seed(1, "a") != gen_buffer_seed(2, "a"),
+		      "The case's seed must change every buffer's seed.");
+	ck_assert_msg(gen_buffer_seed(7, "in") == gen_buffer_seed(7, "in"), "Seeds are fixed.");
+}
+END_TEST
+
 START_TEST(test_larger_size_extends_smaller)
 {
 	uint32_t small[10], large[1000];
@@ -105,6 +115,7 @@ Suite *gen_suite(void)
 	TCase *tc = tcase_create("gen");
 	tcase_add_test(tc, test_same_seed_gives_same_data);
 	tcase_add_test(tc, test_other_seed_gives_other_data);
+	tcase_add_test(tc, test_buffers_of_one_case_get_their_own_seeds);
 	tcase_add_test(tc, test_larger_size_extends_smaller);
 	tcase_add_test(tc, test_random_stays_in_range);
 	tcase_add_test(tc, test_random_int_gives_whole_floats);
