@@ -748,6 +748,7 @@ static void parse_check(struct loader *ld, struct fy_node *key, struct fy_node *
 
 	bool given;
 	struct src_pos tol_pos = key_pos(node, "tolerance", pos);
+	check->tolerance_pos = tol_pos;
 	check->tolerance = parse_tolerance(ld, get(node, "tolerance"), pos, &given);
 	bool rounding = out->type == ELEM_FLOAT && check->ref->sums;
 	if (rounding && !given && !misspelt(ld, node, "tolerance"))

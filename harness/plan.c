@@ -3,6 +3,7 @@
 
 #include "plan.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 
@@ -68,6 +69,59 @@ static void plan_launch(struct resolver *r, struct plan *plan, size_t s, long lo
 	}
 }
 
+/* The largest |x| a buffer's init can produce with `count` elements, or -1 when the
+ * values need not be whole numbers. */
+static double whole_bound(const struct buffer_decl *buf, size_t count)
+{
+	const struct init_spec *init = &buf->init;
+	switch (init->kind) {
+	case INIT_FILL:
+		return fabs(init->lo);
+	case INIT_IOTA:
+		return fmax(fabs(init->lo), fabs(init->lo + (double)count - 1));
+	case INIT_RANDOM_INT:
+		return fmax(fabs(init->lo), fabs(init->hi));
+	case INIT_RANDOM:
+		return buf->type == ELEM_FLOAT ? -1 : fmax(fabs(init->lo), fabs(init->hi));
+	case INIT_POISON:
+		break;
+	}
+	return -1;
+}
+
+/* DESIGN.md's second class: a float sum compares bit for bit only when every partial
+ * sum is exact in any order, that is whole-number inputs with n * max|x| < 2^24. */
+static void check_exact_sums(struct resolver *r, const struct check *ck, const struct plan *plan)
+{
+	const struct test_case *tc = r->tc;
+	if (ck->tolerance != TOL_EXACT || !ck->ref->sums || tc->buffers[ck->buffer].type != ELEM_FLOAT)
+		return;
+	double largest = 1;
+	size_t terms = 0;
+	for (int i = 0; i < ck->ref->inputs; i++) {
+		const struct buffer_decl *in = &tc->buffers[ck->of[i]];
+		size_t count = plan->buffer_counts[ck->of[i]];
+		double bound = whole_bound(in, count);
+		if (bound < 0) {
+			diag_add(r->diags, DIAG_ERROR, tc->path, ck->tolerance_pos.line, ck->tolerance_pos.col,
+				 "tolerance: exact on a float %s needs whole-number inputs (init: random_int, "
+				 "fill or iota), and '%s' does not have them; use tolerance: reduction",
+				 ck->ref->name, in->name);
+			r->failed = true;
+			return;
+		}
+		largest *= bound;
+		terms = count;
+	}
+	if ((double)terms * largest >= 0x1p24) {
+		diag_add(r->diags, DIAG_ERROR, tc->path, ck->tolerance_pos.line, ck->tolerance_pos.col,
+			 "tolerance: exact on a float %s needs n * max|x| < 2^24 so every partial sum is "
+			 "exact, but at N=%lld, L=%lld it is %zu * %g; narrow the inputs' range",
+			 ck->ref->name, r->env.n, r->env.l, terms, largest);
+		r->failed = true;
+	}
+}
+
 int plan_build(const struct test_case *tc, long long n, long long l, long long cu,
 	       struct plan *out, struct diag_list *diags)
 {
@@ -119,6 +173,8 @@ int plan_build(const struct test_case *tc, long long n, long long l, long long c
 			bool products = ck->ref->inputs == 2;
 			pc->depth = serial + log2_partials + products;
 		}
+		if (!r.failed)
+			check_exact_sums(&r, ck, plan);
 	}
 
 	if (r.failed) {

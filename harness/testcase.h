@@ -86,6 +86,7 @@ struct check {
 	struct pexpr serial;     /* elements one work-item adds serially; NULL: 1 */
 	struct pexpr partials;   /* partials combined in a tree; NULL: group, or the count */
 	struct src_pos pos;
+	struct src_pos tolerance_pos;
 };
 
 struct test_case {

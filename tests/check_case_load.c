@@ -128,6 +128,15 @@ START_TEST(test_count_that_is_not_positive_is_an_error)
 }
 END_TEST
 
+START_TEST(test_exact_float_sums_need_exact_partials)
+{
+	expect_error("cases/exact_float_range.yaml", 10, 43,
+		     "needs n * max|x| < 2^24 so every partial sum is exact, but at N=1048576, L=16 it is "
+		     "1048576 * 100");
+	expect_error("cases/exact_float_reals.yaml", 10, 43, "needs whole-number inputs");
+}
+END_TEST
+
 START_TEST(test_missing_file_is_an_error)
 {
 	expect_error("cases/no_such_case.yaml", 0, 0, "cannot read the case file");
@@ -159,6 +168,7 @@ Suite *case_load_suite(void)
 	tcase_add_test(tc, test_expression_syntax_points_at_the_operator);
 	tcase_add_test(tc, test_division_by_zero_points_at_the_division);
 	tcase_add_test(tc, test_count_that_is_not_positive_is_an_error);
+	tcase_add_test(tc, test_exact_float_sums_need_exact_partials);
 	tcase_add_test(tc, test_missing_file_is_an_error);
 	tcase_add_test(tc, test_case_name_comes_from_the_path_below_cases);
 	suite_add_tcase(s, tc);
