@@ -4,6 +4,7 @@
 #include "dispatch.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "util.h"
@@ -11,72 +12,21 @@
 #include "worker.h"
 
 #define NS_PER_S 1000000000ull
+#define COMMAND_QUIT UINT32_MAX
 
-struct list_job {
+struct dispatcher {
 	const struct backend *backend;
+	struct test_case *const *cases;
+	size_t ncases;
+	const struct run_options *opt;
+	unsigned timeout_s;
+	struct target *targets;
+	size_t ntargets;
+	struct worker idle;     /* the listing worker, waiting for its first target */
+	bool has_idle;
 };
 
-static void list_main(void *arg, int fd)
-{
-	const struct list_job *job = arg;
-	struct strbuf out = {0};
-	struct target *targets;
-	size_t count;
-	char *cause = NULL;
-	if (job->backend->list_targets(&targets, &count, &cause) < 0) {
-		wire_message(&out, FRAME_ERROR, cause);
-	} else {
-		for (size_t i = 0; i < count; i++)
-			wire_target(&out, &targets[i]);
-		wire_message(&out, FRAME_END, "");
-	}
-	worker_send(fd, &out);
-	strbuf_free(&out);
-}
-
-int dispatch_list_targets(const struct backend *b, unsigned timeout_s, struct target **targets,
-			  size_t *count, char **cause)
-{
-	*targets = NULL;
-	*count = 0;
-	struct list_job job = {b};
-	struct worker w;
-	if (worker_start(&w, list_main, &job, cause) < 0)
-		return -1;
-	uint64_t deadline = clock_now_ns() + timeout_s * NS_PER_S;
-	int status = -1;
-	for (;;) {
-		enum frame_type type;
-		const char *payload;
-		size_t len;
-		enum worker_event ev = worker_next(&w, deadline, &type, &payload, &len);
-		if (ev == WORKER_TIMEOUT) {
-			*cause = xasprintf("listing %s devices took over %u s", b->name, timeout_s);
-			break;
-		}
-		if (ev == WORKER_GONE) {
-			char *how = worker_finish(&w, false);
-			*cause = xasprintf("listing %s devices failed: the worker %s", b->name,
-					   how ? how : "ended early");
-			free(how);
-			return -1;
-		}
-		if (type == FRAME_TARGET) {
-			*targets = xreallocarray(*targets, *count + 1, sizeof **targets);
-			if (wire_read_target(payload, len, &(*targets)[*count]) == 0)
-				(*count)++;
-		} else if (type == FRAME_ERROR) {
-			wire_read_message(payload, len, cause);
-			break;
-		} else if (type == FRAME_END) {
-			status = 0;
-			break;
-		}
-	}
-	free(worker_finish(&w, status < 0));
-	return status;
-}
-
+/* What one worker runs: every case on one target from (first_case, first_run) on. */
 struct run_job {
 	const struct backend *backend;
 	const struct target *target;
@@ -103,9 +53,9 @@ static void job_emit(void *ctx, struct result *r)
 	worker_send(job->fd, &job->out);
 }
 
-static void run_main(void *arg, int fd)
+/* In a worker: runs the job, sending its news on fd. */
+static void run_cases(struct run_job *job, int fd)
 {
-	struct run_job *job = arg;
 	job->fd = fd;
 	job->out = (struct strbuf){0};
 	struct backend_session *session;
@@ -127,6 +77,94 @@ static void run_main(void *arg, int fd)
 	strbuf_free(&job->out);
 }
 
+static void run_main(void *arg, int fd, int control)
+{
+	run_cases(arg, fd);
+}
+
+/* The listing worker: sends the targets, then runs the one the parent asks for. */
+static void list_main(void *arg, int fd, int control)
+{
+	const struct dispatcher *d = arg;
+	struct strbuf out = {0};
+	struct target *targets;
+	size_t count;
+	char *cause = NULL;
+	if (d->backend->list_targets(&targets, &count, &cause) < 0) {
+		wire_message(&out, FRAME_ERROR, cause);
+		worker_send(fd, &out);
+		return;
+	}
+	for (size_t i = 0; i < count; i++)
+		wire_target(&out, &targets[i]);
+	wire_message(&out, FRAME_END, "");
+	worker_send(fd, &out);
+	strbuf_free(&out);
+
+	uint32_t which;
+	if (worker_receive(control, &which) < 0 || which >= count)
+		return;
+	struct run_job job = {.backend = d->backend, .target = &targets[which], .cases = d->cases,
+			      .ncases = d->ncases, .opt = d->opt};
+	run_cases(&job, fd);
+}
+
+int dispatch_open(const struct backend *b, struct test_case *const *cases, size_t ncases,
+		  const struct run_options *opt, unsigned timeout_s, struct dispatcher **out,
+		  char **cause)
+{
+	struct dispatcher *d = xcalloc(1, sizeof *d);
+	*d = (struct dispatcher){.backend = b, .cases = cases, .ncases = ncases, .opt = opt,
+				 .timeout_s = timeout_s};
+	if (worker_start(&d->idle, list_main, d, cause) < 0) {
+		free(d);
+		return -1;
+	}
+	uint64_t deadline = clock_now_ns() + timeout_s * NS_PER_S;
+	for (;;) {
+		enum frame_type type;
+		const char *payload;
+		size_t len;
+		enum worker_event ev = worker_next(&d->idle, deadline, &type, &payload, &len);
+		if (ev == WORKER_TIMEOUT) {
+			*cause = xasprintf("listing %s devices took over %u s", b->name, timeout_s);
+			break;
+		}
+		if (ev == WORKER_GONE) {
+			char *how = worker_finish(&d->idle, false);
+			*cause = xasprintf("listing %s devices failed: the worker %s", b->name,
+					   how ? how : "ended early");
+			free(how);
+			break;
+		}
+		if (type == FRAME_TARGET) {
+			d->targets = xreallocarray(d->targets, d->ntargets + 1, sizeof *d->targets);
+			if (wire_read_target(payload, len, &d->targets[d->ntargets]) == 0)
+				d->ntargets++;
+		} else if (type == FRAME_ERROR) {
+			wire_read_message(payload, len, cause);
+			break;
+		} else if (type == FRAME_END) {
+			d->has_idle = true;
+			*out = d;
+			return 0;
+		}
+	}
+	free(worker_finish(&d->idle, true));
+	dispatch_close(d);
+	return -1;
+}
+
+size_t dispatch_target_count(const struct dispatcher *d)
+{
+	return d->ntargets;
+}
+
+const struct target *dispatch_target(const struct dispatcher *d, size_t index)
+{
+	return &d->targets[index];
+}
+
 /* Reports that run (c, run) ended without a result, as `verdict` with `message` and,
  * as its detail, the end of what the worker printed (a driver's last words). */
 static void lost_run(const struct run_job *job, size_t c, size_t run, enum verdict verdict,
@@ -145,96 +183,128 @@ static void lost_run(const struct run_job *job, size_t c, size_t run, enum verdi
 	result_free(&r);
 }
 
-void dispatch_run(const struct backend *b, const struct target *t, struct test_case *const *cases,
-		  size_t ncases, const struct run_options *opt, unsigned timeout_s,
-		  void (*emit)(void *ctx, struct result *r), void *ctx)
+/* Follows one worker of `job` until it finishes or leaves. Returns true when it finished
+ * the job; otherwise the job's first case and run are moved past the run it left in. */
+static bool follow(struct run_job *job, struct worker *w, unsigned timeout_s,
+		   void (*emit)(void *ctx, struct result *r), void *ctx)
 {
-	struct run_job job = {.backend = b, .target = t, .cases = cases, .ncases = ncases, .opt = opt};
-	while (job.first_case < ncases) {
-		struct worker w;
-		char *cause = NULL;
-		if (worker_start(&w, run_main, &job, &cause) < 0) {
-			for (size_t c = job.first_case; c < ncases; c++)
-				lost_run(&job, c, 0, VERDICT_CRASH, cause, NULL, emit, ctx);
-			free(cause);
-			return;
-		}
-		size_t cur_case = job.first_case, cur_run = job.first_run;
-		uint64_t deadline = clock_now_ns() + timeout_s * NS_PER_S;
-		bool finished = false;
-		bool reported = false; /* the current run's result has arrived */
-		bool ended = false;    /* the worker left without finishing */
-		char *lost = NULL;
-		char *printed = NULL;
-		enum verdict lost_verdict = VERDICT_CRASH;
+	size_t cur_case = job->first_case, cur_run = job->first_run;
+	uint64_t deadline = clock_now_ns() + timeout_s * NS_PER_S;
+	bool reported = false; /* the current run's result has arrived */
+	char *lost = NULL;
+	char *printed = NULL;
+	enum verdict lost_verdict = VERDICT_CRASH;
 
-		while (!finished && !ended) {
-			enum frame_type type;
-			const char *payload;
-			size_t len;
-			enum worker_event ev = worker_next(&w, deadline, &type, &payload, &len);
-			/* A worker that leaves after reporting its run (one whose session was lost
-			 * does) owes nothing; one that leaves before has lost that run. */
-			if (ev == WORKER_TIMEOUT) {
-				printed = worker_output_tail(&w, 2000);
-				free(worker_finish(&w, true));
-				ended = true;
-				lost_verdict = VERDICT_TIMEOUT;
-				if (!reported)
-					lost = xasprintf("no result after %u s: the kernel hangs or is too slow, so "
-							 "its worker was killed (raise --timeout if it is only slow)",
-							 timeout_s);
-			} else if (ev == WORKER_GONE) {
-				printed = worker_output_tail(&w, 2000);
-				char *how = worker_finish(&w, false);
-				ended = true;
-				if (!reported)
-					lost = xasprintf("the worker running this died: %s; the OpenCL driver or "
-							 "the kernel crashed", how ? how : "it exited without finishing");
-				free(how);
-			} else if (type == FRAME_BEGIN) {
-				long long printed_before = 0;
-				wire_read_begin(payload, len, &cur_case, &cur_run, &printed_before);
-				worker_mark_output(&w, printed_before);
-				deadline = clock_now_ns() + timeout_s * NS_PER_S;
-				reported = false;
-			} else if (type == FRAME_RESULT) {
-				struct result r;
-				if (wire_read_result(payload, len, &r) == 0) {
-					emit(ctx, &r);
-					result_free(&r);
-				}
-				reported = true;
-			} else if (type == FRAME_ERROR) {
-				char *message = NULL;
-				wire_read_message(payload, len, &message);
-				char *text = xasprintf("cannot open %s: %s", t->name, message);
-				for (size_t c = cur_case; c < ncases; c++)
-					lost_run(&job, c, 0, VERDICT_CRASH, text, NULL, emit, ctx);
-				free(text);
-				free(message);
-				free(worker_finish(&w, true));
-				return;
-			} else if (type == FRAME_END) {
-				free(worker_finish(&w, false));
-				finished = true;
+	for (;;) {
+		enum frame_type type;
+		const char *payload;
+		size_t len;
+		enum worker_event ev = worker_next(w, deadline, &type, &payload, &len);
+		/* A worker that leaves after reporting its run (one whose session was lost does)
+		 * owes nothing; one that leaves before has lost that run. */
+		if (ev == WORKER_TIMEOUT) {
+			printed = worker_output_tail(w, 2000);
+			free(worker_finish(w, true));
+			lost_verdict = VERDICT_TIMEOUT;
+			if (!reported)
+				lost = xasprintf("no result after %u s: the kernel hangs or is too slow, so its "
+						 "worker was killed (raise --timeout if it is only slow)", timeout_s);
+			break;
+		}
+		if (ev == WORKER_GONE) {
+			printed = worker_output_tail(w, 2000);
+			char *how = worker_finish(w, false);
+			if (!reported)
+				lost = xasprintf("the worker running this died: %s; the OpenCL driver or the "
+						 "kernel crashed", how ? how : "it exited without finishing");
+			free(how);
+			break;
+		}
+		if (type == FRAME_BEGIN) {
+			long long printed_before = 0;
+			wire_read_begin(payload, len, &cur_case, &cur_run, &printed_before);
+			worker_mark_output(w, printed_before);
+			deadline = clock_now_ns() + timeout_s * NS_PER_S;
+			reported = false;
+		} else if (type == FRAME_RESULT) {
+			struct result r;
+			if (wire_read_result(payload, len, &r) == 0) {
+				emit(ctx, &r);
+				result_free(&r);
 			}
-		}
-		if (finished)
-			return;
-
-		if (lost)
-			lost_run(&job, cur_case, cur_run, lost_verdict, lost, printed, emit, ctx);
-		free(lost);
-		free(printed);
-		/* Resume after the run it left in: the next size of the same case, or the next
-		 * case when the build itself was lost or the case has no runs left. */
-		if (cur_run > 0 && cur_run + 1 < runner_run_count(cases[cur_case], opt)) {
-			job.first_case = cur_case;
-			job.first_run = cur_run + 1;
-		} else {
-			job.first_case = cur_case + 1;
-			job.first_run = 0;
+			reported = true;
+		} else if (type == FRAME_ERROR) {
+			char *message = NULL;
+			wire_read_message(payload, len, &message);
+			char *text = xasprintf("cannot open %s: %s", job->target->name, message);
+			for (size_t c = cur_case; c < job->ncases; c++)
+				lost_run(job, c, 0, VERDICT_CRASH, text, NULL, emit, ctx);
+			free(text);
+			free(message);
+			free(worker_finish(w, true));
+			return true;
+		} else if (type == FRAME_END) {
+			free(worker_finish(w, false));
+			return true;
 		}
 	}
+
+	if (lost)
+		lost_run(job, cur_case, cur_run, lost_verdict, lost, printed, emit, ctx);
+	free(lost);
+	free(printed);
+	/* Resume after the run it left in: the next size of the same case, or the next case
+	 * when the build itself was lost or the case has no runs left. */
+	if (cur_run > 0 && cur_run + 1 < runner_run_count(job->cases[cur_case], job->opt)) {
+		job->first_case = cur_case;
+		job->first_run = cur_run + 1;
+	} else {
+		job->first_case = cur_case + 1;
+		job->first_run = 0;
+	}
+	return false;
+}
+
+void dispatch_run(struct dispatcher *d, size_t index, void (*emit)(void *ctx, struct result *r),
+		  void *ctx)
+{
+	struct run_job job = {.backend = d->backend, .target = &d->targets[index], .cases = d->cases,
+			      .ncases = d->ncases, .opt = d->opt};
+	while (job.first_case < d->ncases) {
+		struct worker w;
+		bool adopted = false;
+		if (d->has_idle) {
+			d->has_idle = false;
+			adopted = worker_command(&d->idle, (uint32_t)index) == 0;
+			if (adopted)
+				w = d->idle;
+			else
+				free(worker_finish(&d->idle, true)); /* it died waiting */
+		}
+		if (!adopted) {
+			char *cause = NULL;
+			if (worker_start(&w, run_main, &job, &cause) < 0) {
+				for (size_t c = job.first_case; c < d->ncases; c++)
+					lost_run(&job, c, 0, VERDICT_CRASH, cause, NULL, emit, ctx);
+				free(cause);
+				return;
+			}
+		}
+		if (follow(&job, &w, d->timeout_s, emit, ctx))
+			return;
+	}
+}
+
+void dispatch_close(struct dispatcher *d)
+{
+	if (d == NULL)
+		return;
+	if (d->has_idle) {
+		worker_command(&d->idle, COMMAND_QUIT);
+		free(worker_finish(&d->idle, false));
+	}
+	for (size_t i = 0; i < d->ntargets; i++)
+		target_free(&d->targets[i]);
+	free(d->targets);
+	free(d);
 }

@@ -8,15 +8,26 @@
 #include "backend.h"
 #include "runner.h"
 
-/* Lists a backend's targets in a worker process. */
-int dispatch_list_targets(const struct backend *b, unsigned timeout_s, struct target **targets,
-			  size_t *count, char **cause);
+struct dispatcher;
 
-/* Runs every case on one target and hands each result to emit(), in order. A run with no
- * news for timeout_s seconds is killed and reported as `timeout`; a worker that dies is
- * reported as `crash` for the run it was in; a new worker resumes after that run. */
-void dispatch_run(const struct backend *b, const struct target *t, struct test_case *const *cases,
-		  size_t ncases, const struct run_options *opt, unsigned timeout_s,
-		  void (*emit)(void *ctx, struct result *r), void *ctx);
+/* Lists a backend's targets in a worker process, which then waits to run the first
+ * target asked of it, sparing the second driver start-up a fresh worker would cost. The
+ * cases and options are what every dispatch_run runs; they must outlive the dispatcher.
+ * Returns -1 with *cause when the listing fails. */
+int dispatch_open(const struct backend *b, struct test_case *const *cases, size_t ncases,
+		  const struct run_options *opt, unsigned timeout_s, struct dispatcher **out,
+		  char **cause);
+size_t dispatch_target_count(const struct dispatcher *d);
+const struct target *dispatch_target(const struct dispatcher *d, size_t index);
+
+/* Runs every case on target `index` and hands each result to emit(), in order. A run
+ * with no news for timeout_s seconds is killed and reported as `timeout`; a worker that
+ * dies is reported as `crash` for the run it was in; a new worker resumes after that
+ * run. */
+void dispatch_run(struct dispatcher *d, size_t index, void (*emit)(void *ctx, struct result *r),
+		  void *ctx);
+
+/* Ends the waiting worker, if any, and frees the dispatcher. Accepts NULL. */
+void dispatch_close(struct dispatcher *d);
 
 #endif

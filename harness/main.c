@@ -138,38 +138,49 @@ static void emit_result(void *ctx, struct result *r)
 	report_result(&state->reporter, r);
 }
 
-/* Every target of every backend that one of the patterns selects (all when none given). */
-static int select_targets(char **patterns, size_t npatterns, const struct backend ***owners,
-			  struct target **selected, size_t *count)
+/* The targets a run visits: a dispatcher and an index into its targets. */
+struct selection {
+	struct dispatcher **dispatchers; /* one a backend */
+	struct { struct dispatcher *d; size_t index; } *targets;
+	size_t count;
+};
+
+/* Opens every backend and keeps the targets one of the patterns selects (all when none
+ * is given). Returns -1 after printing why a backend could not list its devices. */
+static int select_targets(char **patterns, size_t npatterns, struct test_case *const *cases,
+			  size_t ncases, const struct run_options *opt, unsigned timeout_s,
+			  struct selection *sel)
 {
-	*selected = NULL;
-	*owners = NULL;
-	*count = 0;
+	*sel = (struct selection){.dispatchers = xcalloc(backend_count, sizeof *sel->dispatchers)};
 	for (size_t b = 0; b < backend_count; b++) {
-		struct target *targets;
-		size_t n;
 		char *cause = NULL;
-		if (dispatch_list_targets(backends[b], 60, &targets, &n, &cause) < 0) {
+		if (dispatch_open(backends[b], cases, ncases, opt, timeout_s, &sel->dispatchers[b], &cause) < 0) {
 			fprintf(stderr, "clharness: %s\n", cause);
 			free(cause);
 			return -1;
 		}
-		for (size_t i = 0; i < n; i++) {
+		struct dispatcher *d = sel->dispatchers[b];
+		for (size_t i = 0; i < dispatch_target_count(d); i++) {
+			const struct target *t = dispatch_target(d, i);
 			bool wanted = npatterns == 0;
 			for (size_t p = 0; p < npatterns && !wanted; p++)
-				wanted = devname_matches(patterns[p], targets[i].name, targets[i].type);
-			if (!wanted) {
-				target_free(&targets[i]);
+				wanted = devname_matches(patterns[p], t->name, t->type);
+			if (!wanted)
 				continue;
-			}
-			*selected = xreallocarray(*selected, *count + 1, sizeof **selected);
-			*owners = xreallocarray(*owners, *count + 1, sizeof **owners);
-			(*selected)[*count] = targets[i];
-			(*owners)[(*count)++] = backends[b];
+			sel->targets = xreallocarray(sel->targets, sel->count + 1, sizeof *sel->targets);
+			sel->targets[sel->count].d = d;
+			sel->targets[sel->count++].index = i;
 		}
-		free(targets);
 	}
 	return 0;
+}
+
+static void selection_free(struct selection *sel)
+{
+	for (size_t b = 0; b < backend_count && sel->dispatchers; b++)
+		dispatch_close(sel->dispatchers[b]);
+	free(sel->dispatchers);
+	free(sel->targets);
 }
 
 static const char *human_bytes(uint64_t bytes, char *buf, size_t size)
@@ -189,17 +200,18 @@ static int cmd_devices(int argc, char **argv)
 {
 	if (argc > 1)
 		return usage_error("devices takes no arguments, found '%s'", argv[1]);
-	const struct backend **owners;
-	struct target *targets;
-	size_t count;
-	if (select_targets(NULL, 0, &owners, &targets, &count) < 0)
+	struct selection sel;
+	struct run_options opt = {.repeat = 1};
+	if (select_targets(NULL, 0, NULL, 0, &opt, 60, &sel) < 0) {
+		selection_free(&sel);
 		return EXIT_USAGE;
-	if (count == 0) {
+	}
+	if (sel.count == 0) {
 		printf("no OpenCL devices: install an OpenCL driver, e.g. the Debian package "
 		       "pocl-opencl-icd for the CPU\n");
 	}
-	for (size_t i = 0; i < count; i++) {
-		const struct target *t = &targets[i];
+	for (size_t i = 0; i < sel.count; i++) {
+		const struct target *t = dispatch_target(sel.targets[i].d, sel.targets[i].index);
 		char local[32], global[32], alloc[32];
 		printf("%-16s %-5s %s\n", t->name, t->type, t->device);
 		printf("%-16s       platform %s, %s, driver %s\n", "", t->platform, t->opencl, t->driver);
@@ -209,10 +221,8 @@ static int cmd_devices(int argc, char **argv)
 		       human_bytes(t->local_mem, local, sizeof local),
 		       human_bytes(t->global_mem, global, sizeof global),
 		       human_bytes(t->max_alloc, alloc, sizeof alloc));
-		target_free(&targets[i]);
 	}
-	free(targets);
-	free(owners);
+	selection_free(&sel);
 	return 0;
 }
 
@@ -334,15 +344,14 @@ static int cmd_run(int argc, char **argv)
 		diag_list_free(&diags);
 	}
 
-	const struct backend **owners;
-	struct target *targets;
-	size_t ntargets;
+	struct run_options opt = {sizes, nsizes, locals, nlocals, (unsigned)repeat};
+	struct selection sel;
 	int status = 0;
-	if (select_targets(patterns, npatterns, &owners, &targets, &ntargets) < 0) {
+	if (select_targets(patterns, npatterns, cases, ncases, &opt, (unsigned)timeout, &sel) < 0) {
 		status = EXIT_USAGE;
 		goto out;
 	}
-	if (ntargets == 0) {
+	if (sel.count == 0) {
 		char *reason = npatterns
 			? xasprintf("no OpenCL device matches '%s' (see clharness devices)", patterns[0])
 			: xstrdup("no OpenCL device found: install a driver, e.g. pocl-opencl-icd");
@@ -353,19 +362,15 @@ static int cmd_run(int argc, char **argv)
 		goto out;
 	}
 
-	struct run_options opt = {sizes, nsizes, locals, nlocals, (unsigned)repeat};
-	for (size_t t = 0; t < ntargets; t++)
-		dispatch_run(owners[t], &targets[t], cases, ncases, &opt, (unsigned)timeout, emit_result, &state);
-	report_finish(&state.reporter, ntargets, clock_now_ns() - start, timing);
+	for (size_t t = 0; t < sel.count; t++)
+		dispatch_run(sel.targets[t].d, sel.targets[t].index, emit_result, &state);
+	report_finish(&state.reporter, sel.count, clock_now_ns() - start, timing);
 	/* Under TAP a failure is its "not ok" line; a non-zero exit would tell Automake's
 	 * driver that the harness itself broke. */
 	status = report_all_expected(&state.reporter) || format == REPORT_TAP ? 0 : EXIT_MISMATCH;
 
-	for (size_t t = 0; t < ntargets; t++)
-		target_free(&targets[t]);
-	free(targets);
-	free(owners);
 out:
+	selection_free(&sel);
 	for (size_t i = 0; i < ncases; i++)
 		case_free(cases[i]);
 	free(cases);

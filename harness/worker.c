@@ -10,11 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
-int worker_start(struct worker *w, void (*fn)(void *arg, int fd), void *arg, char **cause)
+int worker_start(struct worker *w, void (*fn)(void *arg, int fd, int control), void *arg,
+		 char **cause)
 {
-	*w = (struct worker){.pid = -1, .fd = -1, .output_fd = -1};
+	*w = (struct worker){.pid = -1, .fd = -1, .control_fd = -1, .output_fd = -1};
 	FILE *output = tmpfile();
 	if (output == NULL) {
 		*cause = xasprintf("tmpfile: %s", strerror(errno));
@@ -22,11 +24,18 @@ int worker_start(struct worker *w, void (*fn)(void *arg, int fd), void *arg, cha
 	}
 	w->output_fd = dup(fileno(output));
 	fclose(output);
-	int fds[2];
+	int fds[2], control[2];
 	if (w->output_fd < 0 || pipe(fds) < 0) {
 		*cause = xasprintf("pipe: %s", strerror(errno));
 		if (w->output_fd >= 0)
 			close(w->output_fd);
+		return -1;
+	}
+	if (pipe(control) < 0) {
+		*cause = xasprintf("pipe: %s", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		close(w->output_fd);
 		return -1;
 	}
 	/* Buffered output would otherwise be written twice, once by each process. */
@@ -37,23 +46,59 @@ int worker_start(struct worker *w, void (*fn)(void *arg, int fd), void *arg, cha
 		*cause = xasprintf("fork: %s", strerror(errno));
 		close(fds[0]);
 		close(fds[1]);
+		close(control[0]);
+		close(control[1]);
 		close(w->output_fd);
 		return -1;
 	}
 	if (pid == 0) {
 		close(fds[0]);
+		close(control[1]);
 		dup2(w->output_fd, STDOUT_FILENO);
 		dup2(w->output_fd, STDERR_FILENO);
 		/* Unbuffered, so what a driver prints just before it crashes is not lost. */
 		setvbuf(stdout, NULL, _IONBF, 0);
-		fn(arg, fds[1]);
+		fn(arg, fds[1], control[0]);
 		close(fds[1]);
 		/* _exit: the parent's atexit handlers and stdio buffers are not the child's. */
 		_exit(0);
 	}
 	close(fds[1]);
+	close(control[0]);
 	w->pid = pid;
 	w->fd = fds[0];
+	w->control_fd = control[1];
+	return 0;
+}
+
+int worker_command(struct worker *w, uint32_t command)
+{
+	/* A child that died makes the write raise SIGPIPE, which would end the parent: hold
+	 * the signal for this write and swallow it, leaving the parent's own handling alone. */
+	sigset_t pipe_only, old;
+	sigemptyset(&pipe_only);
+	sigaddset(&pipe_only, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &pipe_only, &old);
+	ssize_t n = write(w->control_fd, &command, sizeof command);
+	if (n < 0 && errno == EPIPE) {
+		struct timespec now = {0, 0};
+		sigtimedwait(&pipe_only, NULL, &now);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return n == (ssize_t)sizeof command ? 0 : -1;
+}
+
+int worker_receive(int control, uint32_t *command)
+{
+	size_t done = 0;
+	while (done < sizeof *command) {
+		ssize_t n = read(control, (char *)command + done, sizeof *command - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		done += (size_t)n;
+	}
 	return 0;
 }
 
@@ -122,10 +167,12 @@ char *worker_finish(struct worker *w, bool kill_it)
 	}
 	if (w->fd >= 0)
 		close(w->fd);
+	if (w->control_fd >= 0)
+		close(w->control_fd);
 	if (w->output_fd >= 0)
 		close(w->output_fd);
 	strbuf_free(&w->inbox);
-	*w = (struct worker){.pid = -1, .fd = -1, .output_fd = -1};
+	*w = (struct worker){.pid = -1, .fd = -1, .control_fd = -1, .output_fd = -1};
 	return how;
 }
 

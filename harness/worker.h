@@ -16,15 +16,23 @@ struct worker {
 	struct strbuf inbox;  /* bytes received and not yet handed out as frames */
 	size_t consumed;      /* bytes of inbox already handed out */
 	bool eof;
+	int control_fd;       /* commands to the child: see worker_command */
 	int output_fd;        /* an unlinked file holding what the child printed */
 	long long output_mark; /* where the current run's output starts in it */
 };
 
-/* Runs fn(arg, fd) in a child process; fn writes frames to fd with worker_send. What
+/* Runs fn(arg, fd, control) in a child process; fn writes frames to fd with worker_send
+ * and may wait for commands on control with worker_receive. What
  * the child prints (drivers print to stdout and stderr) goes to a private file, so it can
  * neither corrupt the parent's TAP or JSON nor interleave with the report; see
  * worker_output_tail. Returns -1 with *cause when fork, pipe or the file fails. */
-int worker_start(struct worker *w, void (*fn)(void *arg, int fd), void *arg, char **cause);
+int worker_start(struct worker *w, void (*fn)(void *arg, int fd, int control), void *arg,
+		 char **cause);
+
+/* Sends the child a command, a number it reads with worker_receive. */
+int worker_command(struct worker *w, uint32_t command);
+/* In the child: waits for a command; -1 when the parent closed the pipe or is gone. */
+int worker_receive(int control, uint32_t *command);
 
 enum worker_event { WORKER_FRAME, WORKER_TIMEOUT, WORKER_GONE };
 
