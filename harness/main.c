@@ -37,6 +37,7 @@ static const char usage_text[] =
 	"  -l, --local L       run with work-group size L instead of each case's; repeatable\n"
 	"      --tap           print TAP, one test line per result, for Automake's driver\n"
 	"      --json          print JSON Lines, one object per result\n"
+	"      --junit FILE    also write a JUnit XML report to FILE\n"
 	"      --timeout S     kill a run with no result after S seconds (default 60)\n"
 	"      --repeat R      launch each run R times and report the mean kernel time;\n"
 	"                      the output of the last launch is checked (default 1)\n"
@@ -228,13 +229,14 @@ static int cmd_devices(int argc, char **argv)
 
 static int cmd_run(int argc, char **argv)
 {
-	enum { OPT_TAP = 256, OPT_JSON, OPT_TIMEOUT, OPT_REPEAT, OPT_TIMING, OPT_COLOR };
+	enum { OPT_TAP = 256, OPT_JSON, OPT_JUNIT, OPT_TIMEOUT, OPT_REPEAT, OPT_TIMING, OPT_COLOR };
 	static const struct option options[] = {
 		{"device", required_argument, NULL, 'd'},
 		{"size", required_argument, NULL, 'n'},
 		{"local", required_argument, NULL, 'l'},
 		{"tap", no_argument, NULL, OPT_TAP},
 		{"json", no_argument, NULL, OPT_JSON},
+		{"junit", required_argument, NULL, OPT_JUNIT},
 		{"timeout", required_argument, NULL, OPT_TIMEOUT},
 		{"repeat", required_argument, NULL, OPT_REPEAT},
 		{"timing", no_argument, NULL, OPT_TIMING},
@@ -251,6 +253,7 @@ static int cmd_run(int argc, char **argv)
 	long long timeout = 60, repeat = 1;
 	bool timing = false;
 	const char *colour = "auto";
+	const char *junit_path = NULL;
 
 	optind = 1;
 	int c;
@@ -279,6 +282,9 @@ static int cmd_run(int argc, char **argv)
 			break;
 		case OPT_JSON:
 			format = REPORT_JSON;
+			break;
+		case OPT_JUNIT:
+			junit_path = optarg;
 			break;
 		case OPT_TIMEOUT:
 			if (parse_positive(optarg, 86400, &timeout) < 0)
@@ -329,6 +335,13 @@ static int cmd_run(int argc, char **argv)
 	bool want_colour = strcmp(colour, "always") == 0 || (strcmp(colour, "auto") == 0 && isatty(STDOUT_FILENO));
 	struct run_state state;
 	report_init(&state.reporter, format, stdout, want_colour);
+	FILE *junit = NULL;
+	if (junit_path) {
+		junit = fopen(junit_path, "w");
+		if (junit == NULL)
+			return usage_error("cannot write the JUnit report '%s': %s", junit_path, strerror(errno));
+		report_set_junit(&state.reporter, junit);
+	}
 	uint64_t start = clock_now_ns();
 
 	/* Load every case first: a broken one is reported and the others still run. */
@@ -371,6 +384,8 @@ static int cmd_run(int argc, char **argv)
 
 out:
 	selection_free(&sel);
+	if (junit)
+		fclose(junit);
 	for (size_t i = 0; i < ncases; i++)
 		case_free(cases[i]);
 	free(cases);

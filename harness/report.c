@@ -44,6 +44,32 @@ void json_string(struct strbuf *out, const char *s)
 	strbuf_puts(out, "\"");
 }
 
+void xml_text(struct strbuf *out, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+		switch (*p) {
+		case '&':
+			strbuf_puts(out, "&amp;");
+			break;
+		case '<':
+			strbuf_puts(out, "&lt;");
+			break;
+		case '>':
+			strbuf_puts(out, "&gt;");
+			break;
+		case '"':
+			strbuf_puts(out, "&quot;");
+			break;
+		default:
+			/* XML 1.0 allows no control characters but tab and the line ends. */
+			if (*p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r')
+				strbuf_printf(out, "&#xFFFD;");
+			else
+				strbuf_append(out, (const char *)p, 1);
+		}
+	}
+}
+
 /* JSON has no NaN or infinity: an unwritten (poisoned) element shows as null. */
 static void json_number(struct strbuf *out, double v)
 {
@@ -208,6 +234,51 @@ static void json_result(struct reporter *rp, const struct result *r)
 	strbuf_free(&out);
 }
 
+static void junit_finish(struct reporter *rp, uint64_t wall_ns);
+
+void report_set_junit(struct reporter *rp, FILE *junit)
+{
+	rp->junit = junit;
+}
+
+/* One <testcase>: expected results pass (a racy kernel's wrong output goes to its
+ * system-out); harness-side verdicts (timeout, crash, build and case errors) are errors,
+ * a wrong output a failure, a skip skipped. */
+static void junit_result(struct reporter *rp, const struct result *r)
+{
+	struct strbuf *out = &rp->junit_cases;
+	struct strbuf name = {0}, diags = {0};
+	strbuf_printf(&name, "[%s] ", r->target);
+	shape(&name, r);
+	result_diagnostics(&diags, r, false);
+	strbuf_puts(out, "  <testcase classname=\"");
+	xml_text(out, r->case_name);
+	strbuf_puts(out, "\" name=\"");
+	xml_text(out, name.data);
+	strbuf_printf(out, "\" time=\"%.6f\"", r->kernel_ns / 1e9);
+	if (r->verdict == VERDICT_PASS) {
+		strbuf_puts(out, "/>\n");
+	} else {
+		const char *element = r->verdict == VERDICT_SKIP ? "skipped"
+				      : result_expected(r) ? "system-out"
+				      : r->verdict == VERDICT_WRONG_OUTPUT ? "failure" : "error";
+		rp->junit_skipped += r->verdict == VERDICT_SKIP;
+		rp->junit_failures += strcmp(element, "failure") == 0;
+		rp->junit_errors += strcmp(element, "error") == 0;
+		strbuf_printf(out, ">\n    <%s", element);
+		if (strcmp(element, "system-out") != 0) {
+			strbuf_printf(out, " type=\"%s\" message=\"", verdict_name(r->verdict));
+			xml_text(out, r->message);
+			strbuf_puts(out, "\"");
+		}
+		strbuf_puts(out, ">");
+		xml_text(out, diags.data);
+		strbuf_printf(out, "</%s>\n  </testcase>\n", element);
+	}
+	strbuf_free(&name);
+	strbuf_free(&diags);
+}
+
 void report_result(struct reporter *rp, const struct result *r)
 {
 	rp->results++;
@@ -227,6 +298,8 @@ void report_result(struct reporter *rp, const struct result *r)
 	rp->builds += r->builds;
 	rp->generated += r->generated;
 
+	if (rp->junit)
+		junit_result(rp, r);
 	switch (rp->format) {
 	case REPORT_TEXT:
 		text_result(rp, r);
@@ -249,6 +322,15 @@ void report_broken_case(struct reporter *rp, const char *path, const struct diag
 		const struct diag *d = &diags->items[i];
 		diag_render(&text, d->file, d->line, d->col, d->severity, d->message,
 			    rp->colour);
+	}
+	if (rp->junit) {
+		rp->junit_errors++;
+		strbuf_puts(&rp->junit_cases, "  <testcase classname=\"");
+		xml_text(&rp->junit_cases, path);
+		strbuf_puts(&rp->junit_cases, "\" name=\"case file\">\n    <error type=\"case-error\" "
+			    "message=\"the case file did not load\">");
+		xml_text(&rp->junit_cases, text.data);
+		strbuf_puts(&rp->junit_cases, "</error>\n  </testcase>\n");
 	}
 	if (rp->format == REPORT_TEXT) {
 		fputs(text.data ? text.data : "", rp->out);
@@ -280,14 +362,39 @@ void report_broken_case(struct reporter *rp, const char *path, const struct diag
 
 void report_skip_all(struct reporter *rp, const char *reason)
 {
+	if (rp->junit) {
+		rp->junit_skipped++;
+		strbuf_puts(&rp->junit_cases, "  <testcase classname=\"clharness\" name=\"devices\">\n"
+			    "    <skipped message=\"");
+		xml_text(&rp->junit_cases, reason);
+		strbuf_puts(&rp->junit_cases, "\"/>\n  </testcase>\n");
+		rp->results++;
+		junit_finish(rp, 0);
+		rp->results--;
+	}
 	if (rp->format == REPORT_TAP)
 		fprintf(rp->out, "1..0 # SKIP %s\n", reason);
 	else
 		fprintf(stderr, "clharness: skipped: %s\n", reason);
 }
 
+static void junit_finish(struct reporter *rp, uint64_t wall_ns)
+{
+	size_t tests = rp->results + (rp->format == REPORT_TAP ? 0 : rp->broken_cases);
+	fprintf(rp->junit,
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<testsuite name=\"clharness\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" "
+		"skipped=\"%zu\" time=\"%.3f\">\n%s</testsuite>\n",
+		tests, rp->junit_failures, rp->junit_errors, rp->junit_skipped, wall_ns / 1e9,
+		rp->junit_cases.data ? rp->junit_cases.data : "");
+	fflush(rp->junit);
+	strbuf_free(&rp->junit_cases);
+}
+
 void report_finish(struct reporter *rp, size_t ntargets, uint64_t wall_ns, bool timing)
 {
+	if (rp->junit)
+		junit_finish(rp, wall_ns);
 	/* TAP and JSON keep stdout for the protocol: the summary goes to comments or stderr. */
 	FILE *out = rp->format == REPORT_TEXT ? rp->out : stderr;
 	const char *lead = rp->format == REPORT_TAP ? "# " : "";

@@ -25,6 +25,9 @@ struct reporter {
 	double worst_drift;
 	uint64_t kernel_ns, reference_ns, compare_ns;
 	size_t builds, generated;
+	FILE *junit;             /* also write JUnit XML here, when set */
+	struct strbuf junit_cases;
+	size_t junit_failures, junit_errors, junit_skipped;
 };
 
 void report_init(struct reporter *rp, enum report_format format, FILE *out, bool colour);
@@ -35,10 +38,16 @@ void report_result(struct reporter *rp, const struct result *r);
 void report_skip_all(struct reporter *rp, const char *reason);
 /* The summary line, the timing split when asked for, and TAP's plan. */
 void report_finish(struct reporter *rp, size_t ntargets, uint64_t wall_ns, bool timing);
+/* Also writes JUnit XML to `junit` at report_finish (testcases accumulate until then,
+ * since the root element carries the counts). The caller closes the file. */
+void report_set_junit(struct reporter *rp, FILE *junit);
+
 /* Whether every result so far was what its case expects. */
 bool report_all_expected(const struct reporter *rp);
 
 /* Writes s as a JSON string literal, quotes included. */
 void json_string(struct strbuf *out, const char *s);
+/* Writes s escaped for XML text and attribute values. */
+void xml_text(struct strbuf *out, const char *s);
 
 #endif

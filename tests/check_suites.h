@@ -11,6 +11,7 @@ Suite *dispatch_suite(void);
 Suite *expr_suite(void);
 Suite *gen_suite(void);
 Suite *reference_suite(void);
+Suite *report_suite(void);
 Suite *wire_suite(void);
 
 /* The path of a file under tests/data, found through $CLH_TEST_DATA (set by make check)

@@ -42,6 +42,7 @@ help_exits_0() { run 0 --help && has "usage: clharness devices" && has "clharnes
 unknown_option() { run 2 run --bogus; }
 missing_path() { run 2 run "$cases/no_such.yaml"; }
 unknown_command() { run 2 frobnicate; }
+junit_unwritable() { run 2 run --junit /nonexistent-folder/report.xml "$cases/good.yaml" && has "cannot write the JUnit report"; }
 catalogue_listed() {
 	for f in $(cd "$top" && ls cases/*/*.yaml kernels/*/*.cl); do
 		grep -q "	$f" "$top/catalogue.am" || { echo "$f is not in catalogue.am" >>"$out"; return 1; }
@@ -52,6 +53,7 @@ check "--help prints usage and exits 0" help_exits_0
 check "an unknown option is a usage error (exit 2)" unknown_option
 check "a case path that does not exist is a usage error (exit 2)" missing_path
 check "an unknown command is a usage error (exit 2)" unknown_command
+check "a JUnit report that cannot be written is a usage error (exit 2)" junit_unwritable
 check "every case and kernel of the catalogue is listed in catalogue.am" catalogue_listed
 
 if ! "$CLHARNESS" devices 2>/dev/null | grep -q '^pocl-cpu'; then
