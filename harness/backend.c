@@ -18,5 +18,5 @@ void target_free(struct target *t)
 	free(t->platform);
 	free(t->driver);
 	free(t->opencl);
-	*t = (struct target){0};
+	*t = (struct target){ 0 };
 }

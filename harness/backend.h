@@ -14,12 +14,12 @@
 /* One device a backend can run on, described without OpenCL types so the parent process
  * (which never touches OpenCL) can hold it. */
 struct target {
-	char *name;             /* stable short name: pocl-cpu, nvidia-h100 */
-	char *type;             /* cpu, gpu, accelerator */
-	char *device;           /* the device's own name */
-	char *platform;         /* platform name and version */
-	char *driver;           /* driver version */
-	char *opencl;           /* the device's OpenCL version */
+	char *name;	/* stable short name: pocl-cpu, nvidia-h100 */
+	char *type;	/* cpu, gpu, accelerator */
+	char *device;	/* the device's own name */
+	char *platform; /* platform name and version */
+	char *driver;	/* driver version */
+	char *opencl;	/* the device's OpenCL version */
 	unsigned compute_units;
 	uint64_t max_work_group;
 	uint64_t local_mem;
@@ -52,8 +52,8 @@ struct backend {
 	 * leaves some drivers' contexts unusable): its worker then ends and a new one goes on
 	 * with the next run. */
 	int (*execute)(struct backend_session *session, const struct test_case *tc,
-		       const struct plan *plan, void *const *initial, void **final,
-		       unsigned repeat, uint64_t *kernel_ns, struct result *failure);
+		       const struct plan *plan, void *const *initial, void **final, unsigned repeat,
+		       uint64_t *kernel_ns, struct result *failure);
 	void (*close)(struct backend_session *session);
 };
 

@@ -33,7 +33,7 @@ struct loader {
 	struct suggestion *suggestions;
 	size_t nsuggestions;
 	struct fy_node *root;
-	struct fy_node **unparsed;  /* arguments that failed: their names are not new errors */
+	struct fy_node **unparsed; /* arguments that failed: their names are not new errors */
 	size_t nunparsed;
 };
 
@@ -41,7 +41,8 @@ struct loader {
 static bool unparsed_name(const struct loader *ld, const char *name)
 {
 	for (size_t i = 0; i < ld->nunparsed; i++) {
-		struct fy_node *n = fy_node_mapping_lookup_by_string(ld->unparsed[i], "name", FY_NT);
+		struct fy_node *n =
+			fy_node_mapping_lookup_by_string(ld->unparsed[i], "name", FY_NT);
 		size_t len;
 		const char *text = n && fy_node_is_scalar(n) ? fy_node_get_scalar(n, &len) : NULL;
 		if (text && strlen(name) == len && strncmp(text, name, len) == 0)
@@ -73,7 +74,7 @@ static struct src_pos node_pos(struct fy_node *node, struct src_pos fallback)
 	if (fy_node_is_scalar(node)) {
 		struct fy_token *tok = fy_node_get_scalar_token(node);
 		const struct fy_mark *mark = tok ? fy_token_start_mark(tok) : NULL;
-		return mark ? (struct src_pos){mark->line + 1, mark->column + 1} : fallback;
+		return mark ? (struct src_pos){ mark->line + 1, mark->column + 1 } : fallback;
 	}
 	void *iter = NULL;
 	if (fy_node_is_mapping(node)) {
@@ -98,8 +99,7 @@ static const char *node_kind(struct fy_node *node)
 }
 
 /* The scalar's text as a new string, or NULL after reporting what was expected. */
-static char *scalar(struct loader *ld, struct fy_node *node, struct src_pos at,
-		    const char *what)
+static char *scalar(struct loader *ld, struct fy_node *node, struct src_pos at, const char *what)
 {
 	if (node == NULL || !fy_node_is_scalar(node) || node_kind(node)[0] == 'n') {
 		error_at(ld, node_pos(node, at), "expected %s, found %s", what, node_kind(node));
@@ -151,7 +151,7 @@ static size_t edit_distance(const char *a, const char *b)
  * nearest allowed key, since a typo in a key is the commonest mistake in a case file.
  * Returns how many it reported. */
 static size_t reject_unknown_keys(struct loader *ld, struct fy_node *map, const char *where,
-				const char *const *allowed)
+				  const char *const *allowed)
 {
 	size_t before = ld->errors;
 	void *iter = NULL;
@@ -159,15 +159,18 @@ static size_t reject_unknown_keys(struct loader *ld, struct fy_node *map, const 
 	while ((pair = fy_node_mapping_iterate(map, &iter)) != NULL) {
 		struct fy_node *key = fy_node_pair_key(pair);
 		size_t len;
-		const char *text = key && fy_node_is_scalar(key) ? fy_node_get_scalar(key, &len) : NULL;
+		const char *text =
+			key && fy_node_is_scalar(key) ? fy_node_get_scalar(key, &len) : NULL;
 		if (text == NULL) {
-			error_at(ld, node_pos(key, (struct src_pos){0}), "keys in %s must be plain words", where);
+			error_at(ld, node_pos(key, (struct src_pos){ 0 }),
+				 "keys in %s must be plain words", where);
 			continue;
 		}
 		char *name = xstrndup(text, len);
 		if (cut_at_comma(name, 0)) {
-			error_at(ld, node_pos(key, (struct src_pos){0}), "'%s' is the end of an expression cut off at a comma: %s",
-				 name, comma_hint);
+			error_at(ld, node_pos(key, (struct src_pos){ 0 }),
+				 "'%s' is the end of an expression cut off at a comma: %s", name,
+				 comma_hint);
 			free(name);
 			continue;
 		}
@@ -186,18 +189,22 @@ static size_t reject_unknown_keys(struct loader *ld, struct fy_node *map, const 
 			}
 		}
 		if (!known) {
-			struct strbuf keys = {0};
+			struct strbuf keys = { 0 };
 			for (const char *const *k = allowed; *k; k++)
 				strbuf_printf(&keys, "%s%s", k == allowed ? "" : ", ", *k);
 			if (nearest) {
-				error_at(ld, node_pos(key, (struct src_pos){0}),
-					 "unknown key '%s' in %s; did you mean '%s'?", name, where, nearest);
-				ld->suggestions = xreallocarray(ld->suggestions, ld->nsuggestions + 1,
-								sizeof *ld->suggestions);
-				ld->suggestions[ld->nsuggestions++] = (struct suggestion){map, nearest};
+				error_at(ld, node_pos(key, (struct src_pos){ 0 }),
+					 "unknown key '%s' in %s; did you mean '%s'?", name, where,
+					 nearest);
+				ld->suggestions =
+					xreallocarray(ld->suggestions, ld->nsuggestions + 1,
+						      sizeof *ld->suggestions);
+				ld->suggestions[ld->nsuggestions++] =
+					(struct suggestion){ map, nearest };
 			} else
-				error_at(ld, node_pos(key, (struct src_pos){0}),
-					 "unknown key '%s' in %s (known keys: %s)", name, where, keys.data);
+				error_at(ld, node_pos(key, (struct src_pos){ 0 }),
+					 "unknown key '%s' in %s (known keys: %s)", name, where,
+					 keys.data);
 			strbuf_free(&keys);
 		}
 		free(name);
@@ -257,16 +264,20 @@ static bool parse_pexpr(struct loader *ld, struct fy_node *node, struct src_pos 
 	struct expr_error err;
 	struct expr *e;
 	if (expr_parse(text, &e, &err) < 0) {
-		error_at(ld, (struct src_pos){pos.line, pos.col + quote + err.offset},
+		error_at(ld, (struct src_pos){ pos.line, pos.col + quote + err.offset },
 			 "in %s '%s': %s%s%s", what, text, err.message,
-			 cut_at_comma(text, 0) && !quote ? "; " : "", cut_at_comma(text, 0) && !quote ? comma_hint : "");
+			 cut_at_comma(text, 0) && !quote ? "; " : "",
+			 cut_at_comma(text, 0) && !quote ? comma_hint : "");
 		free(text);
 		return false;
 	}
 	unsigned extra = expr_names(e) & ~names;
 	if (extra) {
 		error_at(ld, pos, "%s '%s' uses %s, which %s", what, text,
-			 extra & EXPR_I ? "I" : extra & EXPR_CU ? "CU" : extra & EXPR_L ? "L" : "N",
+			 extra & EXPR_I	   ? "I"
+			 : extra & EXPR_CU ? "CU"
+			 : extra & EXPR_L  ? "L"
+					   : "N",
 			 extra & EXPR_I ? "exists only in a step with `repeat`"
 					: "has no value here");
 		expr_free(e);
@@ -275,7 +286,7 @@ static bool parse_pexpr(struct loader *ld, struct fy_node *node, struct src_pos 
 	}
 	free(text);
 	out->expr = e;
-	out->pos = (struct src_pos){pos.line, pos.col + quote};
+	out->pos = (struct src_pos){ pos.line, pos.col + quote };
 	return true;
 }
 
@@ -311,14 +322,15 @@ static bool parse_number(struct loader *ld, struct fy_node *node, struct src_pos
 	double v = strtod(text, &end);
 	bool ok = end != text && *end == '\0' && isfinite(v);
 	if (!ok)
-		error_at(ld, node_pos(node, at), "%s must be a finite number, found '%s'", what, text);
+		error_at(ld, node_pos(node, at), "%s must be a finite number, found '%s'", what,
+			 text);
 	free(text);
 	*out = v;
 	return ok;
 }
 
-static bool parse_bool(struct loader *ld, struct fy_node *node, struct src_pos at,
-		       const char *what, bool *out)
+static bool parse_bool(struct loader *ld, struct fy_node *node, struct src_pos at, const char *what,
+		       bool *out)
 {
 	char *text = scalar(ld, node, at, what);
 	if (text == NULL)
@@ -329,23 +341,24 @@ static bool parse_bool(struct loader *ld, struct fy_node *node, struct src_pos a
 	else if (strcmp(text, "false") == 0)
 		*out = false;
 	else {
-		error_at(ld, node_pos(node, at), "%s must be true or false, found '%s'", what, text);
+		error_at(ld, node_pos(node, at), "%s must be true or false, found '%s'", what,
+			 text);
 		ok = false;
 	}
 	free(text);
 	return ok;
 }
 
-static bool parse_type(struct loader *ld, struct fy_node *node, struct src_pos at,
-		       const char *what, enum elem_type *out)
+static bool parse_type(struct loader *ld, struct fy_node *node, struct src_pos at, const char *what,
+		       enum elem_type *out)
 {
 	char *text = scalar(ld, node, at, what);
 	if (text == NULL)
 		return false;
 	bool ok = elem_type_parse(text, out) == 0;
 	if (!ok)
-		error_at(ld, node_pos(node, at), "unknown element type '%s' for %s (known: int, uint, float)",
-			 text, what);
+		error_at(ld, node_pos(node, at),
+			 "unknown element type '%s' for %s (known: int, uint, float)", text, what);
 	free(text);
 	return ok;
 }
@@ -355,23 +368,25 @@ static void parse_size_list(struct loader *ld, struct fy_node *node, struct src_
 			    const char *what, long long **out, size_t *count)
 {
 	if (node == NULL || !fy_node_is_sequence(node) || fy_node_sequence_item_count(node) == 0) {
-		error_at(ld, node_pos(node, at), "%s must be a non-empty list of sizes, like [256, 1000], found %s",
-			 what, node_kind(node));
+		error_at(ld, node_pos(node, at),
+			 "%s must be a non-empty list of sizes, like [256, 1000], found %s", what,
+			 node_kind(node));
 		return;
 	}
 	void *iter = NULL;
 	struct fy_node *item;
 	while ((item = fy_node_sequence_iterate(node, &iter)) != NULL) {
-		struct pexpr pe = {0};
+		struct pexpr pe = { 0 };
 		if (!parse_pexpr(ld, item, at, what, 0, &pe))
 			continue;
 		long long v;
 		struct expr_error err;
-		if (expr_eval(pe.expr, &(struct expr_env){0}, &v, &err) < 0)
-			error_at(ld, (struct src_pos){pe.pos.line, pe.pos.col + err.offset}, "in %s: %s",
-				 what, err.message);
+		if (expr_eval(pe.expr, &(struct expr_env){ 0 }, &v, &err) < 0)
+			error_at(ld, (struct src_pos){ pe.pos.line, pe.pos.col + err.offset },
+				 "in %s: %s", what, err.message);
 		else if (v <= 0)
-			error_at(ld, pe.pos, "every entry of %s must be positive, found %lld", what, v);
+			error_at(ld, pe.pos, "every entry of %s must be positive, found %lld", what,
+				 v);
 		else {
 			*out = xreallocarray(*out, *count + 1, sizeof **out);
 			(*out)[(*count)++] = v;
@@ -387,7 +402,8 @@ static bool parse_seed(struct loader *ld, struct fy_node *node, struct src_pos a
 	if (!parse_number(ld, node, at, "seed", &seed))
 		return false;
 	if (seed < 0 || seed != floor(seed) || seed > 9007199254740992.0) {
-		error_at(ld, node_pos(node, at), "seed must be a whole number from 0 to 2^53, found %g", seed);
+		error_at(ld, node_pos(node, at),
+			 "seed must be a whole number from 0 to 2^53, found %g", seed);
 		return false;
 	}
 	*out = (uint64_t)seed;
@@ -397,7 +413,7 @@ static bool parse_seed(struct loader *ld, struct fy_node *node, struct src_pos a
 static void parse_init(struct loader *ld, struct fy_node *node, struct src_pos at,
 		       struct buffer_decl *buf)
 {
-	static const char *const keys[] = {"fill", "iota", "random", "random_int", "seed", NULL};
+	static const char *const keys[] = { "fill", "iota", "random", "random_int", "seed", NULL };
 	struct init_spec *init = &buf->init;
 	init->pos = node_pos(node, at);
 	init->seed = gen_buffer_seed(ld->tc->seed, buf->name);
@@ -422,17 +438,23 @@ static void parse_init(struct loader *ld, struct fy_node *node, struct src_pos a
 		kinds += get(node, "random") && get(node, "random_int") ? 2 : 1;
 		init->kind = strcmp(random_key, "random") == 0 ? INIT_RANDOM : INIT_RANDOM_INT;
 		if (!fy_node_is_sequence(v) || fy_node_sequence_item_count(v) != 2) {
-			error_at(ld, node_pos(v, init->pos), "%s takes a range [low, high], found %s",
-				 random_key, node_kind(v));
-		} else if (parse_number(ld, fy_node_sequence_get_by_index(v, 0), init->pos, "the low end", &init->lo) &&
-			   parse_number(ld, fy_node_sequence_get_by_index(v, 1), init->pos, "the high end", &init->hi) &&
+			error_at(ld, node_pos(v, init->pos),
+				 "%s takes a range [low, high], found %s", random_key,
+				 node_kind(v));
+		} else if (parse_number(ld, fy_node_sequence_get_by_index(v, 0), init->pos,
+					"the low end", &init->lo) &&
+			   parse_number(ld, fy_node_sequence_get_by_index(v, 1), init->pos,
+					"the high end", &init->hi) &&
 			   !(init->lo < init->hi)) {
-			error_at(ld, node_pos(v, init->pos), "%s range [%g, %g] is empty: the low end must be below the high end",
+			error_at(ld, node_pos(v, init->pos),
+				 "%s range [%g, %g] is empty: the low end must be below the high "
+				 "end",
 				 random_key, init->lo, init->hi);
 		}
 	}
 	if (kinds != 1)
-		error_at(ld, init->pos, "an init needs exactly one of fill, iota, random or random_int");
+		error_at(ld, init->pos,
+			 "an init needs exactly one of fill, iota, random or random_int");
 
 	bool integral = buf->type != ELEM_FLOAT || init->kind == INIT_RANDOM_INT;
 	if (kinds == 1 && integral && init->kind != INIT_RANDOM &&
@@ -458,12 +480,14 @@ static bool find_buffer(const struct test_case *tc, const char *name, size_t *in
 static void parse_arg(struct loader *ld, struct fy_node *node, struct src_pos at, unsigned names,
 		      struct arg *arg)
 {
-	static const char *const buffer_keys[] = {"name", "buffer", "count", "init", "output", NULL};
-	static const char *const use_keys[] = {"use", NULL};
-	static const char *const local_keys[] = {"name", "local", "count", NULL};
-	static const char *const scalar_keys[] = {"name", "scalar", "value", NULL};
-	static const char *const any_keys[] = {"name", "buffer", "use", "local", "scalar", "count",
-					       "init", "output", "value", NULL};
+	static const char *const buffer_keys[] = {
+		"name", "buffer", "count", "init", "output", NULL
+	};
+	static const char *const use_keys[] = { "use", NULL };
+	static const char *const local_keys[] = { "name", "local", "count", NULL };
+	static const char *const scalar_keys[] = { "name", "scalar", "value", NULL };
+	static const char *const any_keys[] = { "name",	 "buffer", "use",    "local", "scalar",
+						"count", "init",   "output", "value", NULL };
 
 	arg->pos = node_pos(node, at);
 	if (!require_mapping(ld, node, at, "an argument"))
@@ -473,7 +497,9 @@ static void parse_arg(struct loader *ld, struct fy_node *node, struct src_pos at
 	if (kinds != 1) {
 		/* A misspelt kind key is reported as such; "needs one of" would only repeat it. */
 		if (reject_unknown_keys(ld, node, "an argument", any_keys) == 0 || kinds > 1)
-			error_at(ld, arg->pos, "an argument needs exactly one of buffer, use, local or scalar, found %d",
+			error_at(ld, arg->pos,
+				 "an argument needs exactly one of buffer, use, local or scalar, "
+				 "found %d",
 				 kinds);
 		ld->unparsed = xreallocarray(ld->unparsed, ld->nunparsed + 1, sizeof *ld->unparsed);
 		ld->unparsed[ld->nunparsed++] = node;
@@ -484,14 +510,15 @@ static void parse_arg(struct loader *ld, struct fy_node *node, struct src_pos at
 	struct fy_node *v;
 	if ((v = get(node, "buffer")) != NULL) {
 		reject_unknown_keys(ld, node, "a buffer argument", buffer_keys);
-		struct buffer_decl buf = {.pos = arg->pos};
+		struct buffer_decl buf = { .pos = arg->pos };
 		buf.name = scalar_at(ld, node, "name", arg->pos, "a buffer name (name: ...)");
 		if (buf.name == NULL)
 			return;
 		size_t existing;
 		if (find_buffer(tc, buf.name, &existing)) {
 			error_at(ld, node_pos(get(node, "name"), arg->pos),
-				 "buffer '%s' is declared twice; a later step uses it with {use: %s}",
+				 "buffer '%s' is declared twice; a later step uses it with {use: "
+				 "%s}",
 				 buf.name, buf.name);
 			free(buf.name);
 			return;
@@ -501,7 +528,7 @@ static void parse_arg(struct loader *ld, struct fy_node *node, struct src_pos at
 		if ((v = get(node, "init")) != NULL)
 			parse_init(ld, v, arg->pos, &buf);
 		else
-			buf.init = (struct init_spec){.kind = INIT_POISON, .pos = arg->pos};
+			buf.init = (struct init_spec){ .kind = INIT_POISON, .pos = arg->pos };
 		if ((v = get(node, "output")) != NULL)
 			parse_bool(ld, v, arg->pos, "output", &buf.output);
 		tc->buffers = xreallocarray(tc->buffers, tc->nbuffers + 1, sizeof *tc->buffers);
@@ -520,7 +547,8 @@ static void parse_arg(struct loader *ld, struct fy_node *node, struct src_pos at
 		reject_unknown_keys(ld, node, "a local argument", local_keys);
 		arg->kind = ARG_LOCAL;
 		parse_type(ld, v, arg->pos, "a local buffer", &arg->type);
-		pexpr_at(ld, node, "count", arg->pos, "the local buffer's count", names, &arg->count);
+		pexpr_at(ld, node, "count", arg->pos, "the local buffer's count", names,
+			 &arg->count);
 	} else {
 		reject_unknown_keys(ld, node, "a scalar argument", scalar_keys);
 		v = get(node, "scalar");
@@ -575,8 +603,10 @@ static char *resolve_kernel(const char *case_path, const char *file)
 static void parse_step(struct loader *ld, struct fy_node *node, struct src_pos at, bool top,
 		       struct step *step)
 {
-	static const char *const step_keys[] = {"kernel", "global", "local", "repeat", "args", NULL};
-	static const char *const kernel_keys[] = {"file", "name", NULL};
+	static const char *const step_keys[] = {
+		"kernel", "global", "local", "repeat", "args", NULL
+	};
+	static const char *const kernel_keys[] = { "file", "name", NULL };
 
 	if (!top) {
 		if (!require_mapping(ld, node, at, "a step"))
@@ -594,19 +624,23 @@ static void parse_step(struct loader *ld, struct fy_node *node, struct src_pos a
 	struct src_pos kpos = key_pos(node, "kernel", pos);
 	if (kernel == NULL) {
 		if (!misspelt(ld, node, "kernel"))
-			error_at(ld, pos, "missing key 'kernel': name the kernel as {file: kernels/..., name: ...}");
-	}
-	else if (require_mapping(ld, kernel, kpos, "kernel")) {
+			error_at(ld, pos,
+				 "missing key 'kernel': name the kernel as {file: kernels/..., "
+				 "name: ...}");
+	} else if (require_mapping(ld, kernel, kpos, "kernel")) {
 		reject_unknown_keys(ld, kernel, "kernel", kernel_keys);
 		step->file_pos = node_pos(get(kernel, "file"), kpos);
 		step->name_pos = node_pos(get(kernel, "name"), kpos);
-		step->kernel_file = scalar_at(ld, kernel, "file", kpos, "the kernel's file (file: ...)");
-		step->kernel_name = scalar_at(ld, kernel, "name", kpos, "the kernel's name (name: ...)");
+		step->kernel_file =
+			scalar_at(ld, kernel, "file", kpos, "the kernel's file (file: ...)");
+		step->kernel_name =
+			scalar_at(ld, kernel, "name", kpos, "the kernel's name (name: ...)");
 		if (step->kernel_file) {
 			step->kernel_path = resolve_kernel(ld->path, step->kernel_file);
 			if (step->kernel_path == NULL)
 				error_at(ld, step->file_pos,
-					 "kernel file '%s' not found beside the case file or in any folder above it",
+					 "kernel file '%s' not found beside the case file or in "
+					 "any folder above it",
 					 step->kernel_file);
 		}
 	}
@@ -614,7 +648,8 @@ static void parse_step(struct loader *ld, struct fy_node *node, struct src_pos a
 	v = get(node, "global");
 	if (v == NULL) {
 		if (!misspelt(ld, node, "global"))
-			error_at(ld, pos, "missing key 'global': the global work size, e.g. global: N");
+			error_at(ld, pos,
+				 "missing key 'global': the global work size, e.g. global: N");
 	} else {
 		parse_pexpr(ld, v, pos, "global", names, &step->global);
 	}
@@ -664,24 +699,26 @@ static enum tolerance parse_tolerance(struct loader *ld, struct fy_node *node, s
 static void parse_check(struct loader *ld, struct fy_node *key, struct fy_node *node,
 			struct check *check)
 {
-	static const char *const keys[] = {"reference", "of", "tolerance", "group", "shift",
-					   "count", "serial", "partials", NULL};
+	static const char *const keys[] = { "reference", "of",	   "tolerance", "group", "shift",
+					    "count",	 "serial", "partials",	NULL };
 	struct test_case *tc = ld->tc;
 	check->buffer = SIZE_MAX;
-	check->pos = node_pos(key, (struct src_pos){0});
+	check->pos = node_pos(key, (struct src_pos){ 0 });
 	char *name = scalar(ld, key, check->pos, "an output buffer's name");
 	if (name == NULL)
 		return;
 	if (!find_buffer(tc, name, &check->buffer)) {
 		check->buffer = SIZE_MAX;
 		if (!unparsed_name(ld, name))
-			error_at(ld, check->pos, "check names '%s', but no buffer has that name", name);
+			error_at(ld, check->pos, "check names '%s', but no buffer has that name",
+				 name);
 		free(name);
 		return;
 	}
 	struct buffer_decl *out = &tc->buffers[check->buffer];
 	if (!out->output)
-		error_at(ld, check->pos, "buffer '%s' is checked but not read back: add output: true to it", name);
+		error_at(ld, check->pos,
+			 "buffer '%s' is checked but not read back: add output: true to it", name);
 	free(name);
 	if (!require_mapping(ld, node, check->pos, "a check"))
 		return;
@@ -692,8 +729,8 @@ static void parse_check(struct loader *ld, struct fy_node *key, struct fy_node *
 	if (ref) {
 		check->ref = ref_lookup(ref);
 		if (check->ref == NULL)
-			error_at(ld, node_pos(get(node, "reference"), pos), "unknown reference '%s' (known: %s)",
-				 ref, ref_names());
+			error_at(ld, node_pos(get(node, "reference"), pos),
+				 "unknown reference '%s' (known: %s)", ref, ref_names());
 		free(ref);
 	}
 	if (check->ref == NULL)
@@ -706,21 +743,25 @@ static void parse_check(struct loader *ld, struct fy_node *key, struct fy_node *
 		return;
 	if (of == NULL || (int)nof != check->ref->inputs) {
 		error_at(ld, of_pos, "reference %s takes %s", check->ref->name,
-			 check->ref->inputs == 2 ? "two buffers: of: [a, b]" : "one buffer: of: NAME");
+			 check->ref->inputs == 2 ? "two buffers: of: [a, b]"
+						 : "one buffer: of: NAME");
 		return;
 	}
 	for (size_t i = 0; i < nof; i++) {
-		struct fy_node *item = fy_node_is_sequence(of) ? fy_node_sequence_get_by_index(of, (int)i) : of;
+		struct fy_node *item =
+			fy_node_is_sequence(of) ? fy_node_sequence_get_by_index(of, (int)i) : of;
 		char *in = scalar(ld, item, of_pos, "a buffer name");
 		if (in == NULL)
 			continue;
 		if (!find_buffer(tc, in, &check->of[i])) {
 			if (!unparsed_name(ld, in))
-				error_at(ld, node_pos(item, of_pos), "no buffer named '%s' to compute %s of",
-					 in, check->ref->name);
+				error_at(ld, node_pos(item, of_pos),
+					 "no buffer named '%s' to compute %s of", in,
+					 check->ref->name);
 		} else if (tc->buffers[check->of[i]].type != out->type)
-			error_at(ld, node_pos(item, of_pos), "'%s' holds %s but output '%s' holds %s",
-				 in, elem_type_name(tc->buffers[check->of[i]].type), out->name,
+			error_at(ld, node_pos(item, of_pos),
+				 "'%s' holds %s but output '%s' holds %s", in,
+				 elem_type_name(tc->buffers[check->of[i]].type), out->name,
 				 elem_type_name(out->type));
 		free(in);
 	}
@@ -731,17 +772,19 @@ static void parse_check(struct loader *ld, struct fy_node *key, struct fy_node *
 		if (check->ref->per_group)
 			parse_pexpr(ld, v, pos, "group", names, &check->group);
 		else
-			error_at(ld, key_pos(node, "group", pos), "group applies to per-group references only, not %s",
+			error_at(ld, key_pos(node, "group", pos),
+				 "group applies to per-group references only, not %s",
 				 check->ref->name);
 	}
 	if ((v = get(node, "shift")) != NULL) {
 		if (check->ref->shifted)
 			parse_pexpr(ld, v, pos, "shift", names, &check->shift);
 		else
-			error_at(ld, key_pos(node, "shift", pos), "shift applies to rotate only, not %s",
-				 check->ref->name);
+			error_at(ld, key_pos(node, "shift", pos),
+				 "shift applies to rotate only, not %s", check->ref->name);
 	} else if (check->ref->shifted && !misspelt(ld, node, "shift")) {
-		error_at(ld, pos, "reference %s needs shift: the k of y[i] = x[(i + k) %% n]", check->ref->name);
+		error_at(ld, pos, "reference %s needs shift: the k of y[i] = x[(i + k) %% n]",
+			 check->ref->name);
 	}
 	if ((v = get(node, "count")) != NULL)
 		parse_pexpr(ld, v, pos, "count", names, &check->count);
@@ -752,14 +795,17 @@ static void parse_check(struct loader *ld, struct fy_node *key, struct fy_node *
 	check->tolerance = parse_tolerance(ld, get(node, "tolerance"), pos, &given);
 	bool rounding = out->type == ELEM_FLOAT && check->ref->sums;
 	if (rounding && !given && !misspelt(ld, node, "tolerance"))
-		error_at(ld, pos, "a float %s needs a tolerance: exact (small whole-number inputs), "
+		error_at(ld, pos,
+			 "a float %s needs a tolerance: exact (small whole-number inputs), "
 			 "reduction (a summation bound from serial and partials) or unordered",
 			 check->ref->name);
 	if (!rounding && check->tolerance != TOL_EXACT)
-		error_at(ld, tol_pos, "%s results of %s are compared exactly: use tolerance: exact or leave it out",
+		error_at(ld, tol_pos,
+			 "%s results of %s are compared exactly: use tolerance: exact or leave it "
+			 "out",
 			 elem_type_name(out->type), check->ref->name);
-	const char *depth_keys[] = {"serial", "partials"};
-	struct pexpr *depth[] = {&check->serial, &check->partials};
+	const char *depth_keys[] = { "serial", "partials" };
+	struct pexpr *depth[] = { &check->serial, &check->partials };
 	for (int i = 0; i < 2; i++) {
 		if ((v = get(node, depth_keys[i])) == NULL)
 			continue;
@@ -767,7 +813,8 @@ static void parse_check(struct loader *ld, struct fy_node *key, struct fy_node *
 			parse_pexpr(ld, v, pos, depth_keys[i], names, depth[i]);
 		else
 			error_at(ld, key_pos(node, depth_keys[i], pos),
-				 "%s describes the summation order of tolerance: reduction only", depth_keys[i]);
+				 "%s describes the summation order of tolerance: reduction only",
+				 depth_keys[i]);
 	}
 }
 
@@ -776,7 +823,9 @@ static void parse_checks(struct loader *ld, struct fy_node *node, struct src_pos
 	struct test_case *tc = ld->tc;
 	if (node == NULL) {
 		if (!misspelt(ld, ld->root, "check"))
-			error_at(ld, at, "missing key 'check': say which reference each output buffer must match");
+			error_at(ld, at,
+				 "missing key 'check': say which reference each output buffer must "
+				 "match");
 		return;
 	}
 	if (!require_mapping(ld, node, at, "check"))
@@ -795,7 +844,8 @@ static void parse_checks(struct loader *ld, struct fy_node *node, struct src_pos
 			checked |= tc->checks[c].buffer == b;
 		if (!checked)
 			error_at(ld, tc->buffers[b].pos,
-				 "output buffer '%s' has no check: add it under check: with a reference",
+				 "output buffer '%s' has no check: add it under check: with a "
+				 "reference",
 				 tc->buffers[b].name);
 	}
 }
@@ -809,19 +859,22 @@ static void validate_plans(struct loader *ld)
 	bool uses_cu = false;
 	for (size_t s = 0; s < tc->nsteps; s++) {
 		struct step *st = &tc->steps[s];
-		const struct pexpr *exprs[] = {&st->global, &st->local, &st->repeat};
+		const struct pexpr *exprs[] = { &st->global, &st->local, &st->repeat };
 		for (size_t i = 0; i < 3; i++)
 			uses_cu |= exprs[i]->expr && (expr_names(exprs[i]->expr) & EXPR_CU);
 		for (size_t a = 0; a < st->nargs; a++) {
-			const struct pexpr *ae = st->args[a].kind == ARG_LOCAL ? &st->args[a].count : &st->args[a].value;
+			const struct pexpr *ae = st->args[a].kind == ARG_LOCAL ? &st->args[a].count
+									       : &st->args[a].value;
 			uses_cu |= ae->expr && (expr_names(ae->expr) & EXPR_CU);
 		}
 	}
 	for (size_t b = 0; b < tc->nbuffers; b++)
-		uses_cu |= tc->buffers[b].count.expr && (expr_names(tc->buffers[b].count.expr) & EXPR_CU);
+		uses_cu |= tc->buffers[b].count.expr &&
+			   (expr_names(tc->buffers[b].count.expr) & EXPR_CU);
 	for (size_t c = 0; c < tc->nchecks; c++) {
-		const struct pexpr *ce[] = {&tc->checks[c].group, &tc->checks[c].shift, &tc->checks[c].count,
-					   &tc->checks[c].serial, &tc->checks[c].partials};
+		const struct pexpr *ce[] = { &tc->checks[c].group, &tc->checks[c].shift,
+					     &tc->checks[c].count, &tc->checks[c].serial,
+					     &tc->checks[c].partials };
 		for (size_t i = 0; i < 5; i++)
 			uses_cu |= ce[i]->expr && (expr_names(ce[i]->expr) & EXPR_CU);
 	}
@@ -830,7 +883,7 @@ static void validate_plans(struct loader *ld)
 	for (size_t s = 0; s < tc->nsizes; s++) {
 		for (size_t l = 0; l < tc->nlocals; l++) {
 			struct plan plan;
-			struct diag_list found = {0};
+			struct diag_list found = { 0 };
 			if (plan_build(tc, tc->sizes[s], tc->locals[l], 1, &plan, &found) == 0) {
 				plan_free(&plan);
 				continue;
@@ -844,10 +897,11 @@ static void validate_plans(struct loader *ld)
 
 static void parse_case(struct loader *ld, struct fy_node *root)
 {
-	static const char *const keys[] = {"about", "kernel", "sizes", "sim_sizes", "local", "global",
-					   "args", "steps", "check", "racy", "seed", "options", NULL};
+	static const char *const keys[] = { "about",  "kernel",	 "sizes", "sim_sizes", "local",
+					    "global", "args",	 "steps", "check",     "racy",
+					    "seed",   "options", NULL };
 	struct test_case *tc = ld->tc;
-	struct src_pos top = {1, 1};
+	struct src_pos top = { 1, 1 };
 	if (!require_mapping(ld, root, top, "a case file"))
 		return;
 	reject_unknown_keys(ld, root, "a case", keys);
@@ -860,44 +914,53 @@ static void parse_case(struct loader *ld, struct fy_node *root)
 
 	ld->root = root;
 	tc->about = scalar_at(ld, root, "about", top,
-			   "an about line saying what the case shows (about: ...)");
+			      "an about line saying what the case shows (about: ...)");
 	if ((v = get(root, "racy")) != NULL)
 		parse_bool(ld, v, top, "racy", &tc->racy);
 	if ((v = get(root, "options")) != NULL) {
 		tc->options = scalar(ld, v, top, "build options");
 		/* PoCL 3.1 prints LLVM noise and Oclgrind 21.10 refuses a program built with -g. */
-		if (tc->options && (strcmp(tc->options, "-g") == 0 || strstr(tc->options, "-g ") == tc->options ||
-				    strstr(tc->options, " -g")))
-			error_at(ld, node_pos(v, top), "options must not contain -g: PoCL 3.1 and Oclgrind 21.10 builds fail with it");
+		if (tc->options &&
+		    (strcmp(tc->options, "-g") == 0 || strstr(tc->options, "-g ") == tc->options ||
+		     strstr(tc->options, " -g")))
+			error_at(ld, node_pos(v, top),
+				 "options must not contain -g: PoCL 3.1 and Oclgrind 21.10 builds "
+				 "fail with it");
 	}
 
 	tc->sizes_pos = key_pos(root, "sizes", top);
 	tc->local_pos = key_pos(root, "local", top);
 	if (!misspelt(ld, root, "sizes"))
-		parse_size_list(ld, get(root, "sizes"), tc->sizes_pos, "sizes", &tc->sizes, &tc->nsizes);
+		parse_size_list(ld, get(root, "sizes"), tc->sizes_pos, "sizes", &tc->sizes,
+				&tc->nsizes);
 	if (!misspelt(ld, root, "local"))
-		parse_size_list(ld, get(root, "local"), tc->local_pos, "local", &tc->locals, &tc->nlocals);
+		parse_size_list(ld, get(root, "local"), tc->local_pos, "local", &tc->locals,
+				&tc->nlocals);
 	if ((v = get(root, "sim_sizes")) != NULL)
 		parse_size_list(ld, v, key_pos(root, "sim_sizes", top), "sim_sizes", &tc->sim_sizes,
 				&tc->nsim_sizes);
 
 	struct fy_node *steps = get(root, "steps");
 	if (steps != NULL) {
-		const char *single[] = {"kernel", "global", "args"};
+		const char *single[] = { "kernel", "global", "args" };
 		for (int i = 0; i < 3; i++)
 			if (get(root, single[i]))
 				error_at(ld, key_pos(root, single[i], top),
-					 "'%s' belongs inside each step when a case has steps", single[i]);
+					 "'%s' belongs inside each step when a case has steps",
+					 single[i]);
 		if (!fy_node_is_sequence(steps) || fy_node_sequence_item_count(steps) == 0) {
 			error_at(ld, node_pos(steps, key_pos(root, "steps", top)),
-				 "steps must be a non-empty list of launches, found %s", node_kind(steps));
+				 "steps must be a non-empty list of launches, found %s",
+				 node_kind(steps));
 		} else {
 			tc->nsteps = (size_t)fy_node_sequence_item_count(steps);
 			tc->steps = xcalloc(tc->nsteps, sizeof *tc->steps);
 			void *iter = NULL;
 			struct fy_node *item;
-			for (size_t i = 0; (item = fy_node_sequence_iterate(steps, &iter)) != NULL; i++)
-				parse_step(ld, item, key_pos(root, "steps", top), false, &tc->steps[i]);
+			for (size_t i = 0; (item = fy_node_sequence_iterate(steps, &iter)) != NULL;
+			     i++)
+				parse_step(ld, item, key_pos(root, "steps", top), false,
+					   &tc->steps[i]);
 		}
 	} else {
 		tc->nsteps = 1;
@@ -930,7 +993,7 @@ char *case_name_from_path(const char *path)
 
 struct test_case *case_load(const char *path, struct diag_list *diags)
 {
-	struct loader ld = {.path = path, .diags = diags};
+	struct loader ld = { .path = path, .diags = diags };
 	struct test_case *tc = xcalloc(1, sizeof *tc);
 	tc->path = xstrdup(path);
 	tc->name = case_name_from_path(path);
@@ -946,10 +1009,11 @@ struct test_case *case_load(const char *path, struct diag_list *diags)
 		exit(2);
 	}
 	fy_diag_set_collect_errors(fdiag, true);
-	struct fy_parse_cfg pcfg = {.flags = FYPCF_QUIET | FYPCF_COLLECT_DIAG, .diag = fdiag};
+	struct fy_parse_cfg pcfg = { .flags = FYPCF_QUIET | FYPCF_COLLECT_DIAG, .diag = fdiag };
 
 	if (access(path, R_OK) != 0) {
-		error_at(&ld, (struct src_pos){0}, "cannot read the case file: %s", strerror(errno));
+		error_at(&ld, (struct src_pos){ 0 }, "cannot read the case file: %s",
+			 strerror(errno));
 	} else {
 		struct fy_document *doc = fy_document_build_from_file(&pcfg, path);
 		if (doc == NULL) {
@@ -957,9 +1021,10 @@ struct test_case *case_load(const char *path, struct diag_list *diags)
 			struct fy_diag_error *e;
 			while ((e = fy_diag_errors_iterate(fdiag, &iter)) != NULL)
 				if (e->type >= FYET_ERROR)
-					error_at(&ld, (struct src_pos){e->line, e->column}, "YAML: %s", e->msg);
+					error_at(&ld, (struct src_pos){ e->line, e->column },
+						 "YAML: %s", e->msg);
 			if (ld.errors == 0)
-				error_at(&ld, (struct src_pos){0}, "not a YAML document");
+				error_at(&ld, (struct src_pos){ 0 }, "not a YAML document");
 		} else {
 			parse_case(&ld, fy_document_root(doc));
 			fy_document_destroy(doc);

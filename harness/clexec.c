@@ -17,7 +17,7 @@ struct cached_program {
 	char *path;
 	char *options;
 	cl_program program;
-	char *log;              /* the build log of a failed build, kept to report it again */
+	char *log; /* the build log of a failed build, kept to report it again */
 };
 
 struct clexec {
@@ -27,9 +27,9 @@ struct clexec {
 	cl_command_queue queue;
 	struct cached_program *programs;
 	size_t nprograms;
-	cl_kernel *kernels;     /* one a step of the case last built */
+	cl_kernel *kernels; /* one a step of the case last built */
 	size_t nkernels;
-	bool *writable;         /* per buffer of that case: some kernel may write it */
+	bool *writable; /* per buffer of that case: some kernel may write it */
 };
 
 int clexec_open(const struct target *target, struct clexec **out, char **cause)
@@ -39,15 +39,18 @@ int clexec_open(const struct target *target, struct clexec **out, char **cause)
 	if (ocl_find_target(target, &platform, &device, cause) < 0)
 		return -1;
 	cl_int err;
-	cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)platform, 0};
+	cl_context_properties props[] = { CL_CONTEXT_PLATFORM, (cl_context_properties)platform, 0 };
 	cl_context context = clCreateContext(props, 1, &device, NULL, NULL, &err);
 	if (context == NULL) {
-		*cause = xasprintf("clCreateContext on %s: %s (%d)", target->name, ocl_error_name(err), err);
+		*cause = xasprintf("clCreateContext on %s: %s (%d)", target->name,
+				   ocl_error_name(err), err);
 		return -1;
 	}
-	cl_command_queue queue = clCreateCommandQueue(context, device, CL_QUEUE_PROFILING_ENABLE, &err);
+	cl_command_queue queue =
+		clCreateCommandQueue(context, device, CL_QUEUE_PROFILING_ENABLE, &err);
 	if (queue == NULL) {
-		*cause = xasprintf("clCreateCommandQueue on %s: %s (%d)", target->name, ocl_error_name(err), err);
+		*cause = xasprintf("clCreateCommandQueue on %s: %s (%d)", target->name,
+				   ocl_error_name(err), err);
 		clReleaseContext(context);
 		return -1;
 	}
@@ -89,8 +92,9 @@ static void find_writable(struct clexec *cx, const struct test_case *tc)
 			if (arg->kind != ARG_BUFFER)
 				continue;
 			cl_kernel_arg_type_qualifier q = 0;
-			cl_int err = clGetKernelArgInfo(cx->kernels[s], (cl_uint)a, CL_KERNEL_ARG_TYPE_QUALIFIER,
-							sizeof q, &q, NULL);
+			cl_int err = clGetKernelArgInfo(cx->kernels[s], (cl_uint)a,
+							CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof q, &q,
+							NULL);
 			if (err != CL_SUCCESS || !(q & CL_KERNEL_ARG_TYPE_CONST))
 				cx->writable[arg->buffer] = true;
 		}
@@ -106,10 +110,12 @@ static void build_failed(struct result *failure, const struct step *st, const ch
 	char *first = NULL;
 	if (buildlog_first_error(log, &line, &col, &first))
 		result_set_diag(failure, VERDICT_BUILD_ERROR, st->kernel_path, line, col,
-				"%s (build failed on %s: %s (%d))", first, target, ocl_error_name(err), err);
+				"%s (build failed on %s: %s (%d))", first, target,
+				ocl_error_name(err), err);
 	else
 		result_set_diag(failure, VERDICT_BUILD_ERROR, st->kernel_path, 0, 0,
-				"kernel file failed to build on %s: %s (%d)", target, ocl_error_name(err), err);
+				"kernel file failed to build on %s: %s (%d)", target,
+				ocl_error_name(err), err);
 	free(first);
 	free(failure->detail);
 	failure->detail = xstrdup(log);
@@ -125,19 +131,20 @@ static cl_program program_for(struct clexec *cx, const struct test_case *tc, con
 		if (strcmp(cp->path, st->kernel_path) != 0 || strcmp(cp->options, options) != 0)
 			continue;
 		if (cp->program == NULL)
-			build_failed(failure, st, cx->target.name, CL_BUILD_PROGRAM_FAILURE, cp->log);
+			build_failed(failure, st, cx->target.name, CL_BUILD_PROGRAM_FAILURE,
+				     cp->log);
 		return cp->program;
 	}
 
 	size_t len;
 	char *source = read_file(st->kernel_path, &len);
 	if (source == NULL) {
-		result_set_diag(failure, VERDICT_CASE_ERROR, tc->path, st->file_pos.line, st->file_pos.col,
-				"cannot read kernel file %s", st->kernel_path);
+		result_set_diag(failure, VERDICT_CASE_ERROR, tc->path, st->file_pos.line,
+				st->file_pos.col, "cannot read kernel file %s", st->kernel_path);
 		return NULL;
 	}
 	cl_int err;
-	const char *sources[] = {source};
+	const char *sources[] = { source };
 	cl_program program = clCreateProgramWithSource(cx->context, 1, sources, &len, &err);
 	free(source);
 	if (program == NULL) {
@@ -150,7 +157,8 @@ static cl_program program_for(struct clexec *cx, const struct test_case *tc, con
 
 	cx->programs = xreallocarray(cx->programs, cx->nprograms + 1, sizeof *cx->programs);
 	struct cached_program *cp = &cx->programs[cx->nprograms++];
-	*cp = (struct cached_program){.path = xstrdup(st->kernel_path), .options = xstrdup(options)};
+	*cp = (struct cached_program){ .path = xstrdup(st->kernel_path),
+				       .options = xstrdup(options) };
 	if (err != CL_SUCCESS) {
 		cp->log = ocl_build_log(program, cx->device);
 		clReleaseProgram(program);
@@ -194,16 +202,18 @@ static int check_args(struct clexec *cx, const struct test_case *tc, const struc
 	cl_uint nargs = 0;
 	clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL);
 	if (nargs != st->nargs) {
-		result_set_diag(failure, VERDICT_CASE_ERROR, tc->path, st->args_pos.line, st->args_pos.col,
-				"kernel %s takes %u argument%s, but the case gives %zu", st->kernel_name,
-				nargs, nargs == 1 ? "" : "s", st->nargs);
+		result_set_diag(failure, VERDICT_CASE_ERROR, tc->path, st->args_pos.line,
+				st->args_pos.col,
+				"kernel %s takes %u argument%s, but the case gives %zu",
+				st->kernel_name, nargs, nargs == 1 ? "" : "s", st->nargs);
 		return -1;
 	}
 	for (cl_uint a = 0; a < nargs; a++) {
 		cl_kernel_arg_address_qualifier space;
-		if (clGetKernelArgInfo(kernel, a, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof space, &space,
-				       NULL) != CL_SUCCESS)
-			return 0; /* the driver keeps no argument info: the count is all we can check */
+		if (clGetKernelArgInfo(kernel, a, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof space,
+				       &space, NULL) != CL_SUCCESS)
+			return 0; /* the driver keeps no argument info: the count is all we can
+				     check */
 		char type[256] = "";
 		clGetKernelArgInfo(kernel, a, CL_KERNEL_ARG_TYPE_NAME, sizeof type - 1, type, NULL);
 		char name[256] = "";
@@ -213,19 +223,25 @@ static int check_args(struct clexec *cx, const struct test_case *tc, const struc
 		cl_uint want_space;
 		char want_type[32];
 		expected_arg(tc, arg, &want_space, want_type, sizeof want_type);
-		bool constant_ok = space == CL_KERNEL_ARG_ADDRESS_CONSTANT && want_space == CL_KERNEL_ARG_ADDRESS_GLOBAL;
+		bool constant_ok = space == CL_KERNEL_ARG_ADDRESS_CONSTANT &&
+				   want_space == CL_KERNEL_ARG_ADDRESS_GLOBAL;
 		if (space != want_space && !constant_ok) {
-			result_set_diag(failure, VERDICT_CASE_ERROR, tc->path, arg->pos.line, arg->pos.col,
-					"argument %u of %s (%s %s) is %s, but the case gives %s", a + 1,
-					st->kernel_name, type, name, space_name(space), space_name(want_space));
+			result_set_diag(failure, VERDICT_CASE_ERROR, tc->path, arg->pos.line,
+					arg->pos.col,
+					"argument %u of %s (%s %s) is %s, but the case gives %s",
+					a + 1, st->kernel_name, type, name, space_name(space),
+					space_name(want_space));
 			return -1;
 		}
-		/* Drivers spell unsigned int as "uint" or "unsigned int"; compare the first word. */
-		bool unsigned_spelling = strncmp(type, "unsigned int", 12) == 0 && strncmp(want_type, "uint", 4) == 0;
+		/* Drivers spell unsigned int as "uint" or "unsigned int"; compare the first word.
+		 */
+		bool unsigned_spelling = strncmp(type, "unsigned int", 12) == 0 &&
+					 strncmp(want_type, "uint", 4) == 0;
 		if (strcmp(type, want_type) != 0 && !unsigned_spelling) {
-			result_set_diag(failure, VERDICT_CASE_ERROR, tc->path, arg->pos.line, arg->pos.col,
-					"argument %u of %s (%s) has type %s, but the case gives %s", a + 1,
-					st->kernel_name, name, type, want_type);
+			result_set_diag(failure, VERDICT_CASE_ERROR, tc->path, arg->pos.line,
+					arg->pos.col,
+					"argument %u of %s (%s) has type %s, but the case gives %s",
+					a + 1, st->kernel_name, name, type, want_type);
 			return -1;
 		}
 	}
@@ -239,7 +255,8 @@ int clexec_build(struct clexec *cx, const struct test_case *tc, const char *opti
 	release_kernels(cx);
 	/* -cl-kernel-arg-info lets check_args name the kernel's own parameters. */
 	char *all = xasprintf("-cl-kernel-arg-info%s%s%s%s", options && *options ? " " : "",
-			      options ? options : "", tc->options ? " " : "", tc->options ? tc->options : "");
+			      options ? options : "", tc->options ? " " : "",
+			      tc->options ? tc->options : "");
 	cx->kernels = xcalloc(tc->nsteps, sizeof *cx->kernels);
 	cx->nkernels = tc->nsteps;
 	int status = 0;
@@ -254,9 +271,9 @@ int clexec_build(struct clexec *cx, const struct test_case *tc, const char *opti
 		cl_int err;
 		cx->kernels[s] = clCreateKernel(program, st->kernel_name, &err);
 		if (cx->kernels[s] == NULL) {
-			result_set_diag(failure, VERDICT_CASE_ERROR, tc->path, st->name_pos.line, st->name_pos.col,
-					"no kernel named '%s' in %s (%s (%d))", st->kernel_name,
-					st->kernel_file, ocl_error_name(err), err);
+			result_set_diag(failure, VERDICT_CASE_ERROR, tc->path, st->name_pos.line,
+					st->name_pos.col, "no kernel named '%s' in %s (%s (%d))",
+					st->kernel_name, st->kernel_file, ocl_error_name(err), err);
 			status = -1;
 			break;
 		}
@@ -272,7 +289,8 @@ int clexec_build(struct clexec *cx, const struct test_case *tc, const char *opti
 }
 
 /* A result that says the target cannot run this plan: skip, with the reason. */
-static int unsupported(struct result *failure, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int unsupported(struct result *failure, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 static int unsupported(struct result *failure, const char *fmt, ...)
 {
@@ -293,27 +311,34 @@ static int check_limits(struct clexec *cx, const struct test_case *tc, const str
 	for (size_t b = 0; b < tc->nbuffers; b++) {
 		uint64_t bytes = (uint64_t)plan->buffer_counts[b] * elem_size(tc->buffers[b].type);
 		if (bytes > cx->target.max_alloc)
-			return unsupported(failure, "buffer %s needs %llu bytes; %s allocates at most %llu",
-					   tc->buffers[b].name, (unsigned long long)bytes, cx->target.name,
-					   (unsigned long long)cx->target.max_alloc);
+			return unsupported(
+				failure, "buffer %s needs %llu bytes; %s allocates at most %llu",
+				tc->buffers[b].name, (unsigned long long)bytes, cx->target.name,
+				(unsigned long long)cx->target.max_alloc);
 	}
 	for (size_t i = 0; i < plan->nlaunches; i++) {
 		const struct plan_launch *launch = &plan->launches[i];
 		size_t kernel_max = 0;
-		clGetKernelWorkGroupInfo(cx->kernels[launch->step], cx->device, CL_KERNEL_WORK_GROUP_SIZE,
-					 sizeof kernel_max, &kernel_max, NULL);
-		if (launch->local > cx->target.max_work_group || (kernel_max && launch->local > kernel_max))
-			return unsupported(failure, "work-group size %zu is over %s's limit of %zu for %s",
-					   launch->local, cx->target.name,
-					   kernel_max ? kernel_max : (size_t)cx->target.max_work_group,
-					   tc->steps[launch->step].kernel_name);
+		clGetKernelWorkGroupInfo(cx->kernels[launch->step], cx->device,
+					 CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_max, &kernel_max,
+					 NULL);
+		if (launch->local > cx->target.max_work_group ||
+		    (kernel_max && launch->local > kernel_max))
+			return unsupported(
+				failure, "work-group size %zu is over %s's limit of %zu for %s",
+				launch->local, cx->target.name,
+				kernel_max ? kernel_max : (size_t)cx->target.max_work_group,
+				tc->steps[launch->step].kernel_name);
 		uint64_t local_bytes = 0;
 		for (size_t a = 0; a < tc->steps[launch->step].nargs; a++)
-			local_bytes += launch->args[a].kind == ARG_LOCAL ? launch->args[a].local_bytes : 0;
+			local_bytes +=
+				launch->args[a].kind == ARG_LOCAL ? launch->args[a].local_bytes : 0;
 		if (local_bytes > cx->target.local_mem)
-			return unsupported(failure, "%s needs %llu bytes of local memory; %s has %llu",
-					   tc->steps[launch->step].kernel_name, (unsigned long long)local_bytes,
-					   cx->target.name, (unsigned long long)cx->target.local_mem);
+			return unsupported(failure,
+					   "%s needs %llu bytes of local memory; %s has %llu",
+					   tc->steps[launch->step].kernel_name,
+					   (unsigned long long)local_bytes, cx->target.name,
+					   (unsigned long long)cx->target.local_mem);
 	}
 	return 0;
 }
@@ -345,8 +370,9 @@ static int set_args(cl_kernel kernel, const struct test_case *tc, const struct p
 		}
 		if (err != CL_SUCCESS) {
 			result_set_diag(failure, VERDICT_CASE_ERROR, tc->path, st->args[a].pos.line,
-					st->args[a].pos.col, "clSetKernelArg for argument %zu of %s: %s (%d)",
-					a + 1, st->kernel_name, ocl_error_name(err), err);
+					st->args[a].pos.col,
+					"clSetKernelArg for argument %zu of %s: %s (%d)", a + 1,
+					st->kernel_name, ocl_error_name(err), err);
 			return -1;
 		}
 	}
@@ -378,7 +404,8 @@ int clexec_execute(struct clexec *cx, const struct test_case *tc, const struct p
 			if (rep > 0 && !cx->writable[b])
 				continue;
 			size_t bytes = plan->buffer_counts[b] * elem_size(tc->buffers[b].type);
-			err = clEnqueueWriteBuffer(cx->queue, mems[b], CL_FALSE, 0, bytes, initial[b], 0, NULL, NULL);
+			err = clEnqueueWriteBuffer(cx->queue, mems[b], CL_FALSE, 0, bytes,
+						   initial[b], 0, NULL, NULL);
 			if (err != CL_SUCCESS)
 				goto cl_failed;
 		}
@@ -392,13 +419,15 @@ int clexec_execute(struct clexec *cx, const struct test_case *tc, const struct p
 				free(events);
 				goto out;
 			}
-			err = clEnqueueNDRangeKernel(cx->queue, kernel, 1, NULL, &launch->global, &launch->local,
-						     0, NULL, &events[i]);
+			err = clEnqueueNDRangeKernel(cx->queue, kernel, 1, NULL, &launch->global,
+						     &launch->local, 0, NULL, &events[i]);
 			if (err != CL_SUCCESS) {
 				const struct step *st = &tc->steps[launch->step];
-				result_set_diag(failure, VERDICT_CASE_ERROR, tc->path, st->global.pos.line,
-						st->global.pos.col, "launching %s with global %zu, local %zu: %s (%d)",
-						st->kernel_name, launch->global, launch->local, ocl_error_name(err), err);
+				result_set_diag(failure, VERDICT_CASE_ERROR, tc->path,
+						st->global.pos.line, st->global.pos.col,
+						"launching %s with global %zu, local %zu: %s (%d)",
+						st->kernel_name, launch->global, launch->local,
+						ocl_error_name(err), err);
 				for (size_t e = 0; e < i; e++)
 					clReleaseEvent(events[e]);
 				free(events);
@@ -408,8 +437,10 @@ int clexec_execute(struct clexec *cx, const struct test_case *tc, const struct p
 		err = clFinish(cx->queue);
 		for (size_t i = 0; i < plan->nlaunches; i++) {
 			cl_ulong start = 0, end = 0;
-			if (clGetEventProfilingInfo(events[i], CL_PROFILING_COMMAND_START, sizeof start, &start, NULL) == CL_SUCCESS &&
-			    clGetEventProfilingInfo(events[i], CL_PROFILING_COMMAND_END, sizeof end, &end, NULL) == CL_SUCCESS &&
+			if (clGetEventProfilingInfo(events[i], CL_PROFILING_COMMAND_START,
+						    sizeof start, &start, NULL) == CL_SUCCESS &&
+			    clGetEventProfilingInfo(events[i], CL_PROFILING_COMMAND_END, sizeof end,
+						    &end, NULL) == CL_SUCCESS &&
 			    end > start)
 				*kernel_ns += end - start;
 			clReleaseEvent(events[i]);
@@ -425,7 +456,8 @@ int clexec_execute(struct clexec *cx, const struct test_case *tc, const struct p
 		if (!tc->buffers[b].output)
 			continue;
 		size_t bytes = plan->buffer_counts[b] * elem_size(tc->buffers[b].type);
-		err = clEnqueueReadBuffer(cx->queue, mems[b], CL_TRUE, 0, bytes, final[b], 0, NULL, NULL);
+		err = clEnqueueReadBuffer(cx->queue, mems[b], CL_TRUE, 0, bytes, final[b], 0, NULL,
+					  NULL);
 		if (err != CL_SUCCESS)
 			goto cl_failed;
 	}
@@ -436,7 +468,8 @@ cl_failed:
 	/* A queue that fails a transfer or a finish has met a device fault, which leaves the
 	 * context unusable on some drivers (NVIDIA's fails every later build with -9999). */
 	result_set_diag(failure, VERDICT_CRASH, tc->path, 0, 0,
-			"the device faulted (%s on %s: %s (%d)); an out-of-bounds access is the usual cause",
+			"the device faulted (%s on %s: %s (%d)); an out-of-bounds access is the "
+			"usual cause",
 			doing, cx->target.name, ocl_error_name(err), err);
 	status = BACKEND_LOST;
 out:

@@ -11,8 +11,7 @@ double cmp_gamma(double k)
 	return ku >= 1 ? INFINITY : ku / (1 - ku);
 }
 
-double cmp_bound(enum tolerance tol, long long depth, double want, double magnitude,
-		 size_t terms)
+double cmp_bound(enum tolerance tol, long long depth, double want, double magnitude, size_t terms)
 {
 	switch (tol) {
 	case TOL_EXACT:
@@ -26,10 +25,10 @@ double cmp_bound(enum tolerance tol, long long depth, double want, double magnit
 	return 0;
 }
 
-void cmp_buffer(const struct ref_output *ref, const void *got, size_t count,
-		enum tolerance tol, long long depth, struct cmp_report *report)
+void cmp_buffer(const struct ref_output *ref, const void *got, size_t count, enum tolerance tol,
+		long long depth, struct cmp_report *report)
 {
-	*report = (struct cmp_report){.ok = true, .compared = count};
+	*report = (struct cmp_report){ .ok = true, .compared = count };
 	bool rounding = ref->type == ELEM_FLOAT && tol != TOL_EXACT;
 
 	for (size_t i = 0; i < count; i++) {

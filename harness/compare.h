@@ -30,12 +30,11 @@ double cmp_gamma(double k);
 
 /* The accepted |got - want| of one element: 0 when exact; for TOL_REDUCTION
  * gamma(depth) * magnitude + u * |want|; for TOL_UNORDERED the depth is terms - 1. */
-double cmp_bound(enum tolerance tol, long long depth, double want, double magnitude,
-		 size_t terms);
+double cmp_bound(enum tolerance tol, long long depth, double want, double magnitude, size_t terms);
 
 /* Compares the first `count` elements of `got` with ref. Integers must be equal; floats
  * must lie within cmp_bound (exact: ==, so +0 equals -0; NaN never matches). */
-void cmp_buffer(const struct ref_output *ref, const void *got, size_t count,
-		enum tolerance tol, long long depth, struct cmp_report *report);
+void cmp_buffer(const struct ref_output *ref, const void *got, size_t count, enum tolerance tol,
+		long long depth, struct cmp_report *report);
 
 #endif

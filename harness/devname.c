@@ -14,12 +14,18 @@ static const struct {
 	const char *needle;
 	const char *word;
 } platform_words[] = {
-	{"pocl", "pocl"},         {"portable computing language", "pocl"},
-	{"oclgrind", "oclgrind"}, {"nvidia", "nvidia"},
-	{"advanced micro devices", "amd"}, {"amd", "amd"},
-	{"intel", "intel"},       {"apple", "apple"},
-	{"arm", "arm"},           {"qualcomm", "qualcomm"},
-	{"rusticl", "rusticl"},   {"mesa", "mesa"},
+	{ "pocl", "pocl" },
+	{ "portable computing language", "pocl" },
+	{ "oclgrind", "oclgrind" },
+	{ "nvidia", "nvidia" },
+	{ "advanced micro devices", "amd" },
+	{ "amd", "amd" },
+	{ "intel", "intel" },
+	{ "apple", "apple" },
+	{ "arm", "arm" },
+	{ "qualcomm", "qualcomm" },
+	{ "rusticl", "rusticl" },
+	{ "mesa", "mesa" },
 };
 
 static char *lowercase(const char *s)
@@ -53,14 +59,15 @@ static char *first_word(const char *s, bool need_digit)
 	return NULL;
 }
 
-char *devname_short(const char *platform_vendor, const char *platform_name,
-		    const char *device_name, const char *type)
+char *devname_short(const char *platform_vendor, const char *platform_name, const char *device_name,
+		    const char *type)
 {
 	char *vendor = lowercase(platform_vendor);
 	char *pname = lowercase(platform_name);
 	const char *platform = NULL;
 	for (size_t i = 0; i < sizeof platform_words / sizeof platform_words[0] && !platform; i++)
-		if (strstr(pname, platform_words[i].needle) || strstr(vendor, platform_words[i].needle))
+		if (strstr(pname, platform_words[i].needle) ||
+		    strstr(vendor, platform_words[i].needle))
 			platform = platform_words[i].word;
 	char *fallback = platform ? NULL : first_word(vendor, false);
 	if (!platform)

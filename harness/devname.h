@@ -8,8 +8,8 @@
  * type word ("cpu", "gpu", "accelerator"): the platform's short word, then "cpu" for CPU
  * devices, else the first word of the device name holding a digit (the model number).
  * Caller frees. */
-char *devname_short(const char *platform_vendor, const char *platform_name,
-		    const char *device_name, const char *type);
+char *devname_short(const char *platform_vendor, const char *platform_name, const char *device_name,
+		    const char *type);
 
 /* Whether `pattern` selects a device: its exact short name, its platform word (the part
  * before the first '-'), its type word, or "all". */

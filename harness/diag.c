@@ -75,7 +75,7 @@ static char *source_line(const char *path, int line)
 	FILE *f = fopen(path, "r");
 	if (f == NULL)
 		return NULL;
-	struct strbuf sb = {0};
+	struct strbuf sb = { 0 };
 	int current = 1;
 	int c;
 	while ((c = getc(f)) != EOF) {

@@ -11,7 +11,7 @@
 #include "wire.h"
 #include "worker.h"
 
-#define NS_PER_S 1000000000ull
+#define NS_PER_S     1000000000ull
 #define COMMAND_QUIT UINT32_MAX
 
 struct dispatcher {
@@ -22,7 +22,7 @@ struct dispatcher {
 	unsigned timeout_s;
 	struct target *targets;
 	size_t ntargets;
-	struct worker idle;     /* the listing worker, waiting for its first target */
+	struct worker idle; /* the listing worker, waiting for its first target */
 	bool has_idle;
 };
 
@@ -57,7 +57,7 @@ static void job_emit(void *ctx, struct result *r)
 static void run_cases(struct run_job *job, int fd)
 {
 	job->fd = fd;
-	job->out = (struct strbuf){0};
+	job->out = (struct strbuf){ 0 };
 	struct backend_session *session;
 	char *cause = NULL;
 	if (job->backend->open(job->target, &session, &cause) < 0) {
@@ -65,11 +65,13 @@ static void run_cases(struct run_job *job, int fd)
 		worker_send(fd, &job->out);
 		return;
 	}
-	struct result_sink sink = {job_begin, job_emit, job};
+	struct result_sink sink = { job_begin, job_emit, job };
 	for (size_t c = job->first_case; c < job->ncases; c++) {
 		if (runner_run_case(job->backend, session, job->target, job->cases[c], c, job->opt,
-				    c == job->first_case ? job->first_run : 0, &sink) == BACKEND_LOST)
-			return; /* no END: the parent starts a fresh worker after the reported run */
+				    c == job->first_case ? job->first_run : 0,
+				    &sink) == BACKEND_LOST)
+			return; /* no END: the parent starts a fresh worker after the reported run
+				 */
 	}
 	job->backend->close(session);
 	wire_message(&job->out, FRAME_END, "");
@@ -86,7 +88,7 @@ static void run_main(void *arg, int fd, int control)
 static void list_main(void *arg, int fd, int control)
 {
 	const struct dispatcher *d = arg;
-	struct strbuf out = {0};
+	struct strbuf out = { 0 };
 	struct target *targets;
 	size_t count;
 	char *cause = NULL;
@@ -104,8 +106,11 @@ static void list_main(void *arg, int fd, int control)
 	uint32_t which;
 	if (worker_receive(control, &which) < 0 || which >= count)
 		return;
-	struct run_job job = {.backend = d->backend, .target = &targets[which], .cases = d->cases,
-			      .ncases = d->ncases, .opt = d->opt};
+	struct run_job job = { .backend = d->backend,
+			       .target = &targets[which],
+			       .cases = d->cases,
+			       .ncases = d->ncases,
+			       .opt = d->opt };
 	run_cases(&job, fd);
 }
 
@@ -114,8 +119,9 @@ int dispatch_open(const struct backend *b, struct test_case *const *cases, size_
 		  char **cause)
 {
 	struct dispatcher *d = xcalloc(1, sizeof *d);
-	*d = (struct dispatcher){.backend = b, .cases = cases, .ncases = ncases, .opt = opt,
-				 .timeout_s = timeout_s};
+	*d = (struct dispatcher){
+		.backend = b, .cases = cases, .ncases = ncases, .opt = opt, .timeout_s = timeout_s
+	};
 	if (worker_start(&d->idle, list_main, d, cause) < 0) {
 		free(d);
 		return -1;
@@ -207,16 +213,21 @@ static bool follow(struct run_job *job, struct worker *w, unsigned timeout_s,
 			free(worker_finish(w, true));
 			lost_verdict = VERDICT_TIMEOUT;
 			if (!reported)
-				lost = xasprintf("no result after %u s: the kernel hangs or is too slow, so its "
-						 "worker was killed (raise --timeout if it is only slow)", timeout_s);
+				lost = xasprintf(
+					"no result after %u s: the kernel hangs or is too slow, so "
+					"its "
+					"worker was killed (raise --timeout if it is only slow)",
+					timeout_s);
 			break;
 		}
 		if (ev == WORKER_GONE) {
 			printed = worker_output_tail(w, 2000);
 			char *how = worker_finish(w, false);
 			if (!reported)
-				lost = xasprintf("the worker running this died: %s; the OpenCL driver or the "
-						 "kernel crashed", how ? how : "it exited without finishing");
+				lost = xasprintf("the worker running this died: %s; the OpenCL "
+						 "driver or the "
+						 "kernel crashed",
+						 how ? how : "it exited without finishing");
 			free(how);
 			break;
 		}
@@ -268,8 +279,11 @@ static bool follow(struct run_job *job, struct worker *w, unsigned timeout_s,
 void dispatch_run(struct dispatcher *d, size_t index, void (*emit)(void *ctx, struct result *r),
 		  void *ctx)
 {
-	struct run_job job = {.backend = d->backend, .target = &d->targets[index], .cases = d->cases,
-			      .ncases = d->ncases, .opt = d->opt};
+	struct run_job job = { .backend = d->backend,
+			       .target = &d->targets[index],
+			       .cases = d->cases,
+			       .ncases = d->ncases,
+			       .opt = d->opt };
 	while (job.first_case < d->ncases) {
 		struct worker w;
 		bool adopted = false;

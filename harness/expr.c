@@ -30,10 +30,10 @@ enum op {
 
 struct node {
 	enum op op;
-	long long value;       /* OP_NUMBER */
-	enum expr_name name;   /* OP_NAME */
+	long long value;     /* OP_NUMBER */
+	enum expr_name name; /* OP_NAME */
 	struct node *lhs, *rhs;
-	int offset;            /* where the operator, call or operand starts */
+	int offset; /* where the operator, call or operand starts */
 };
 
 struct expr {
@@ -54,18 +54,18 @@ static const struct {
 	enum op op;
 	int arity;
 } functions[] = {
-	{"min", OP_MIN, 2},      {"max", OP_MAX, 2}, {"ceildiv", OP_CEILDIV, 2},
-	{"pow", OP_POW, 2},      {"log2", OP_LOG2, 1},
+	{ "min", OP_MIN, 2 }, { "max", OP_MAX, 2 },   { "ceildiv", OP_CEILDIV, 2 },
+	{ "pow", OP_POW, 2 }, { "log2", OP_LOG2, 1 },
 };
 
 static const struct {
 	const char *name;
 	enum expr_name bit;
 } names[] = {
-	{"N", EXPR_N},
-	{"L", EXPR_L},
-	{"CU", EXPR_CU},
-	{"I", EXPR_I},
+	{ "N", EXPR_N },
+	{ "L", EXPR_L },
+	{ "CU", EXPR_CU },
+	{ "I", EXPR_I },
 };
 
 static void node_free(struct node *n)
@@ -123,7 +123,7 @@ static struct node *parse_call(struct parser *p, int start, const char *word, si
 		if (strlen(functions[f].name) != len || strncmp(functions[f].name, word, len) != 0)
 			continue;
 		p->pos++; /* '(' */
-		struct node *args[2] = {NULL, NULL};
+		struct node *args[2] = { NULL, NULL };
 		for (int a = 0; a < functions[f].arity; a++) {
 			if (a > 0) {
 				skip_space(p);
@@ -149,8 +149,8 @@ static struct node *parse_call(struct parser *p, int start, const char *word, si
 		p->pos++;
 		return node_new(functions[f].op, start, args[0], args[1]);
 	}
-	fail(p->err, start,
-	     "unknown function '%.*s' (known: min, max, ceildiv, pow, log2)", (int)len, word);
+	fail(p->err, start, "unknown function '%.*s' (known: min, max, ceildiv, pow, log2)",
+	     (int)len, word);
 	return NULL;
 }
 
@@ -184,7 +184,8 @@ static struct node *parse_primary(struct parser *p)
 		if (p->text[p->pos] == '(')
 			return parse_call(p, start, word, len);
 		for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-			if (strlen(names[i].name) == len && strncmp(names[i].name, word, len) == 0) {
+			if (strlen(names[i].name) == len &&
+			    strncmp(names[i].name, word, len) == 0) {
 				struct node *n = node_new(OP_NAME, start, NULL, NULL);
 				n->name = names[i].bit;
 				p->names |= names[i].bit;
@@ -256,7 +257,7 @@ static struct node *parse_sum(struct parser *p)
 
 int expr_parse(const char *text, struct expr **out, struct expr_error *err)
 {
-	struct parser p = {.text = text, .pos = 0, .err = err, .names = 0};
+	struct parser p = { .text = text, .pos = 0, .err = err, .names = 0 };
 	struct node *root = parse_sum(&p);
 	if (root == NULL)
 		return -1;
@@ -288,8 +289,10 @@ static int eval(const struct node *n, const struct expr_env *env, long long *v,
 		*v = n->value;
 		return 0;
 	case OP_NAME:
-		*v = n->name == EXPR_N ? env->n : n->name == EXPR_L ? env->l
-			: n->name == EXPR_CU ? env->cu : env->i;
+		*v = n->name == EXPR_N	  ? env->n
+		     : n->name == EXPR_L  ? env->l
+		     : n->name == EXPR_CU ? env->cu
+					  : env->i;
 		return 0;
 	case OP_NEG:
 		if (__builtin_sub_overflow(0LL, a, v))
@@ -324,7 +327,10 @@ static int eval(const struct node *n, const struct expr_env *env, long long *v,
 		return 0;
 	case OP_CEILDIV:
 		if (b <= 0)
-			return fail(err, n->offset, "division by zero: ceildiv(%lld, %lld) needs a positive divisor", a, b);
+			return fail(
+				err, n->offset,
+				"division by zero: ceildiv(%lld, %lld) needs a positive divisor", a,
+				b);
 		/* ceil(a / b) for either sign of a: C division truncates towards zero. */
 		*v = a / b + (a % b > 0);
 		return 0;

@@ -85,7 +85,8 @@ void gen_fill(enum elem_type type, const struct init_spec *init, void *out, size
 	for (size_t i = 0; i < count; i++) {
 		switch (init->kind) {
 		case INIT_POISON: {
-			uint32_t bits = type == ELEM_FLOAT ? GEN_POISON_FLOAT_BITS : GEN_POISON_BITS;
+			uint32_t bits =
+				type == ELEM_FLOAT ? GEN_POISON_FLOAT_BITS : GEN_POISON_BITS;
 			memcpy((char *)out + i * 4, &bits, 4);
 			break;
 		}
@@ -97,7 +98,8 @@ void gen_fill(enum elem_type type, const struct init_spec *init, void *out, size
 			break;
 		case INIT_RANDOM:
 			if (type == ELEM_FLOAT) {
-				/* 24 random bits: every value is a float, so rounding cannot reach hi. */
+				/* 24 random bits: every value is a float, so rounding cannot reach
+				 * hi. */
 				double u = (double)(rng_next(&r) >> 40) * 0x1p-24;
 				store(type, out, i, init->lo + (init->hi - init->lo) * u);
 				break;

@@ -10,7 +10,7 @@
 
 /* The poison written into buffers without an init: a NaN for floats, so any comparison
  * with it fails, and 0xDEADBEEF for integers. */
-#define GEN_POISON_BITS 0xDEADBEEFu
+#define GEN_POISON_BITS	      0xDEADBEEFu
 #define GEN_POISON_FLOAT_BITS 0x7FC0DEADu
 
 /* The seed of a buffer without a seed of its own: the case's seed mixed with the

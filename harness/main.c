@@ -20,7 +20,7 @@
 #include "util.h"
 
 #define EXIT_MISMATCH 1
-#define EXIT_USAGE 2
+#define EXIT_USAGE    2
 
 static const char usage_text[] =
 	"usage: clharness devices\n"
@@ -105,12 +105,13 @@ static int collect_dir(struct path_list *list, const char *dir)
 	DIR *d = opendir(dir);
 	if (d == NULL)
 		return -1;
-	struct path_list here = {0};
+	struct path_list here = { 0 };
 	struct dirent *e;
 	while ((e = readdir(d)) != NULL) {
 		if (e->d_name[0] == '.')
 			continue;
-		add_path(&here, xasprintf("%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", e->d_name));
+		add_path(&here, xasprintf("%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/",
+					  e->d_name));
 	}
 	closedir(d);
 	qsort(here.paths, here.count, sizeof *here.paths, compare_strings);
@@ -142,7 +143,10 @@ static void emit_result(void *ctx, struct result *r)
 /* The targets a run visits: a dispatcher and an index into its targets. */
 struct selection {
 	struct dispatcher **dispatchers; /* one a backend */
-	struct { struct dispatcher *d; size_t index; } *targets;
+	struct {
+		struct dispatcher *d;
+		size_t index;
+	} * targets;
 	size_t count;
 };
 
@@ -152,10 +156,12 @@ static int select_targets(char **patterns, size_t npatterns, struct test_case *c
 			  size_t ncases, const struct run_options *opt, unsigned timeout_s,
 			  struct selection *sel)
 {
-	*sel = (struct selection){.dispatchers = xcalloc(backend_count, sizeof *sel->dispatchers)};
+	*sel = (struct selection){ .dispatchers =
+					   xcalloc(backend_count, sizeof *sel->dispatchers) };
 	for (size_t b = 0; b < backend_count; b++) {
 		char *cause = NULL;
-		if (dispatch_open(backends[b], cases, ncases, opt, timeout_s, &sel->dispatchers[b], &cause) < 0) {
+		if (dispatch_open(backends[b], cases, ncases, opt, timeout_s, &sel->dispatchers[b],
+				  &cause) < 0) {
 			fprintf(stderr, "clharness: %s\n", cause);
 			free(cause);
 			return -1;
@@ -168,7 +174,8 @@ static int select_targets(char **patterns, size_t npatterns, struct test_case *c
 				wanted = devname_matches(patterns[p], t->name, t->type);
 			if (!wanted)
 				continue;
-			sel->targets = xreallocarray(sel->targets, sel->count + 1, sizeof *sel->targets);
+			sel->targets =
+				xreallocarray(sel->targets, sel->count + 1, sizeof *sel->targets);
 			sel->targets[sel->count].d = d;
 			sel->targets[sel->count++].index = i;
 		}
@@ -186,7 +193,7 @@ static void selection_free(struct selection *sel)
 
 static const char *human_bytes(uint64_t bytes, char *buf, size_t size)
 {
-	const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	const char *units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
 	double v = (double)bytes;
 	int u = 0;
 	while (v >= 1024 && u < 4) {
@@ -202,7 +209,7 @@ static int cmd_devices(int argc, char **argv)
 	if (argc > 1)
 		return usage_error("devices takes no arguments, found '%s'", argv[1]);
 	struct selection sel;
-	struct run_options opt = {.repeat = 1};
+	struct run_options opt = { .repeat = 1 };
 	if (select_targets(NULL, 0, NULL, 0, &opt, 60, &sel) < 0) {
 		selection_free(&sel);
 		return EXIT_USAGE;
@@ -215,7 +222,8 @@ static int cmd_devices(int argc, char **argv)
 		const struct target *t = dispatch_target(sel.targets[i].d, sel.targets[i].index);
 		char local[32], global[32], alloc[32];
 		printf("%-16s %-5s %s\n", t->name, t->type, t->device);
-		printf("%-16s       platform %s, %s, driver %s\n", "", t->platform, t->opencl, t->driver);
+		printf("%-16s       platform %s, %s, driver %s\n", "", t->platform, t->opencl,
+		       t->driver);
 		printf("%-16s       %u compute units, work-groups up to %llu, local memory %s, "
 		       "global memory %s, buffers up to %s\n",
 		       "", t->compute_units, (unsigned long long)t->max_work_group,
@@ -231,19 +239,19 @@ static int cmd_run(int argc, char **argv)
 {
 	enum { OPT_TAP = 256, OPT_JSON, OPT_JUNIT, OPT_TIMEOUT, OPT_REPEAT, OPT_TIMING, OPT_COLOR };
 	static const struct option options[] = {
-		{"device", required_argument, NULL, 'd'},
-		{"size", required_argument, NULL, 'n'},
-		{"local", required_argument, NULL, 'l'},
-		{"tap", no_argument, NULL, OPT_TAP},
-		{"json", no_argument, NULL, OPT_JSON},
-		{"junit", required_argument, NULL, OPT_JUNIT},
-		{"timeout", required_argument, NULL, OPT_TIMEOUT},
-		{"repeat", required_argument, NULL, OPT_REPEAT},
-		{"timing", no_argument, NULL, OPT_TIMING},
-		{"color", required_argument, NULL, OPT_COLOR},
-		{"colour", required_argument, NULL, OPT_COLOR},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+		{ "device", required_argument, NULL, 'd' },
+		{ "size", required_argument, NULL, 'n' },
+		{ "local", required_argument, NULL, 'l' },
+		{ "tap", no_argument, NULL, OPT_TAP },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "junit", required_argument, NULL, OPT_JUNIT },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "repeat", required_argument, NULL, OPT_REPEAT },
+		{ "timing", no_argument, NULL, OPT_TIMING },
+		{ "color", required_argument, NULL, OPT_COLOR },
+		{ "colour", required_argument, NULL, OPT_COLOR },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	char **patterns = NULL;
 	size_t npatterns = 0;
@@ -288,18 +296,24 @@ static int cmd_run(int argc, char **argv)
 			break;
 		case OPT_TIMEOUT:
 			if (parse_positive(optarg, 86400, &timeout) < 0)
-				return usage_error("--timeout takes seconds from 1 to 86400, found '%s'", optarg);
+				return usage_error(
+					"--timeout takes seconds from 1 to 86400, found '%s'",
+					optarg);
 			break;
 		case OPT_REPEAT:
 			if (parse_positive(optarg, 1000000, &repeat) < 0)
-				return usage_error("--repeat takes a count from 1 to 1000000, found '%s'", optarg);
+				return usage_error(
+					"--repeat takes a count from 1 to 1000000, found '%s'",
+					optarg);
 			break;
 		case OPT_TIMING:
 			timing = true;
 			break;
 		case OPT_COLOR:
-			if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never"))
-				return usage_error("--color takes auto, always or never, found '%s'", optarg);
+			if (strcmp(optarg, "auto") && strcmp(optarg, "always") &&
+			    strcmp(optarg, "never"))
+				return usage_error(
+					"--color takes auto, always or never, found '%s'", optarg);
 			colour = optarg;
 			break;
 		case 'h':
@@ -311,12 +325,14 @@ static int cmd_run(int argc, char **argv)
 		}
 	}
 
-	struct path_list paths = {0};
+	struct path_list paths = { 0 };
 	if (optind == argc) {
 		const char *installed = CLH_PKGDATADIR "/cases";
 		if (collect_dir(&paths, installed) < 0) {
-			fprintf(stderr, "clharness: no case given, and no catalogue is installed at %s: "
-				"name case files or folders, e.g. clharness run cases/\n", installed);
+			fprintf(stderr,
+				"clharness: no case given, and no catalogue is installed at %s: "
+				"name case files or folders, e.g. clharness run cases/\n",
+				installed);
 			return EXIT_USAGE;
 		}
 	}
@@ -332,14 +348,16 @@ static int cmd_run(int argc, char **argv)
 		}
 	}
 
-	bool want_colour = strcmp(colour, "always") == 0 || (strcmp(colour, "auto") == 0 && isatty(STDOUT_FILENO));
+	bool want_colour = strcmp(colour, "always") == 0 ||
+			   (strcmp(colour, "auto") == 0 && isatty(STDOUT_FILENO));
 	struct run_state state;
 	report_init(&state.reporter, format, stdout, want_colour);
 	FILE *junit = NULL;
 	if (junit_path) {
 		junit = fopen(junit_path, "w");
 		if (junit == NULL)
-			return usage_error("cannot write the JUnit report '%s': %s", junit_path, strerror(errno));
+			return usage_error("cannot write the JUnit report '%s': %s", junit_path,
+					   strerror(errno));
 		report_set_junit(&state.reporter, junit);
 	}
 	uint64_t start = clock_now_ns();
@@ -348,7 +366,7 @@ static int cmd_run(int argc, char **argv)
 	struct test_case **cases = xcalloc(paths.count, sizeof *cases);
 	size_t ncases = 0;
 	for (size_t i = 0; i < paths.count; i++) {
-		struct diag_list diags = {0};
+		struct diag_list diags = { 0 };
 		struct test_case *tc = case_load(paths.paths[i], &diags);
 		if (tc)
 			cases[ncases++] = tc;
@@ -357,7 +375,7 @@ static int cmd_run(int argc, char **argv)
 		diag_list_free(&diags);
 	}
 
-	struct run_options opt = {sizes, nsizes, locals, nlocals, (unsigned)repeat};
+	struct run_options opt = { sizes, nsizes, locals, nlocals, (unsigned)repeat };
 	struct selection sel;
 	int status = 0;
 	if (select_targets(patterns, npatterns, cases, ncases, &opt, (unsigned)timeout, &sel) < 0) {
@@ -365,9 +383,12 @@ static int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	if (sel.count == 0) {
-		char *reason = npatterns
-			? xasprintf("no OpenCL device matches '%s' (see clharness devices)", patterns[0])
-			: xstrdup("no OpenCL device found: install a driver, e.g. pocl-opencl-icd");
+		char *reason =
+			npatterns
+				? xasprintf("no OpenCL device matches '%s' (see clharness devices)",
+					    patterns[0])
+				: xstrdup("no OpenCL device found: install a driver, e.g. "
+					  "pocl-opencl-icd");
 		report_skip_all(&state.reporter, reason);
 		free(reason);
 		/* Under TAP a missing device is a skip; elsewhere it is a setup error. */

@@ -13,8 +13,8 @@
 const char *ocl_error_name(cl_int err)
 {
 	switch (err) {
-#define NAME(code) \
-	case code: \
+#define NAME(code)                                                                                 \
+	case code:                                                                                 \
 		return #code;
 		NAME(CL_SUCCESS)
 		NAME(CL_DEVICE_NOT_FOUND)
@@ -117,19 +117,21 @@ static char *query_string(const struct info_query *q, cl_int *err)
 
 char *ocl_platform_string(cl_platform_id platform, cl_platform_info param, cl_int *err)
 {
-	return query_string(&(struct info_query){.platform = platform, .param = param}, err);
+	return query_string(&(struct info_query){ .platform = platform, .param = param }, err);
 }
 
 char *ocl_device_string(cl_device_id device, cl_device_info param, cl_int *err)
 {
-	return query_string(&(struct info_query){.device = device, .param = param}, err);
+	return query_string(&(struct info_query){ .device = device, .param = param }, err);
 }
 
 char *ocl_build_log(cl_program program, cl_device_id device)
 {
 	cl_int err;
-	char *log = query_string(&(struct info_query){.program = program, .device = device,
-						      .param = CL_PROGRAM_BUILD_LOG}, &err);
+	char *log = query_string(&(struct info_query){ .program = program,
+						       .device = device,
+						       .param = CL_PROGRAM_BUILD_LOG },
+				 &err);
 	if (log == NULL)
 		return xstrdup("(no build log)");
 	/* Drivers pad logs with blank lines; trailing whitespace only spaces out reports. */
@@ -168,15 +170,16 @@ static cl_int describe(cl_platform_id platform, cl_device_id device, struct targ
 		void *value;
 		size_t size;
 	} limits[] = {
-		{CL_DEVICE_TYPE, &type, sizeof type},
-		{CL_DEVICE_MAX_COMPUTE_UNITS, &units, sizeof units},
-		{CL_DEVICE_MAX_WORK_GROUP_SIZE, &max_wg, sizeof max_wg},
-		{CL_DEVICE_LOCAL_MEM_SIZE, &local_mem, sizeof local_mem},
-		{CL_DEVICE_GLOBAL_MEM_SIZE, &global_mem, sizeof global_mem},
-		{CL_DEVICE_MAX_MEM_ALLOC_SIZE, &max_alloc, sizeof max_alloc},
+		{ CL_DEVICE_TYPE, &type, sizeof type },
+		{ CL_DEVICE_MAX_COMPUTE_UNITS, &units, sizeof units },
+		{ CL_DEVICE_MAX_WORK_GROUP_SIZE, &max_wg, sizeof max_wg },
+		{ CL_DEVICE_LOCAL_MEM_SIZE, &local_mem, sizeof local_mem },
+		{ CL_DEVICE_GLOBAL_MEM_SIZE, &global_mem, sizeof global_mem },
+		{ CL_DEVICE_MAX_MEM_ALLOC_SIZE, &max_alloc, sizeof max_alloc },
 	};
 	for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
-		err = clGetDeviceInfo(device, limits[i].param, limits[i].size, limits[i].value, NULL);
+		err = clGetDeviceInfo(device, limits[i].param, limits[i].size, limits[i].value,
+				      NULL);
 		if (err != CL_SUCCESS)
 			break;
 	}
@@ -203,8 +206,8 @@ static cl_int describe(cl_platform_id platform, cl_device_id device, struct targ
 	return CL_SUCCESS;
 }
 
-int ocl_list_targets(int (*keep)(const char *platform_name), struct target **targets,
-		     size_t *count, char **cause)
+int ocl_list_targets(int (*keep)(const char *platform_name), struct target **targets, size_t *count,
+		     char **cause)
 {
 	*targets = NULL;
 	*count = 0;
@@ -236,7 +239,7 @@ int ocl_list_targets(int (*keep)(const char *platform_name), struct target **tar
 		for (cl_uint d = 0; d < ndevices; d++) {
 			*targets = xreallocarray(*targets, *count + 1, sizeof **targets);
 			struct target *t = &(*targets)[(*count)++];
-			*t = (struct target){.platform_index = p, .device_index = d};
+			*t = (struct target){ .platform_index = p, .device_index = d };
 			describe(platforms[p], devices[d], t);
 		}
 		free(devices);
@@ -269,8 +272,8 @@ int ocl_find_target(const struct target *t, cl_platform_id *platform, cl_device_
 	cl_uint nplatforms = 0;
 	cl_int err = clGetPlatformIDs(0, NULL, &nplatforms);
 	if (err != CL_SUCCESS || t->platform_index >= nplatforms) {
-		*cause = xasprintf("platform %u of %s is gone (%s (%d))", t->platform_index, t->name,
-				   ocl_error_name(err), err);
+		*cause = xasprintf("platform %u of %s is gone (%s (%d))", t->platform_index,
+				   t->name, ocl_error_name(err), err);
 		return -1;
 	}
 	cl_platform_id *platforms = xcalloc(nplatforms, sizeof *platforms);

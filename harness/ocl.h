@@ -21,8 +21,8 @@ char *ocl_build_log(cl_program program, cl_device_id device);
 /* Lists every device of every platform whose name passes `keep` (NULL keeps all), as
  * targets with stable short names; names that would repeat get -1, -2 ... by order.
  * No platform, or no device, is an empty list, not an error. */
-int ocl_list_targets(int (*keep)(const char *platform_name), struct target **targets,
-		     size_t *count, char **cause);
+int ocl_list_targets(int (*keep)(const char *platform_name), struct target **targets, size_t *count,
+		     char **cause);
 
 /* Finds the platform and device a target names, checking that its short name still
  * matches (the ICD's order could differ between processes only if the system changed). */

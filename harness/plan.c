@@ -30,8 +30,9 @@ static long long eval(struct resolver *r, const struct pexpr *pe, const char *wh
 	}
 	if (v < min) {
 		diag_add(r->diags, DIAG_ERROR, r->tc->path, pe->pos.line, pe->pos.col,
-			 "%s '%s' is %lld at N=%lld, L=%lld; it must be %s", what, expr_text(pe->expr), v,
-			 r->env.n, r->env.l, min > 0 ? "positive" : "zero or more");
+			 "%s '%s' is %lld at N=%lld, L=%lld; it must be %s", what,
+			 expr_text(pe->expr), v, r->env.n, r->env.l,
+			 min > 0 ? "positive" : "zero or more");
 		r->failed = true;
 		return min;
 	}
@@ -46,12 +47,15 @@ static void plan_launch(struct resolver *r, struct plan *plan, size_t s, long lo
 	launch->step = s;
 	launch->iteration = iteration;
 	launch->global = (size_t)eval(r, &st->global, "global size", 1);
-	launch->local = st->local.expr ? (size_t)eval(r, &st->local, "local size", 1) : (size_t)r->env.l;
+	launch->local =
+		st->local.expr ? (size_t)eval(r, &st->local, "local size", 1) : (size_t)r->env.l;
 	if (!r->failed && launch->global % launch->local != 0) {
 		diag_add(r->diags, DIAG_ERROR, r->tc->path, st->global.pos.line, st->global.pos.col,
-			 "global size '%s' is %zu at N=%lld, L=%lld: not a multiple of the work-group size %zu; "
+			 "global size '%s' is %zu at N=%lld, L=%lld: not a multiple of the "
+			 "work-group size %zu; "
 			 "round it up, e.g. ceildiv(N, L) * L, and guard the kernel's tail",
-			 expr_text(st->global.expr), launch->global, r->env.n, r->env.l, launch->local);
+			 expr_text(st->global.expr), launch->global, r->env.n, r->env.l,
+			 launch->local);
 		r->failed = true;
 	}
 	launch->args = xcalloc(st->nargs, sizeof *launch->args);
@@ -63,7 +67,8 @@ static void plan_launch(struct resolver *r, struct plan *plan, size_t s, long lo
 		if (arg->kind == ARG_BUFFER)
 			pa->buffer = arg->buffer;
 		else if (arg->kind == ARG_LOCAL)
-			pa->local_bytes = (size_t)eval(r, &arg->count, "local buffer count", 1) * elem_size(arg->type);
+			pa->local_bytes = (size_t)eval(r, &arg->count, "local buffer count", 1) *
+					  elem_size(arg->type);
 		else
 			pa->scalar = eval(r, &arg->value, "scalar value", -__LONG_LONG_MAX__);
 	}
@@ -94,7 +99,8 @@ static double whole_bound(const struct buffer_decl *buf, size_t count)
 static void check_exact_sums(struct resolver *r, const struct check *ck, const struct plan *plan)
 {
 	const struct test_case *tc = r->tc;
-	if (ck->tolerance != TOL_EXACT || !ck->ref->sums || tc->buffers[ck->buffer].type != ELEM_FLOAT)
+	if (ck->tolerance != TOL_EXACT || !ck->ref->sums ||
+	    tc->buffers[ck->buffer].type != ELEM_FLOAT)
 		return;
 	double largest = 1;
 	size_t terms = 0;
@@ -103,9 +109,12 @@ static void check_exact_sums(struct resolver *r, const struct check *ck, const s
 		size_t count = plan->buffer_counts[ck->of[i]];
 		double bound = whole_bound(in, count);
 		if (bound < 0) {
-			diag_add(r->diags, DIAG_ERROR, tc->path, ck->tolerance_pos.line, ck->tolerance_pos.col,
-				 "tolerance: exact on a float %s needs whole-number inputs (init: random_int, "
-				 "fill or iota), and '%s' does not have them; use tolerance: reduction",
+			diag_add(r->diags, DIAG_ERROR, tc->path, ck->tolerance_pos.line,
+				 ck->tolerance_pos.col,
+				 "tolerance: exact on a float %s needs whole-number inputs (init: "
+				 "random_int, "
+				 "fill or iota), and '%s' does not have them; use tolerance: "
+				 "reduction",
 				 ck->ref->name, in->name);
 			r->failed = true;
 			return;
@@ -114,20 +123,24 @@ static void check_exact_sums(struct resolver *r, const struct check *ck, const s
 		terms = count;
 	}
 	if ((double)terms * largest >= 0x1p24) {
-		diag_add(r->diags, DIAG_ERROR, tc->path, ck->tolerance_pos.line, ck->tolerance_pos.col,
-			 "tolerance: exact on a float %s needs n * max|x| < 2^24 so every partial sum is "
+		diag_add(r->diags, DIAG_ERROR, tc->path, ck->tolerance_pos.line,
+			 ck->tolerance_pos.col,
+			 "tolerance: exact on a float %s needs n * max|x| < 2^24 so every partial "
+			 "sum is "
 			 "exact, but at N=%lld, L=%lld it is %zu * %g; narrow the inputs' range",
 			 ck->ref->name, r->env.n, r->env.l, terms, largest);
 		r->failed = true;
 	}
 }
 
-int plan_build(const struct test_case *tc, long long n, long long l, long long cu,
-	       struct plan *out, struct diag_list *diags)
+int plan_build(const struct test_case *tc, long long n, long long l, long long cu, struct plan *out,
+	       struct diag_list *diags)
 {
-	struct resolver r = {.tc = tc, .env = {.n = n, .l = l, .cu = cu, .i = 0}, .diags = diags};
+	struct resolver r = { .tc = tc,
+			      .env = { .n = n, .l = l, .cu = cu, .i = 0 },
+			      .diags = diags };
 	struct plan *plan = out;
-	*plan = (struct plan){.n = n, .l = l, .cu = cu};
+	*plan = (struct plan){ .n = n, .l = l, .cu = cu };
 
 	plan->buffer_counts = xcalloc(tc->nbuffers, sizeof *plan->buffer_counts);
 	for (size_t b = 0; b < tc->nbuffers; b++)
@@ -136,7 +149,8 @@ int plan_build(const struct test_case *tc, long long n, long long l, long long c
 	size_t capacity = 0;
 	long long *repeats = xcalloc(tc->nsteps, sizeof *repeats);
 	for (size_t s = 0; s < tc->nsteps; s++) {
-		repeats[s] = tc->steps[s].repeat.expr ? eval(&r, &tc->steps[s].repeat, "repeat", 0) : 1;
+		repeats[s] =
+			tc->steps[s].repeat.expr ? eval(&r, &tc->steps[s].repeat, "repeat", 0) : 1;
 		capacity += (size_t)repeats[s];
 	}
 	plan->launches = xcalloc(capacity, sizeof *plan->launches);
@@ -156,20 +170,23 @@ int plan_build(const struct test_case *tc, long long n, long long l, long long c
 		pc->count = ck->count.expr ? (size_t)eval(&r, &ck->count, "count", 1) : available;
 		if (!r.failed && pc->count > available) {
 			diag_add(diags, DIAG_ERROR, tc->path, ck->count.pos.line, ck->count.pos.col,
-				 "count '%s' is %zu at N=%lld, L=%lld, but buffer '%s' holds %zu elements",
-				 expr_text(ck->count.expr), pc->count, n, l, tc->buffers[ck->buffer].name,
-				 available);
+				 "count '%s' is %zu at N=%lld, L=%lld, but buffer '%s' holds %zu "
+				 "elements",
+				 expr_text(ck->count.expr), pc->count, n, l,
+				 tc->buffers[ck->buffer].name, available);
 			r.failed = true;
 		}
 		if (ck->tolerance == TOL_REDUCTION) {
 			long long serial = ck->serial.expr ? eval(&r, &ck->serial, "serial", 0) : 1;
-			long long partials = ck->partials.expr ? eval(&r, &ck->partials, "partials", 1)
-					     : ck->ref->per_group ? (long long)pc->group
-								  : (long long)plan->buffer_counts[ck->of[0]];
+			long long partials =
+				ck->partials.expr    ? eval(&r, &ck->partials, "partials", 1)
+				: ck->ref->per_group ? (long long)pc->group
+						     : (long long)plan->buffer_counts[ck->of[0]];
 			long long log2_partials = 0;
 			while ((1LL << log2_partials) < partials)
 				log2_partials++;
-			/* Each term of a float dot product is a rounded product: one more rounding. */
+			/* Each term of a float dot product is a rounded product: one more rounding.
+			 */
 			bool products = ck->ref->inputs == 2;
 			pc->depth = serial + log2_partials + products;
 		}
@@ -191,5 +208,5 @@ void plan_free(struct plan *plan)
 	free(plan->launches);
 	free(plan->buffer_counts);
 	free(plan->checks);
-	*plan = (struct plan){0};
+	*plan = (struct plan){ 0 };
 }

@@ -10,10 +10,10 @@
 
 struct plan_arg {
 	enum arg_kind kind;
-	size_t buffer;          /* ARG_BUFFER */
-	size_t local_bytes;     /* ARG_LOCAL */
-	long long scalar;       /* ARG_SCALAR */
-	enum elem_type type;    /* ARG_LOCAL, ARG_SCALAR */
+	size_t buffer;	     /* ARG_BUFFER */
+	size_t local_bytes;  /* ARG_LOCAL */
+	long long scalar;    /* ARG_SCALAR */
+	enum elem_type type; /* ARG_LOCAL, ARG_SCALAR */
 };
 
 /* One kernel launch: a step, or one iteration of a repeated step. */
@@ -29,12 +29,12 @@ struct plan_check {
 	size_t group;
 	long long shift;
 	size_t count;
-	long long depth;        /* TOL_REDUCTION: serial + ceil(log2(partials)) */
+	long long depth; /* TOL_REDUCTION: serial + ceil(log2(partials)) */
 };
 
 struct plan {
 	long long n, l, cu;
-	size_t *buffer_counts;  /* elements of each buffer of the case */
+	size_t *buffer_counts; /* elements of each buffer of the case */
 	struct plan_launch *launches;
 	size_t nlaunches;
 	struct plan_check *checks;
@@ -44,8 +44,8 @@ struct plan {
  * fails (division by zero, a count that is not positive, a global size that is not a
  * multiple of the local size) adds a diagnostic at the expression's position, naming N
  * and L, and returns -1; the plan is then empty. */
-int plan_build(const struct test_case *tc, long long n, long long l, long long cu,
-	       struct plan *out, struct diag_list *diags);
+int plan_build(const struct test_case *tc, long long n, long long l, long long cu, struct plan *out,
+	       struct diag_list *diags);
 void plan_free(struct plan *plan);
 
 #endif

@@ -11,19 +11,19 @@
 #include "util.h"
 
 static const struct ref_info refs[] = {
-	{"sum", REF_SUM, 1, false, false, true},
-	{"min", REF_MIN, 1, false, false, false},
-	{"max", REF_MAX, 1, false, false, false},
-	{"dot", REF_DOT, 2, false, false, true},
-	{"sum_per_group", REF_SUM_PER_GROUP, 1, true, false, true},
-	{"min_per_group", REF_MIN_PER_GROUP, 1, true, false, false},
-	{"max_per_group", REF_MAX_PER_GROUP, 1, true, false, false},
-	{"dot_per_group", REF_DOT_PER_GROUP, 2, true, false, true},
-	{"inclusive_scan", REF_INCLUSIVE_SCAN, 1, false, false, true},
-	{"exclusive_scan", REF_EXCLUSIVE_SCAN, 1, false, false, true},
-	{"inclusive_scan_per_block", REF_INCLUSIVE_SCAN_PER_BLOCK, 1, true, false, true},
-	{"exclusive_scan_per_block", REF_EXCLUSIVE_SCAN_PER_BLOCK, 1, true, false, true},
-	{"rotate", REF_ROTATE, 1, false, true, false},
+	{ "sum", REF_SUM, 1, false, false, true },
+	{ "min", REF_MIN, 1, false, false, false },
+	{ "max", REF_MAX, 1, false, false, false },
+	{ "dot", REF_DOT, 2, false, false, true },
+	{ "sum_per_group", REF_SUM_PER_GROUP, 1, true, false, true },
+	{ "min_per_group", REF_MIN_PER_GROUP, 1, true, false, false },
+	{ "max_per_group", REF_MAX_PER_GROUP, 1, true, false, false },
+	{ "dot_per_group", REF_DOT_PER_GROUP, 2, true, false, true },
+	{ "inclusive_scan", REF_INCLUSIVE_SCAN, 1, false, false, true },
+	{ "exclusive_scan", REF_EXCLUSIVE_SCAN, 1, false, false, true },
+	{ "inclusive_scan_per_block", REF_INCLUSIVE_SCAN_PER_BLOCK, 1, true, false, true },
+	{ "exclusive_scan_per_block", REF_EXCLUSIVE_SCAN_PER_BLOCK, 1, true, false, true },
+	{ "rotate", REF_ROTATE, 1, false, true, false },
 };
 
 const struct ref_info *ref_lookup(const char *name)
@@ -55,16 +55,16 @@ enum combine { COMBINE_SUM, COMBINE_MIN, COMBINE_MAX };
 struct acc {
 	enum elem_type type;
 	enum combine combine;
-	uint32_t bits;     /* integer sum, min or max, as 32 raw bits */
-	double sum, comp;  /* float sum and its compensation */
-	double extreme;    /* float min or max */
-	double magnitude;  /* sum of |term| */
+	uint32_t bits;	  /* integer sum, min or max, as 32 raw bits */
+	double sum, comp; /* float sum and its compensation */
+	double extreme;	  /* float min or max */
+	double magnitude; /* sum of |term| */
 	size_t terms;
 };
 
 static void acc_reset(struct acc *a, enum elem_type type, enum combine combine)
 {
-	*a = (struct acc){.type = type, .combine = combine};
+	*a = (struct acc){ .type = type, .combine = combine };
 	if (combine == COMBINE_MIN) {
 		a->bits = type == ELEM_INT ? (uint32_t)INT32_MAX : UINT32_MAX;
 		a->extreme = INFINITY;
@@ -139,8 +139,8 @@ static void record(struct ref_output *out, size_t i, const struct acc *a)
 	}
 }
 
-void ref_compute(enum ref_kind kind, const struct ref_input *inputs, size_t group,
-		 long long shift, size_t count, struct ref_output *out)
+void ref_compute(enum ref_kind kind, const struct ref_input *inputs, size_t group, long long shift,
+		 size_t count, struct ref_output *out)
 {
 	const struct ref_input *x = &inputs[0];
 	int ninputs = kind == REF_DOT || kind == REF_DOT_PER_GROUP ? 2 : 1;
@@ -148,16 +148,16 @@ void ref_compute(enum ref_kind kind, const struct ref_input *inputs, size_t grou
 	if (ninputs == 2 && inputs[1].count < n)
 		n = inputs[1].count;
 
-	*out = (struct ref_output){.type = x->type, .count = count};
+	*out = (struct ref_output){ .type = x->type, .count = count };
 	out->want = xcalloc(count, sizeof *out->want);
 	if (x->type == ELEM_FLOAT) {
 		out->magnitude = xcalloc(count, sizeof *out->magnitude);
 		out->terms = xcalloc(count, sizeof *out->terms);
 	}
 
-	enum combine combine = kind == REF_MIN || kind == REF_MIN_PER_GROUP ? COMBINE_MIN
+	enum combine combine = kind == REF_MIN || kind == REF_MIN_PER_GROUP   ? COMBINE_MIN
 			       : kind == REF_MAX || kind == REF_MAX_PER_GROUP ? COMBINE_MAX
-									 : COMBINE_SUM;
+									      : COMBINE_SUM;
 	struct acc a;
 
 	switch (kind) {
@@ -217,5 +217,5 @@ void ref_output_free(struct ref_output *out)
 	free(out->want);
 	free(out->magnitude);
 	free(out->terms);
-	*out = (struct ref_output){0};
+	*out = (struct ref_output){ 0 };
 }

@@ -27,10 +27,10 @@ enum ref_kind {
 struct ref_info {
 	const char *name;
 	enum ref_kind kind;
-	int inputs;       /* buffers named by `of`: 2 for dot products, else 1 */
-	bool per_group;   /* takes `group` (default L): one result per group or block */
-	bool shifted;     /* takes `shift`: the rotation amount */
-	bool sums;        /* float results carry rounding error, so need a tolerance */
+	int inputs;	/* buffers named by `of`: 2 for dot products, else 1 */
+	bool per_group; /* takes `group` (default L): one result per group or block */
+	bool shifted;	/* takes `shift`: the rotation amount */
+	bool sums;	/* float results carry rounding error, so need a tolerance */
 };
 
 /* Looks a reference up by the name a case uses; NULL if there is none. */
@@ -60,8 +60,8 @@ struct ref_output {
 /* Computes `count` elements of reference `kind` over the inputs. group is the group or
  * block size of per-group references; shift the rotation of REF_ROTATE. Groups past
  * the end of the input reduce nothing and get the operation's identity. */
-void ref_compute(enum ref_kind kind, const struct ref_input *inputs, size_t group,
-		 long long shift, size_t count, struct ref_output *out);
+void ref_compute(enum ref_kind kind, const struct ref_input *inputs, size_t group, long long shift,
+		 size_t count, struct ref_output *out);
 void ref_output_free(struct ref_output *out);
 
 #endif

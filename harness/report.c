@@ -11,7 +11,9 @@
 
 void report_init(struct reporter *rp, enum report_format format, FILE *out, bool colour)
 {
-	*rp = (struct reporter){.format = format, .out = out, .colour = colour && format == REPORT_TEXT};
+	*rp = (struct reporter){ .format = format,
+				 .out = out,
+				 .colour = colour && format == REPORT_TEXT };
 }
 
 void json_string(struct strbuf *out, const char *s)
@@ -112,8 +114,9 @@ static void result_diagnostics(struct strbuf *out, const struct result *r, bool 
 	if (r->message == NULL)
 		return;
 	enum diag_severity sev = r->verdict == VERDICT_SKIP ? DIAG_NOTE
-				 : result_expected(r) ? DIAG_WARNING : DIAG_ERROR;
-	struct strbuf msg = {0};
+				 : result_expected(r)	    ? DIAG_WARNING
+							    : DIAG_ERROR;
+	struct strbuf msg = { 0 };
 	if (r->verdict == VERDICT_WRONG_OUTPUT && r->racy)
 		strbuf_puts(&msg, "racy kernel, output wrong as a race may make it: ");
 	strbuf_printf(&msg, "%s [%s ", r->message, r->target);
@@ -128,24 +131,27 @@ static void result_diagnostics(struct strbuf *out, const struct result *r, bool 
 static void text_result(struct reporter *rp, const struct result *r)
 {
 	static const char *const colours[] = {
-		[VERDICT_PASS] = "\033[32m",        [VERDICT_WRONG_OUTPUT] = "\033[31m",
+		[VERDICT_PASS] = "\033[32m",	    [VERDICT_WRONG_OUTPUT] = "\033[31m",
 		[VERDICT_BUILD_ERROR] = "\033[31m", [VERDICT_CASE_ERROR] = "\033[31m",
-		[VERDICT_TIMEOUT] = "\033[31m",     [VERDICT_CRASH] = "\033[31m",
+		[VERDICT_TIMEOUT] = "\033[31m",	    [VERDICT_CRASH] = "\033[31m",
 		[VERDICT_SKIP] = "\033[33m",
 	};
-	struct strbuf out = {0};
+	struct strbuf out = { 0 };
 	const char *colour = rp->colour ? (result_expected(r) && r->verdict != VERDICT_SKIP
-						   ? colours[VERDICT_PASS] : colours[r->verdict]) : "";
+						   ? colours[VERDICT_PASS]
+						   : colours[r->verdict])
+					: "";
 	strbuf_printf(&out, "%s%-12s%s %-32s %-14s ", colour, verdict_name(r->verdict),
 		      rp->colour ? "\033[0m" : "", r->case_name, r->target);
-	struct strbuf sh = {0};
+	struct strbuf sh = { 0 };
 	shape(&sh, r);
 	strbuf_printf(&out, "%-20s", sh.data);
 	strbuf_free(&sh);
 	if (r->n > 0 && (r->verdict == VERDICT_PASS || r->verdict == VERDICT_WRONG_OUTPUT))
 		strbuf_printf(&out, " %10.3f ms", r->kernel_ns / 1e6 / (r->repeat ? r->repeat : 1));
 	if (r->racy)
-		strbuf_puts(&out, r->verdict == VERDICT_WRONG_OUTPUT ? "  (racy: recorded)" : "  (racy)");
+		strbuf_puts(&out,
+			    r->verdict == VERDICT_WRONG_OUTPUT ? "  (racy: recorded)" : "  (racy)");
 	strbuf_puts(&out, "\n");
 	if (r->verdict != VERDICT_PASS)
 		result_diagnostics(&out, r, rp->colour);
@@ -155,7 +161,7 @@ static void text_result(struct reporter *rp, const struct result *r)
 
 static void tap_result(struct reporter *rp, const struct result *r)
 {
-	struct strbuf out = {0};
+	struct strbuf out = { 0 };
 	bool ok = result_expected(r);
 	strbuf_printf(&out, "%s %zu - %s [%s] ", ok ? "ok" : "not ok", rp->results, r->case_name,
 		      r->target);
@@ -168,7 +174,7 @@ static void tap_result(struct reporter *rp, const struct result *r)
 		strbuf_printf(&out, ": %s", verdict_name(r->verdict));
 	strbuf_puts(&out, "\n");
 	if (r->verdict != VERDICT_PASS && r->verdict != VERDICT_SKIP) {
-		struct strbuf diags = {0};
+		struct strbuf diags = { 0 };
 		result_diagnostics(&diags, r, false);
 		prefixed(&out, "# ", diags.data ? diags.data : "");
 		strbuf_free(&diags);
@@ -179,7 +185,7 @@ static void tap_result(struct reporter *rp, const struct result *r)
 
 static void json_result(struct reporter *rp, const struct result *r)
 {
-	struct strbuf out = {0};
+	struct strbuf out = { 0 };
 	strbuf_puts(&out, "{");
 	json_key(&out, "case");
 	json_string(&out, r->case_name);
@@ -227,7 +233,8 @@ static void json_result(struct reporter *rp, const struct result *r)
 		json_number(&out, r->want);
 		strbuf_puts(&out, ",\"bound\":");
 		json_number(&out, r->bound);
-		strbuf_printf(&out, ",\"differ\":%zu,\"compared\":%zu}", r->mismatches, r->compared);
+		strbuf_printf(&out, ",\"differ\":%zu,\"compared\":%zu}", r->mismatches,
+			      r->compared);
 	}
 	strbuf_puts(&out, "}\n");
 	fputs(out.data, rp->out);
@@ -247,7 +254,7 @@ void report_set_junit(struct reporter *rp, FILE *junit)
 static void junit_result(struct reporter *rp, const struct result *r)
 {
 	struct strbuf *out = &rp->junit_cases;
-	struct strbuf name = {0}, diags = {0};
+	struct strbuf name = { 0 }, diags = { 0 };
 	strbuf_printf(&name, "[%s] ", r->target);
 	shape(&name, r);
 	result_diagnostics(&diags, r, false);
@@ -259,9 +266,10 @@ static void junit_result(struct reporter *rp, const struct result *r)
 	if (r->verdict == VERDICT_PASS) {
 		strbuf_puts(out, "/>\n");
 	} else {
-		const char *element = r->verdict == VERDICT_SKIP ? "skipped"
-				      : result_expected(r) ? "system-out"
-				      : r->verdict == VERDICT_WRONG_OUTPUT ? "failure" : "error";
+		const char *element = r->verdict == VERDICT_SKIP	   ? "skipped"
+				      : result_expected(r)		   ? "system-out"
+				      : r->verdict == VERDICT_WRONG_OUTPUT ? "failure"
+									   : "error";
 		rp->junit_skipped += r->verdict == VERDICT_SKIP;
 		rp->junit_failures += strcmp(element, "failure") == 0;
 		rp->junit_errors += strcmp(element, "error") == 0;
@@ -317,17 +325,17 @@ void report_result(struct reporter *rp, const struct result *r)
 void report_broken_case(struct reporter *rp, const char *path, const struct diag_list *diags)
 {
 	rp->broken_cases++;
-	struct strbuf text = {0};
+	struct strbuf text = { 0 };
 	for (size_t i = 0; i < diags->count; i++) {
 		const struct diag *d = &diags->items[i];
-		diag_render(&text, d->file, d->line, d->col, d->severity, d->message,
-			    rp->colour);
+		diag_render(&text, d->file, d->line, d->col, d->severity, d->message, rp->colour);
 	}
 	if (rp->junit) {
 		rp->junit_errors++;
 		strbuf_puts(&rp->junit_cases, "  <testcase classname=\"");
 		xml_text(&rp->junit_cases, path);
-		strbuf_puts(&rp->junit_cases, "\" name=\"case file\">\n    <error type=\"case-error\" "
+		strbuf_puts(&rp->junit_cases,
+			    "\" name=\"case file\">\n    <error type=\"case-error\" "
 			    "message=\"the case file did not load\">");
 		xml_text(&rp->junit_cases, text.data);
 		strbuf_puts(&rp->junit_cases, "</error>\n  </testcase>\n");
@@ -337,19 +345,21 @@ void report_broken_case(struct reporter *rp, const char *path, const struct diag
 	} else if (rp->format == REPORT_TAP) {
 		rp->results++;
 		fprintf(rp->out, "not ok %zu - %s: case file error\n", rp->results, path);
-		struct strbuf out = {0};
+		struct strbuf out = { 0 };
 		prefixed(&out, "# ", text.data ? text.data : "");
 		fputs(out.data ? out.data : "", rp->out);
 		strbuf_free(&out);
 	} else {
 		for (size_t i = 0; i < diags->count; i++) {
 			const struct diag *d = &diags->items[i];
-			struct strbuf out = {0};
+			struct strbuf out = { 0 };
 			strbuf_puts(&out, "{\"file\":");
 			json_string(&out, path);
-			strbuf_puts(&out, ",\"verdict\":\"case-error\",\"expected\":false,\"diagnostic\":{\"file\":");
+			strbuf_puts(&out, ",\"verdict\":\"case-error\",\"expected\":false,"
+					  "\"diagnostic\":{\"file\":");
 			json_string(&out, d->file);
-			strbuf_printf(&out, ",\"line\":%d,\"col\":%d,\"message\":", d->line, d->col);
+			strbuf_printf(&out, ",\"line\":%d,\"col\":%d,\"message\":", d->line,
+				      d->col);
 			json_string(&out, d->message);
 			strbuf_puts(&out, "}}\n");
 			fputs(out.data, rp->out);
@@ -364,7 +374,8 @@ void report_skip_all(struct reporter *rp, const char *reason)
 {
 	if (rp->junit) {
 		rp->junit_skipped++;
-		strbuf_puts(&rp->junit_cases, "  <testcase classname=\"clharness\" name=\"devices\">\n"
+		strbuf_puts(&rp->junit_cases,
+			    "  <testcase classname=\"clharness\" name=\"devices\">\n"
 			    "    <skipped message=\"");
 		xml_text(&rp->junit_cases, reason);
 		strbuf_puts(&rp->junit_cases, "\"/>\n  </testcase>\n");
@@ -402,25 +413,30 @@ void report_finish(struct reporter *rp, size_t ntargets, uint64_t wall_ns, bool 
 		fprintf(rp->out, "1..%zu\n", rp->results);
 		out = rp->out;
 	}
-	fprintf(out, "%ssummary: %zu result%s on %zu device%s: %zu pass, %zu racy with wrong output "
-		"(recorded), %zu skipped, %zu failed", lead, rp->results, rp->results == 1 ? "" : "s",
-		ntargets, ntargets == 1 ? "" : "s", rp->passed, rp->racy_recorded, rp->skipped,
-		rp->unexpected);
+	fprintf(out,
+		"%ssummary: %zu result%s on %zu device%s: %zu pass, %zu racy with wrong output "
+		"(recorded), %zu skipped, %zu failed",
+		lead, rp->results, rp->results == 1 ? "" : "s", ntargets, ntargets == 1 ? "" : "s",
+		rp->passed, rp->racy_recorded, rp->skipped, rp->unexpected);
 	if (rp->broken_cases)
-		fprintf(out, "; %zu case file%s did not load", rp->broken_cases, rp->broken_cases == 1 ? "" : "s");
-	fprintf(out, "; worst float error %.3g of its bound; %.2f s\n", rp->worst_drift, wall_ns / 1e9);
+		fprintf(out, "; %zu case file%s did not load", rp->broken_cases,
+			rp->broken_cases == 1 ? "" : "s");
+	fprintf(out, "; worst float error %.3g of its bound; %.2f s\n", rp->worst_drift,
+		wall_ns / 1e9);
 	if (timing) {
 		double total = wall_ns / 1e9;
 		double kernel = rp->kernel_ns / 1e9, reference = rp->reference_ns / 1e9,
 		       compare = rp->compare_ns / 1e9;
 		double setup = total - kernel - reference - compare;
-		fprintf(out, "%stime: total %.3f s = setup %.3f s (%.1f%%) + kernel %.3f s (%.1f%%) + "
-			"reference %.3f s (%.1f%%) + comparison %.3f s (%.1f%%)\n", lead, total,
-			setup, 100 * setup / total, kernel, 100 * kernel / total, reference,
-			100 * reference / total, compare, 100 * compare / total);
-		fprintf(out, "%swork: %zu program build%s, %zu input buffer%s generated, %zu run%s\n", lead,
-			rp->builds, rp->builds == 1 ? "" : "s", rp->generated, rp->generated == 1 ? "" : "s",
-			rp->results, rp->results == 1 ? "" : "s");
+		fprintf(out,
+			"%stime: total %.3f s = setup %.3f s (%.1f%%) + kernel %.3f s (%.1f%%) + "
+			"reference %.3f s (%.1f%%) + comparison %.3f s (%.1f%%)\n",
+			lead, total, setup, 100 * setup / total, kernel, 100 * kernel / total,
+			reference, 100 * reference / total, compare, 100 * compare / total);
+		fprintf(out,
+			"%swork: %zu program build%s, %zu input buffer%s generated, %zu run%s\n",
+			lead, rp->builds, rp->builds == 1 ? "" : "s", rp->generated,
+			rp->generated == 1 ? "" : "s", rp->results, rp->results == 1 ? "" : "s");
 	}
 	fflush(out);
 }

@@ -16,16 +16,16 @@ struct reporter {
 	enum report_format format;
 	FILE *out;
 	bool colour;
-	size_t results;          /* results reported: the TAP test number */
-	size_t unexpected;       /* results that are not what their case expects */
+	size_t results;	   /* results reported: the TAP test number */
+	size_t unexpected; /* results that are not what their case expects */
 	size_t passed;
-	size_t racy_recorded;    /* racy cases whose output was wrong, as it may be */
+	size_t racy_recorded; /* racy cases whose output was wrong, as it may be */
 	size_t skipped;
-	size_t broken_cases;     /* case files that did not load */
+	size_t broken_cases; /* case files that did not load */
 	double worst_drift;
 	uint64_t kernel_ns, reference_ns, compare_ns;
 	size_t builds, generated;
-	FILE *junit;             /* also write JUnit XML here, when set */
+	FILE *junit; /* also write JUnit XML here, when set */
 	struct strbuf junit_cases;
 	size_t junit_failures, junit_errors, junit_skipped;
 };

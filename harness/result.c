@@ -60,5 +60,5 @@ void result_free(struct result *r)
 	free(r->message);
 	free(r->detail);
 	free(r->buffer);
-	*r = (struct result){0};
+	*r = (struct result){ 0 };
 }

@@ -11,10 +11,10 @@ enum verdict {
 	VERDICT_PASS,
 	VERDICT_WRONG_OUTPUT,
 	VERDICT_BUILD_ERROR,
-	VERDICT_CASE_ERROR,  /* the case cannot run as written: bad plan, arguments not matching */
+	VERDICT_CASE_ERROR, /* the case cannot run as written: bad plan, arguments not matching */
 	VERDICT_TIMEOUT,
 	VERDICT_CRASH,
-	VERDICT_SKIP,        /* the target lacks something the run needs */
+	VERDICT_SKIP, /* the target lacks something the run needs */
 };
 
 /* One result. n and l are 0 for results about a whole case (a build error, a crash while
@@ -33,15 +33,15 @@ struct result {
 	uint64_t reference_ns;
 	uint64_t compare_ns;
 	unsigned repeat;
-	unsigned builds;        /* programs built for this result; 0 when reused */
-	unsigned generated;     /* buffers whose initial contents were generated for it */
-	double drift;           /* worst |error| / bound over the checked floats */
+	unsigned builds;    /* programs built for this result; 0 when reused */
+	unsigned generated; /* buffers whose initial contents were generated for it */
+	double drift;	    /* worst |error| / bound over the checked floats */
 	char *file;
 	int line;
 	int col;
 	char *message;
 	char *detail;
-	char *buffer;           /* wrong-output: the first mismatching buffer */
+	char *buffer; /* wrong-output: the first mismatching buffer */
 	size_t index;
 	double got;
 	double want;

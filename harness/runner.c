@@ -54,7 +54,8 @@ struct inputs {
 };
 
 /* Returns how many buffers it generated. */
-static unsigned refresh_inputs(const struct test_case *tc, const struct plan *plan, struct inputs *in)
+static unsigned refresh_inputs(const struct test_case *tc, const struct plan *plan,
+			       struct inputs *in)
 {
 	unsigned generated = 0;
 	for (size_t b = 0; b < tc->nbuffers; b++) {
@@ -112,8 +113,8 @@ static void check_outputs(const struct test_case *tc, const struct plan *plan,
 		const struct plan_check *pc = &plan->checks[c];
 		struct ref_input inputs[2];
 		for (int i = 0; i < ck->ref->inputs; i++)
-			inputs[i] = (struct ref_input){tc->buffers[ck->of[i]].type, in->data[ck->of[i]],
-						       in->count[ck->of[i]]};
+			inputs[i] = (struct ref_input){ tc->buffers[ck->of[i]].type,
+							in->data[ck->of[i]], in->count[ck->of[i]] };
 		uint64_t t0 = clock_now_ns();
 		struct ref_output want;
 		ref_compute(ck->ref->kind, inputs, pc->group, pc->shift, pc->count, &want);
@@ -132,12 +133,12 @@ static void check_outputs(const struct test_case *tc, const struct plan *plan,
 }
 
 /* Returns the backend's execute status: 0, -1, or BACKEND_LOST. */
-static int run_one(const struct backend *b, struct backend_session *session,
-		   const struct target *t, const struct test_case *tc, const struct run_options *opt,
-		   long long n, long long l, struct inputs *in, struct result *r)
+static int run_one(const struct backend *b, struct backend_session *session, const struct target *t,
+		   const struct test_case *tc, const struct run_options *opt, long long n,
+		   long long l, struct inputs *in, struct result *r)
 {
 	struct plan plan;
-	struct diag_list diags = {0};
+	struct diag_list diags = { 0 };
 	if (plan_build(tc, n, l, t->compute_units, &plan, &diags) < 0) {
 		const struct diag *d = &diags.items[0];
 		result_set_diag(r, VERDICT_CASE_ERROR, d->file, d->line, d->col, "%s", d->message);
@@ -163,8 +164,8 @@ static int run_one(const struct backend *b, struct backend_session *session,
 }
 
 int runner_run_case(const struct backend *b, struct backend_session *session,
-		     const struct target *t, const struct test_case *tc, size_t case_index,
-		     const struct run_options *opt, size_t first, const struct result_sink *sink)
+		    const struct target *t, const struct test_case *tc, size_t case_index,
+		    const struct run_options *opt, size_t first, const struct result_sink *sink)
 {
 	sink->begin(sink->ctx, case_index, 0);
 	struct result failure;

@@ -10,11 +10,11 @@
 #include "testcase.h"
 
 struct run_options {
-	const long long *sizes;   /* NULL: each case's own sizes */
+	const long long *sizes; /* NULL: each case's own sizes */
 	size_t nsizes;
-	const long long *locals;  /* NULL: each case's own local sizes */
+	const long long *locals; /* NULL: each case's own local sizes */
 	size_t nlocals;
-	unsigned repeat;          /* launches per run; the output of the last is checked */
+	unsigned repeat; /* launches per run; the output of the last is checked */
 };
 
 /* Where results go. begin() announces each run before it starts, so that a run that
@@ -39,7 +39,7 @@ void runner_result_init(struct result *r, const struct backend *b, const struct 
  * emitted when it fails, which ends the case. Returns BACKEND_LOST when the session can
  * run nothing more, else 0. */
 int runner_run_case(const struct backend *b, struct backend_session *session,
-		     const struct target *t, const struct test_case *tc, size_t case_index,
-		     const struct run_options *opt, size_t first, const struct result_sink *sink);
+		    const struct target *t, const struct test_case *tc, size_t case_index,
+		    const struct run_options *opt, size_t first, const struct result_sink *sink);
 
 #endif

@@ -30,9 +30,9 @@ enum init_kind { INIT_POISON, INIT_FILL, INIT_IOTA, INIT_RANDOM, INIT_RANDOM_INT
  * element the kernel never writes cannot pass as a zero by luck. */
 struct init_spec {
 	enum init_kind kind;
-	double lo;        /* fill value, iota start, lower end of a random range */
-	double hi;        /* upper end of a random range */
-	uint64_t seed;    /* per buffer: the case's seed mixed with the buffer's name */
+	double lo;     /* fill value, iota start, lower end of a random range */
+	double hi;     /* upper end of a random range */
+	uint64_t seed; /* per buffer: the case's seed mixed with the buffer's name */
 	struct src_pos pos;
 };
 
@@ -52,22 +52,22 @@ enum arg_kind { ARG_BUFFER, ARG_LOCAL, ARG_SCALAR };
 struct arg {
 	enum arg_kind kind;
 	struct src_pos pos;
-	size_t buffer;           /* ARG_BUFFER: index into test_case.buffers */
-	enum elem_type type;     /* ARG_LOCAL, ARG_SCALAR */
-	struct pexpr count;      /* ARG_LOCAL: elements */
-	struct pexpr value;      /* ARG_SCALAR */
+	size_t buffer;	     /* ARG_BUFFER: index into test_case.buffers */
+	enum elem_type type; /* ARG_LOCAL, ARG_SCALAR */
+	struct pexpr count;  /* ARG_LOCAL: elements */
+	struct pexpr value;  /* ARG_SCALAR */
 };
 
 struct step {
-	char *kernel_file;       /* as the case wrote it */
-	char *kernel_path;       /* resolved, readable */
+	char *kernel_file; /* as the case wrote it */
+	char *kernel_path; /* resolved, readable */
 	char *kernel_name;
 	struct src_pos file_pos;
 	struct src_pos name_pos;
 	struct src_pos args_pos;
 	struct pexpr global;
-	struct pexpr local;      /* expr NULL: the case's L */
-	struct pexpr repeat;     /* expr NULL: once; else launched for I = 0 .. repeat-1 */
+	struct pexpr local;  /* expr NULL: the case's L */
+	struct pexpr repeat; /* expr NULL: once; else launched for I = 0 .. repeat-1 */
 	struct arg *args;
 	size_t nargs;
 };
@@ -80,21 +80,21 @@ struct check {
 	const struct ref_info *ref;
 	size_t of[2];
 	enum tolerance tolerance;
-	struct pexpr group;      /* per-group references; expr NULL: L */
-	struct pexpr shift;      /* rotate */
-	struct pexpr count;      /* elements compared; expr NULL: the whole buffer */
-	struct pexpr serial;     /* elements one work-item adds serially; NULL: 1 */
-	struct pexpr partials;   /* partials combined in a tree; NULL: group, or the count */
+	struct pexpr group;    /* per-group references; expr NULL: L */
+	struct pexpr shift;    /* rotate */
+	struct pexpr count;    /* elements compared; expr NULL: the whole buffer */
+	struct pexpr serial;   /* elements one work-item adds serially; NULL: 1 */
+	struct pexpr partials; /* partials combined in a tree; NULL: group, or the count */
 	struct src_pos pos;
 	struct src_pos tolerance_pos;
 };
 
 struct test_case {
-	char *path;              /* the case file as given */
-	char *name;              /* topic/name: the path below cases/, without .yaml */
+	char *path; /* the case file as given */
+	char *name; /* topic/name: the path below cases/, without .yaml */
 	char *about;
-	char *options;           /* extra program build options, may be NULL */
-	bool racy;               /* output may be wrong on real devices: recorded, not failed */
+	char *options; /* extra program build options, may be NULL */
+	bool racy;     /* output may be wrong on real devices: recorded, not failed */
 	uint64_t seed;
 	long long *sizes;
 	size_t nsizes;

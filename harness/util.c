@@ -137,7 +137,7 @@ char *read_file(const char *path, size_t *len)
 	FILE *f = fopen(path, "rb");
 	if (f == NULL)
 		return NULL;
-	struct strbuf sb = {0};
+	struct strbuf sb = { 0 };
 	char chunk[8192];
 	size_t n;
 	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)

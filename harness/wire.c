@@ -18,25 +18,33 @@ struct field {
 	enum field_kind kind;
 };
 
-#define R(member, kind) {offsetof(struct result, member), kind}
+#define R(member, kind)                                                                            \
+	{                                                                                          \
+		offsetof(struct result, member), kind                                              \
+	}
 static const struct field result_fields[] = {
-	R(case_name, F_STR), R(case_path, F_STR), R(target, F_STR), R(backend, F_STR),
-	R(n, F_I64), R(l, F_I64), R(verdict, F_VERDICT), R(racy, F_BOOL),
-	R(kernel_ns, F_U64), R(reference_ns, F_U64), R(compare_ns, F_U64), R(repeat, F_UINT),
-	R(builds, F_UINT), R(generated, F_UINT),
-	R(drift, F_DOUBLE), R(file, F_STR), R(line, F_INT), R(col, F_INT),
-	R(message, F_STR), R(detail, F_STR), R(buffer, F_STR), R(index, F_SIZE),
-	R(got, F_DOUBLE), R(want, F_DOUBLE), R(bound, F_DOUBLE), R(mismatches, F_SIZE),
-	R(compared, F_SIZE),
+	R(case_name, F_STR),	R(case_path, F_STR),   R(target, F_STR),
+	R(backend, F_STR),	R(n, F_I64),	       R(l, F_I64),
+	R(verdict, F_VERDICT),	R(racy, F_BOOL),       R(kernel_ns, F_U64),
+	R(reference_ns, F_U64), R(compare_ns, F_U64),  R(repeat, F_UINT),
+	R(builds, F_UINT),	R(generated, F_UINT),  R(drift, F_DOUBLE),
+	R(file, F_STR),		R(line, F_INT),	       R(col, F_INT),
+	R(message, F_STR),	R(detail, F_STR),      R(buffer, F_STR),
+	R(index, F_SIZE),	R(got, F_DOUBLE),      R(want, F_DOUBLE),
+	R(bound, F_DOUBLE),	R(mismatches, F_SIZE), R(compared, F_SIZE),
 };
 #undef R
 
-#define T(member, kind) {offsetof(struct target, member), kind}
+#define T(member, kind)                                                                            \
+	{                                                                                          \
+		offsetof(struct target, member), kind                                              \
+	}
 static const struct field target_fields[] = {
-	T(name, F_STR), T(type, F_STR), T(device, F_STR), T(platform, F_STR),
-	T(driver, F_STR), T(opencl, F_STR), T(compute_units, F_UINT),
-	T(max_work_group, F_U64), T(local_mem, F_U64), T(global_mem, F_U64),
-	T(max_alloc, F_U64), T(platform_index, F_UINT), T(device_index, F_UINT),
+	T(name, F_STR),		  T(type, F_STR),	    T(device, F_STR),
+	T(platform, F_STR),	  T(driver, F_STR),	    T(opencl, F_STR),
+	T(compute_units, F_UINT), T(max_work_group, F_U64), T(local_mem, F_U64),
+	T(global_mem, F_U64),	  T(max_alloc, F_U64),	    T(platform_index, F_UINT),
+	T(device_index, F_UINT),
 };
 #undef T
 
@@ -64,7 +72,7 @@ static size_t field_size(enum field_kind kind)
 static void encode(struct strbuf *out, enum frame_type type, const void *obj,
 		   const struct field *fields, size_t nfields)
 {
-	struct strbuf payload = {0};
+	struct strbuf payload = { 0 };
 	for (size_t i = 0; i < nfields; i++) {
 		const char *at = (const char *)obj + fields[i].offset;
 		if (fields[i].kind != F_STR) {
@@ -86,8 +94,7 @@ static void encode(struct strbuf *out, enum frame_type type, const void *obj,
 }
 
 /* Fills obj from p; on malformed input frees what it allocated and returns -1. */
-static int decode(const char *p, size_t len, void *obj, const struct field *fields,
-		  size_t nfields)
+static int decode(const char *p, size_t len, void *obj, const struct field *fields, size_t nfields)
 {
 	size_t pos = 0;
 	for (size_t i = 0; i < nfields; i++) {
@@ -135,25 +142,25 @@ struct begin {
 	long long output_offset;
 };
 static const struct field begin_fields[] = {
-	{offsetof(struct begin, case_index), F_SIZE},
-	{offsetof(struct begin, run), F_SIZE},
-	{offsetof(struct begin, output_offset), F_I64},
+	{ offsetof(struct begin, case_index), F_SIZE },
+	{ offsetof(struct begin, run), F_SIZE },
+	{ offsetof(struct begin, output_offset), F_I64 },
 };
 
 void wire_begin(struct strbuf *out, size_t case_index, size_t run, long long output_offset)
 {
-	struct begin b = {case_index, run, output_offset};
+	struct begin b = { case_index, run, output_offset };
 	encode(out, FRAME_BEGIN, &b, begin_fields, 3);
 }
 
 struct message {
 	char *text;
 };
-static const struct field message_fields[] = {{offsetof(struct message, text), F_STR}};
+static const struct field message_fields[] = { { offsetof(struct message, text), F_STR } };
 
 void wire_message(struct strbuf *out, enum frame_type type, const char *message)
 {
-	struct message m = {(char *)message};
+	struct message m = { (char *)message };
 	encode(out, type, &m, message_fields, 1);
 }
 
@@ -176,7 +183,7 @@ long wire_split(const char *buf, size_t len, enum frame_type *type, const char *
 
 int wire_read_target(const char *p, size_t len, struct target *t)
 {
-	*t = (struct target){0};
+	*t = (struct target){ 0 };
 	if (decode(p, len, t, target_fields, sizeof target_fields / sizeof target_fields[0]) == 0)
 		return 0;
 	target_free(t);
@@ -185,7 +192,7 @@ int wire_read_target(const char *p, size_t len, struct target *t)
 
 int wire_read_result(const char *p, size_t len, struct result *r)
 {
-	*r = (struct result){0};
+	*r = (struct result){ 0 };
 	if (decode(p, len, r, result_fields, sizeof result_fields / sizeof result_fields[0]) == 0)
 		return 0;
 	result_free(r);
@@ -206,7 +213,7 @@ int wire_read_begin(const char *p, size_t len, size_t *case_index, size_t *run,
 
 int wire_read_message(const char *p, size_t len, char **message)
 {
-	struct message m = {0};
+	struct message m = { 0 };
 	if (decode(p, len, &m, message_fields, 1) < 0) {
 		free(m.text);
 		return -1;

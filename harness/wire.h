@@ -10,10 +10,10 @@
 
 enum frame_type {
 	FRAME_TARGET = 1, /* one target found by list_targets */
-	FRAME_BEGIN,      /* the worker starts (case, run): the timeout clock restarts */
-	FRAME_RESULT,     /* one result */
-	FRAME_ERROR,      /* the worker cannot go on: message */
-	FRAME_END,        /* the worker finished its job */
+	FRAME_BEGIN,	  /* the worker starts (case, run): the timeout clock restarts */
+	FRAME_RESULT,	  /* one result */
+	FRAME_ERROR,	  /* the worker cannot go on: message */
+	FRAME_END,	  /* the worker finished its job */
 };
 
 /* Appends one frame (type, length, payload) to `out`. */

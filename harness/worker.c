@@ -16,7 +16,7 @@
 int worker_start(struct worker *w, void (*fn)(void *arg, int fd, int control), void *arg,
 		 char **cause)
 {
-	*w = (struct worker){.pid = -1, .fd = -1, .control_fd = -1, .output_fd = -1};
+	*w = (struct worker){ .pid = -1, .fd = -1, .control_fd = -1, .output_fd = -1 };
 	FILE *output = tmpfile();
 	if (output == NULL) {
 		*cause = xasprintf("tmpfile: %s", strerror(errno));
@@ -81,7 +81,7 @@ int worker_command(struct worker *w, uint32_t command)
 	sigprocmask(SIG_BLOCK, &pipe_only, &old);
 	ssize_t n = write(w->control_fd, &command, sizeof command);
 	if (n < 0 && errno == EPIPE) {
-		struct timespec now = {0, 0};
+		struct timespec now = { 0, 0 };
 		sigtimedwait(&pipe_only, NULL, &now);
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
@@ -111,8 +111,8 @@ enum worker_event worker_next(struct worker *w, uint64_t deadline_ns, enum frame
 			w->consumed = 0;
 		}
 		if (w->inbox.len > w->consumed) {
-			long whole = wire_split(w->inbox.data + w->consumed, w->inbox.len - w->consumed,
-						type, payload, len);
+			long whole = wire_split(w->inbox.data + w->consumed,
+						w->inbox.len - w->consumed, type, payload, len);
 			if (whole < 0)
 				return WORKER_GONE; /* a garbled stream: treat the worker as lost */
 			if (whole > 0) {
@@ -127,7 +127,7 @@ enum worker_event worker_next(struct worker *w, uint64_t deadline_ns, enum frame
 		if (now >= deadline_ns)
 			return WORKER_TIMEOUT;
 		uint64_t wait_ms = (deadline_ns - now) / 1000000 + 1;
-		struct pollfd pfd = {.fd = w->fd, .events = POLLIN};
+		struct pollfd pfd = { .fd = w->fd, .events = POLLIN };
 		int ready = poll(&pfd, 1, wait_ms > 60000 ? 60000 : (int)wait_ms);
 		if (ready < 0 && errno == EINTR)
 			continue;
@@ -136,7 +136,8 @@ enum worker_event worker_next(struct worker *w, uint64_t deadline_ns, enum frame
 
 		/* Compact before reading so the inbox does not grow with a long run. */
 		if (w->consumed > 0) {
-			memmove(w->inbox.data, w->inbox.data + w->consumed, w->inbox.len - w->consumed);
+			memmove(w->inbox.data, w->inbox.data + w->consumed,
+				w->inbox.len - w->consumed);
 			w->inbox.len -= w->consumed;
 			w->consumed = 0;
 		}
@@ -161,7 +162,8 @@ char *worker_finish(struct worker *w, bool kill_it)
 		while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
 			;
 		if (WIFSIGNALED(status))
-			how = xasprintf("killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+			how = xasprintf("killed by signal %d (%s)", WTERMSIG(status),
+					strsignal(WTERMSIG(status)));
 		else if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
 			how = xasprintf("exited with status %d", WEXITSTATUS(status));
 	}
@@ -172,7 +174,7 @@ char *worker_finish(struct worker *w, bool kill_it)
 	if (w->output_fd >= 0)
 		close(w->output_fd);
 	strbuf_free(&w->inbox);
-	*w = (struct worker){.pid = -1, .fd = -1, .control_fd = -1, .output_fd = -1};
+	*w = (struct worker){ .pid = -1, .fd = -1, .control_fd = -1, .output_fd = -1 };
 	return how;
 }
 

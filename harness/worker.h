@@ -13,11 +13,11 @@
 struct worker {
 	pid_t pid;
 	int fd;
-	struct strbuf inbox;  /* bytes received and not yet handed out as frames */
-	size_t consumed;      /* bytes of inbox already handed out */
+	struct strbuf inbox; /* bytes received and not yet handed out as frames */
+	size_t consumed;     /* bytes of inbox already handed out */
 	bool eof;
-	int control_fd;       /* commands to the child: see worker_command */
-	int output_fd;        /* an unlinked file holding what the child printed */
+	int control_fd;	       /* commands to the child: see worker_command */
+	int output_fd;	       /* an unlinked file holding what the child printed */
 	long long output_mark; /* where the current run's output starts in it */
 };
 

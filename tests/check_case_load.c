@@ -14,23 +14,23 @@
 static void expect_error(const char *name, int line, int col, const char *text)
 {
 	char *path = test_data_path(name);
-	struct diag_list diags = {0};
+	struct diag_list diags = { 0 };
 	struct test_case *tc = case_load(path, &diags);
 	ck_assert_msg(tc == NULL, "%s loaded, but it holds a mistake.", name);
 	ck_assert_msg(diags.count > 0, "%s failed to load without saying why.", name);
 	bool found = false;
 	for (size_t i = 0; i < diags.count && !found; i++) {
 		const struct diag *d = &diags.items[i];
-		found = d->severity == DIAG_ERROR && strcmp(d->file, path) == 0 && d->line == line &&
-			d->col == col && strstr(d->message, text) != NULL;
+		found = d->severity == DIAG_ERROR && strcmp(d->file, path) == 0 &&
+			d->line == line && d->col == col && strstr(d->message, text) != NULL;
 	}
 	if (!found) {
 		for (size_t i = 0; i < diags.count; i++)
-			fprintf(stderr, "  got %s:%d:%d: %s\n", diags.items[i].file, diags.items[i].line,
-				diags.items[i].col, diags.items[i].message);
+			fprintf(stderr, "  got %s:%d:%d: %s\n", diags.items[i].file,
+				diags.items[i].line, diags.items[i].col, diags.items[i].message);
 	}
-	ck_assert_msg(found, "%s should report an error at %d:%d containing \"%s\".", name, line, col,
-		      text);
+	ck_assert_msg(found, "%s should report an error at %d:%d containing \"%s\".", name, line,
+		      col, text);
 	diag_list_free(&diags);
 	free(path);
 }
@@ -38,17 +38,19 @@ static void expect_error(const char *name, int line, int col, const char *text)
 START_TEST(test_good_case_loads_with_its_model)
 {
 	char *path = test_data_path("cases/good.yaml");
-	struct diag_list diags = {0};
+	struct diag_list diags = { 0 };
 	struct test_case *tc = case_load(path, &diags);
 	ck_assert_msg(tc != NULL, "The good case did not load.");
 	ck_assert_msg(diags.count == 0, "The good case produced diagnostics.");
 	ck_assert_msg(tc->nsizes == 2 && tc->sizes[0] == 64 && tc->sizes[1] == 1024,
 		      "sizes [64, 'pow(2, 10)'] should load as 64 and 1024.");
 	ck_assert_msg(tc->nlocals == 1 && tc->locals[0] == 16, "local [16] should load as 16.");
-	ck_assert_msg(tc->nsteps == 1 && tc->steps[0].nargs == 2, "The case has one step of two arguments.");
+	ck_assert_msg(tc->nsteps == 1 && tc->steps[0].nargs == 2,
+		      "The case has one step of two arguments.");
 	ck_assert_msg(strstr(tc->steps[0].kernel_path, "kernels/copy.cl") != NULL,
 		      "The kernel file should be found in the folder above the case.");
-	ck_assert_msg(tc->nbuffers == 2 && tc->buffers[1].output, "out is the second buffer, read back.");
+	ck_assert_msg(tc->nbuffers == 2 && tc->buffers[1].output,
+		      "out is the second buffer, read back.");
 	ck_assert_msg(tc->buffers[0].init.kind == INIT_IOTA && tc->buffers[0].init.lo == 5,
 		      "in starts as iota from 5.");
 	ck_assert_msg(tc->nchecks == 1 && tc->checks[0].ref->kind == REF_ROTATE,
@@ -69,19 +71,22 @@ END_TEST
 static void expect_error_count(const char *name, size_t count)
 {
 	char *path = test_data_path(name);
-	struct diag_list diags = {0};
+	struct diag_list diags = { 0 };
 	ck_assert_msg(case_load(path, &diags) == NULL, "%s loaded, but it holds a mistake.", name);
-	ck_assert_msg(diags.count == count, "%s should give %zu error(s), not %zu: one mistake, one error.",
-		      name, count, diags.count);
+	ck_assert_msg(diags.count == count,
+		      "%s should give %zu error(s), not %zu: one mistake, one error.", name, count,
+		      diags.count);
 	diag_list_free(&diags);
 	free(path);
 }
 
 START_TEST(test_typo_in_key_suggests_the_known_key)
 {
-	expect_error("cases/typo_key.yaml", 7, 16, "unknown key 'bufer' in an argument; did you mean 'buffer'?");
+	expect_error("cases/typo_key.yaml", 7, 16,
+		     "unknown key 'bufer' in an argument; did you mean 'buffer'?");
 	expect_error_count("cases/typo_key.yaml", 1);
-	expect_error("cases/typo_top_key.yaml", 2, 1, "unknown key 'kernal' in a case; did you mean 'kernel'?");
+	expect_error("cases/typo_top_key.yaml", 2, 1,
+		     "unknown key 'kernal' in a case; did you mean 'kernel'?");
 	expect_error_count("cases/typo_top_key.yaml", 1);
 }
 END_TEST
@@ -94,7 +99,8 @@ END_TEST
 
 START_TEST(test_unknown_reference_lists_the_known_ones)
 {
-	expect_error("cases/unknown_reference.yaml", 10, 20, "unknown reference 'summ' (known: sum, min");
+	expect_error("cases/unknown_reference.yaml", 10, 20,
+		     "unknown reference 'summ' (known: sum, min");
 }
 END_TEST
 
@@ -112,26 +118,30 @@ END_TEST
 
 START_TEST(test_expression_syntax_points_at_the_operator)
 {
-	expect_error("cases/bad_expression.yaml", 5, 12, "expected a number, a name or '(', found '*'");
+	expect_error("cases/bad_expression.yaml", 5, 12,
+		     "expected a number, a name or '(', found '*'");
 }
 END_TEST
 
 START_TEST(test_division_by_zero_points_at_the_division)
 {
-	expect_error("cases/divide_by_zero.yaml", 7, 38, "division by zero: 64 / 0 (at N=64, L=16)");
+	expect_error("cases/divide_by_zero.yaml", 7, 38,
+		     "division by zero: 64 / 0 (at N=64, L=16)");
 }
 END_TEST
 
 START_TEST(test_count_that_is_not_positive_is_an_error)
 {
-	expect_error("cases/nonpositive_count.yaml", 7, 36, "is 0 at N=64, L=16; it must be positive");
+	expect_error("cases/nonpositive_count.yaml", 7, 36,
+		     "is 0 at N=64, L=16; it must be positive");
 }
 END_TEST
 
 START_TEST(test_exact_float_sums_need_exact_partials)
 {
 	expect_error("cases/exact_float_range.yaml", 10, 43,
-		     "needs n * max|x| < 2^24 so every partial sum is exact, but at N=1048576, L=16 it is "
+		     "needs n * max|x| < 2^24 so every partial sum is exact, but at N=1048576, "
+		     "L=16 it is "
 		     "1048576 * 100");
 	expect_error("cases/exact_float_reals.yaml", 10, 43, "needs whole-number inputs");
 }

@@ -12,21 +12,22 @@ static void expect_name(const char *vendor, const char *platform, const char *de
 			const char *type, const char *want)
 {
 	char *name = devname_short(vendor, platform, device, type);
-	ck_assert_msg(strcmp(name, want) == 0, "%s on %s should be named %s, not %s.", device, platform,
-		      want, name);
+	ck_assert_msg(strcmp(name, want) == 0, "%s on %s should be named %s, not %s.", device,
+		      platform, want, name);
 	free(name);
 }
 
 START_TEST(test_short_names)
 {
-	expect_name("The pocl project", "Portable Computing Language", "pthread-skylake-avx512-AMD EPYC",
-		    "cpu", "pocl-cpu");
-	expect_name("NVIDIA Corporation", "NVIDIA CUDA", "NVIDIA H100 80GB HBM3", "gpu", "nvidia-h100");
+	expect_name("The pocl project", "Portable Computing Language",
+		    "pthread-skylake-avx512-AMD EPYC", "cpu", "pocl-cpu");
+	expect_name("NVIDIA Corporation", "NVIDIA CUDA", "NVIDIA H100 80GB HBM3", "gpu",
+		    "nvidia-h100");
 	expect_name("NVIDIA Corporation", "NVIDIA CUDA", "NVIDIA H200", "gpu", "nvidia-h200");
-	expect_name("Advanced Micro Devices, Inc.", "AMD Accelerated Parallel Processing", "gfx90a:sramecc+:xnack-",
-		    "gpu", "amd-gfx90a");
-	expect_name("Intel(R) Corporation", "Intel(R) OpenCL Graphics", "Intel(R) Arc(TM) A770 Graphics", "gpu",
-		    "intel-a770");
+	expect_name("Advanced Micro Devices, Inc.", "AMD Accelerated Parallel Processing",
+		    "gfx90a:sramecc+:xnack-", "gpu", "amd-gfx90a");
+	expect_name("Intel(R) Corporation", "Intel(R) OpenCL Graphics",
+		    "Intel(R) Arc(TM) A770 Graphics", "gpu", "intel-a770");
 	expect_name("Acme", "Acme CL", "Widget", "accelerator", "acme-accelerator");
 }
 END_TEST
@@ -46,15 +47,18 @@ START_TEST(test_build_log_positions)
 {
 	int line, col;
 	char *msg;
-	ck_assert_msg(buildlog_first_error("error: /root/.cache/pocl/kcache/tempfile_x.cl:4:26: use of "
-					   "undeclared identifier 'q'\nDevice failed to build the program",
-					   &line, &col, &msg),
+	ck_assert_msg(buildlog_first_error(
+			      "error: /root/.cache/pocl/kcache/tempfile_x.cl:4:26: use of "
+			      "undeclared identifier 'q'\nDevice failed to build the program",
+			      &line, &col, &msg),
 		      "PoCL's shape of log has a position.");
-	ck_assert_msg(line == 4 && col == 26 && strcmp(msg, "use of undeclared identifier 'q'") == 0,
+	ck_assert_msg(line == 4 && col == 26 &&
+			      strcmp(msg, "use of undeclared identifier 'q'") == 0,
 		      "PoCL: 4:26 and the message, not %d:%d %s.", line, col, msg);
 	free(msg);
-	ck_assert_msg(buildlog_first_error("<kernel>:2:1: warning: unused\n<kernel>:7:12: error: expected ';'\n",
-					   &line, &col, &msg),
+	ck_assert_msg(buildlog_first_error(
+			      "<kernel>:2:1: warning: unused\n<kernel>:7:12: error: expected ';'\n",
+			      &line, &col, &msg),
 		      "Clang's shape of log has a position.");
 	ck_assert_msg(line == 7 && col == 12 && strcmp(msg, "expected ';'") == 0,
 		      "The first error, not the warning before it.");

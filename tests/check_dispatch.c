@@ -22,10 +22,14 @@ static int fake_list(struct target **targets, size_t *count, char **cause)
 {
 	listed_here = true;
 	*targets = xcalloc(1, sizeof **targets);
-	(*targets)[0] = (struct target){.name = xstrdup("fake-0"), .type = xstrdup("cpu"),
-					.device = xstrdup("fake"), .platform = xstrdup("fake"),
-					.driver = xstrdup("0"), .opencl = xstrdup("none"),
-					.compute_units = 1, .max_work_group = 1024};
+	(*targets)[0] = (struct target){ .name = xstrdup("fake-0"),
+					 .type = xstrdup("cpu"),
+					 .device = xstrdup("fake"),
+					 .platform = xstrdup("fake"),
+					 .driver = xstrdup("0"),
+					 .opencl = xstrdup("none"),
+					 .compute_units = 1,
+					 .max_work_group = 1024 };
 	*count = 1;
 	return 0;
 }
@@ -45,12 +49,13 @@ static int fake_build(struct backend_session *session, const struct test_case *t
 /* Misbehaves at the first size (N = 64) the way its case's name says; otherwise copies
  * buffer 0 into buffer 1, which is what the case's check (rotate by 0) wants. */
 static int fake_execute(struct backend_session *session, const struct test_case *tc,
-			const struct plan *plan, void *const *initial, void **final, unsigned repeat,
-			uint64_t *kernel_ns, struct result *failure)
+			const struct plan *plan, void *const *initial, void **final,
+			unsigned repeat, uint64_t *kernel_ns, struct result *failure)
 {
 	if (plan->n == 64) {
 		if (strcmp(tc->name, "lost") == 0) {
-			result_set_diag(failure, VERDICT_CRASH, tc->path, 0, 0, "the device faulted");
+			result_set_diag(failure, VERDICT_CRASH, tc->path, 0, 0,
+					"the device faulted");
 			return BACKEND_LOST;
 		}
 		if (strcmp(tc->name, "segv") == 0) {
@@ -101,11 +106,11 @@ static void collect(void *ctx, struct result *r)
 
 START_TEST(test_each_failure_costs_one_run_and_the_rest_still_run)
 {
-	const char *names[] = {"good", "lost", "segv", "hang"};
+	const char *names[] = { "good", "lost", "segv", "hang" };
 	struct test_case *cases[4];
 	char *path = test_data_path("cases/good.yaml");
 	for (int i = 0; i < 4; i++) {
-		struct diag_list diags = {0};
+		struct diag_list diags = { 0 };
 		cases[i] = case_load(path, &diags);
 		ck_assert_msg(cases[i] != NULL, "The good case should load.");
 		free(cases[i]->name);
@@ -113,14 +118,15 @@ START_TEST(test_each_failure_costs_one_run_and_the_rest_still_run)
 	}
 	free(path);
 
-	struct run_options opt = {.repeat = 1};
+	struct run_options opt = { .repeat = 1 };
 	struct dispatcher *d;
 	char *cause = NULL;
 	ck_assert_msg(dispatch_open(&backend_fake, cases, 4, &opt, 1, &d, &cause) == 0 &&
-		      dispatch_target_count(d) == 1 && strcmp(dispatch_target(d, 0)->name, "fake-0") == 0,
+			      dispatch_target_count(d) == 1 &&
+			      strcmp(dispatch_target(d, 0)->name, "fake-0") == 0,
 		      "The fake backend's one target is listed through a worker.");
 
-	struct collected got = {0};
+	struct collected got = { 0 };
 	dispatch_run(d, 0, collect, &got);
 	dispatch_close(d);
 
@@ -129,22 +135,23 @@ START_TEST(test_each_failure_costs_one_run_and_the_rest_still_run)
 		long long n;
 		enum verdict verdict;
 	} want[] = {
-		{"good", 64, VERDICT_PASS},    {"good", 1024, VERDICT_PASS},
-		{"lost", 64, VERDICT_CRASH},   {"lost", 1024, VERDICT_PASS},
-		{"segv", 64, VERDICT_CRASH},   {"segv", 1024, VERDICT_PASS},
-		{"hang", 64, VERDICT_TIMEOUT}, {"hang", 1024, VERDICT_PASS},
+		{ "good", 64, VERDICT_PASS },	 { "good", 1024, VERDICT_PASS },
+		{ "lost", 64, VERDICT_CRASH },	 { "lost", 1024, VERDICT_PASS },
+		{ "segv", 64, VERDICT_CRASH },	 { "segv", 1024, VERDICT_PASS },
+		{ "hang", 64, VERDICT_TIMEOUT }, { "hang", 1024, VERDICT_PASS },
 	};
 	ck_assert_msg(got.count == 8, "Eight runs should give eight results, not %zu.", got.count);
 	for (size_t i = 0; i < 8; i++)
 		ck_assert_msg(strcmp(got.names[i], want[i].name) == 0 && got.n[i] == want[i].n &&
-			      got.verdict[i] == want[i].verdict,
-			      "Result %zu should be %s N=%lld %s, not %s N=%lld %s.", i, want[i].name,
-			      want[i].n, verdict_name(want[i].verdict), got.names[i], got.n[i],
-			      verdict_name(got.verdict[i]));
+				      got.verdict[i] == want[i].verdict,
+			      "Result %zu should be %s N=%lld %s, not %s N=%lld %s.", i,
+			      want[i].name, want[i].n, verdict_name(want[i].verdict), got.names[i],
+			      got.n[i], verdict_name(got.verdict[i]));
 
 	for (size_t i = 0; i < 8; i++)
 		ck_assert_msg(got.last_words[i] == (i == 4),
-			      "What the worker printed belongs to the crash it printed it in (result 4) only.");
+			      "What the worker printed belongs to the crash it printed it in "
+			      "(result 4) only.");
 	ck_assert_msg(got.adopted[0] && got.adopted[1] && !got.adopted[3] && !got.adopted[7],
 		      "The listing worker runs until its session is lost; fresh workers carry on.");
 

@@ -10,10 +10,12 @@ static long long eval_at(const char *text, long long n, long long l)
 {
 	struct expr *e;
 	struct expr_error err;
-	ck_assert_msg(expr_parse(text, &e, &err) == 0, "'%s' should parse, but: %s", text, err.message);
+	ck_assert_msg(expr_parse(text, &e, &err) == 0, "'%s' should parse, but: %s", text,
+		      err.message);
 	long long v;
-	struct expr_env env = {.n = n, .l = l, .cu = 4, .i = 2};
-	ck_assert_msg(expr_eval(e, &env, &v, &err) == 0, "'%s' should evaluate, but: %s", text, err.message);
+	struct expr_env env = { .n = n, .l = l, .cu = 4, .i = 2 };
+	ck_assert_msg(expr_eval(e, &env, &v, &err) == 0, "'%s' should evaluate, but: %s", text,
+		      err.message);
 	expr_free(e);
 	return v;
 }
@@ -25,8 +27,9 @@ static void expect_parse_error(const char *text, int offset, const char *message
 	ck_assert_msg(expr_parse(text, &e, &err) < 0, "'%s' should not parse.", text);
 	ck_assert_msg(err.offset == offset, "The error in '%s' is at offset %d, not %d.", text,
 		      offset, err.offset);
-	ck_assert_msg(strstr(err.message, message) != NULL, "The error in '%s' should say \"%s\", not \"%s\".",
-		      text, message, err.message);
+	ck_assert_msg(strstr(err.message, message) != NULL,
+		      "The error in '%s' should say \"%s\", not \"%s\".", text, message,
+		      err.message);
 }
 
 static void expect_eval_error(const char *text, int offset, const char *message)
@@ -35,12 +38,13 @@ static void expect_eval_error(const char *text, int offset, const char *message)
 	struct expr_error err;
 	ck_assert_msg(expr_parse(text, &e, &err) == 0, "'%s' should parse.", text);
 	long long v;
-	struct expr_env env = {.n = 10, .l = 0};
+	struct expr_env env = { .n = 10, .l = 0 };
 	ck_assert_msg(expr_eval(e, &env, &v, &err) < 0, "'%s' should fail to evaluate.", text);
 	ck_assert_msg(err.offset == offset, "The error in '%s' is at offset %d, not %d.", text,
 		      offset, err.offset);
-	ck_assert_msg(strstr(err.message, message) != NULL, "The error in '%s' should say \"%s\", not \"%s\".",
-		      text, message, err.message);
+	ck_assert_msg(strstr(err.message, message) != NULL,
+		      "The error in '%s' should say \"%s\", not \"%s\".", text, message,
+		      err.message);
 	expr_free(e);
 }
 
@@ -49,7 +53,8 @@ START_TEST(test_precedence_and_parentheses)
 	ck_assert_msg(eval_at("2 + 3 * 4", 0, 0) == 14, "* binds tighter than +.");
 	ck_assert_msg(eval_at("(2 + 3) * 4", 0, 0) == 20, "Parentheses group.");
 	ck_assert_msg(eval_at("20 - 6 - 4", 0, 0) == 10, "- associates to the left.");
-	ck_assert_msg(eval_at("N / L % 3", 100, 8) == 0, "/ and %% associate to the left: 12 %% 3.");
+	ck_assert_msg(eval_at("N / L % 3", 100, 8) == 0,
+		      "/ and %% associate to the left: 12 %% 3.");
 	ck_assert_msg(eval_at("-N + 1", 5, 0) == -4, "Unary minus applies to its operand.");
 }
 END_TEST
@@ -64,11 +69,14 @@ START_TEST(test_functions)
 {
 	ck_assert_msg(eval_at("ceildiv(N, L)", 1000, 64) == 16, "ceildiv rounds up.");
 	ck_assert_msg(eval_at("ceildiv(N, L)", 1024, 64) == 16, "ceildiv of a multiple is exact.");
-	ck_assert_msg(eval_at("ceildiv(N, L) * L", 1000, 64) == 1024, "Rounding up to whole groups.");
-	ck_assert_msg(eval_at("min(N, L)", 5, 9) == 5 && eval_at("max(N, L)", 5, 9) == 9, "min and max.");
+	ck_assert_msg(eval_at("ceildiv(N, L) * L", 1000, 64) == 1024,
+		      "Rounding up to whole groups.");
+	ck_assert_msg(eval_at("min(N, L)", 5, 9) == 5 && eval_at("max(N, L)", 5, 9) == 9,
+		      "min and max.");
 	ck_assert_msg(eval_at("pow(L, 3)", 0, 4) == 64 && eval_at("pow(L, 0)", 0, 4) == 1, "pow.");
 	ck_assert_msg(eval_at("log2(N)", 1000, 0) == 10 && eval_at("log2(N)", 1024, 0) == 10 &&
-		      eval_at("log2(N)", 1, 0) == 0, "log2 rounds up.");
+			      eval_at("log2(N)", 1, 0) == 0,
+		      "log2 rounds up.");
 }
 END_TEST
 
@@ -76,8 +84,10 @@ START_TEST(test_names_used_are_reported)
 {
 	struct expr *e;
 	struct expr_error err;
-	ck_assert_msg(expr_parse("ceildiv(N, pow(L, I))", &e, &err) == 0, "The expression should parse.");
-	ck_assert_msg(expr_names(e) == (EXPR_N | EXPR_L | EXPR_I), "It uses N, L and I, and not CU.");
+	ck_assert_msg(expr_parse("ceildiv(N, pow(L, I))", &e, &err) == 0,
+		      "The expression should parse.");
+	ck_assert_msg(expr_names(e) == (EXPR_N | EXPR_L | EXPR_I),
+		      "It uses N, L and I, and not CU.");
 	ck_assert_str_eq(expr_text(e), "ceildiv(N, pow(L, I))");
 	expr_free(e);
 }

@@ -10,7 +10,7 @@
 
 static struct init_spec init_of(enum init_kind kind, double lo, double hi, uint64_t seed)
 {
-	return (struct init_spec){.kind = kind, .lo = lo, .hi = hi, .seed = seed};
+	return (struct init_spec){ .kind = kind, .lo = lo, .hi = hi, .seed = seed };
 }
 
 START_TEST(test_same_seed_gives_same_data)
@@ -26,7 +26,8 @@ END_TEST
 START_TEST(test_other_seed_gives_other_data)
 {
 	int32_t a[100], b[100];
-	struct init_spec one = init_of(INIT_RANDOM, -1000, 1000, 1), two = init_of(INIT_RANDOM, -1000, 1000, 2);
+	struct init_spec one = init_of(INIT_RANDOM, -1000, 1000, 1),
+			 two = init_of(INIT_RANDOM, -1000, 1000, 2);
 	gen_fill(ELEM_INT, &one, a, 100);
 	gen_fill(ELEM_INT, &two, b, 100);
 	ck_assert_msg(memcmp(a, b, sizeof a) != 0, "Different seeds should give different data.");
@@ -58,7 +59,8 @@ START_TEST(test_random_stays_in_range)
 {
 	float f[10000];
 	int32_t i[10000];
-	struct init_spec real = init_of(INIT_RANDOM, -1, 1, 3), whole = init_of(INIT_RANDOM, -5, 5, 3);
+	struct init_spec real = init_of(INIT_RANDOM, -1, 1, 3),
+			 whole = init_of(INIT_RANDOM, -5, 5, 3);
 	gen_fill(ELEM_FLOAT, &real, f, 10000);
 	gen_fill(ELEM_INT, &whole, i, 10000);
 	int seen_lo = 0, seen_hi = 0;
@@ -68,7 +70,8 @@ START_TEST(test_random_stays_in_range)
 		seen_lo |= i[k] == -5;
 		seen_hi |= i[k] == 5;
 	}
-	ck_assert_msg(seen_lo && seen_hi, "Both ends of an integer range should occur in 10000 draws.");
+	ck_assert_msg(seen_lo && seen_hi,
+		      "Both ends of an integer range should occur in 10000 draws.");
 }
 END_TEST
 

@@ -10,7 +10,7 @@
 static struct ref_output run(enum ref_kind kind, enum elem_type type, const void *data, size_t n,
 			     size_t group, long long shift, size_t count)
 {
-	struct ref_input in = {type, data, n};
+	struct ref_input in = { type, data, n };
 	struct ref_output out;
 	ref_compute(kind, &in, group, shift, count, &out);
 	return out;
@@ -25,18 +25,18 @@ static void expect_values(const struct ref_output *out, const double *want, size
 			      out->want[i], want[i]);
 }
 
-static const int32_t ints[] = {3, -1, 4, 1, -5, 9, 2};
+static const int32_t ints[] = { 3, -1, 4, 1, -5, 9, 2 };
 
 START_TEST(test_sum_min_max_over_the_array)
 {
 	struct ref_output out = run(REF_SUM, ELEM_INT, ints, 7, 0, 0, 1);
-	expect_values(&out, (double[]){13}, 1, "sum");
+	expect_values(&out, (double[]){ 13 }, 1, "sum");
 	ref_output_free(&out);
 	out = run(REF_MIN, ELEM_INT, ints, 7, 0, 0, 1);
-	expect_values(&out, (double[]){-5}, 1, "min");
+	expect_values(&out, (double[]){ -5 }, 1, "min");
 	ref_output_free(&out);
 	out = run(REF_MAX, ELEM_INT, ints, 7, 0, 0, 1);
-	expect_values(&out, (double[]){9}, 1, "max");
+	expect_values(&out, (double[]){ 9 }, 1, "max");
 	ref_output_free(&out);
 }
 END_TEST
@@ -45,29 +45,31 @@ START_TEST(test_per_group_with_a_partial_and_an_empty_group)
 {
 	/* Groups of 3: {3,-1,4} {1,-5,9} {2} and a fourth past the end. */
 	struct ref_output out = run(REF_SUM_PER_GROUP, ELEM_INT, ints, 7, 3, 0, 4);
-	expect_values(&out, (double[]){6, 5, 2, 0}, 4, "sum_per_group");
+	expect_values(&out, (double[]){ 6, 5, 2, 0 }, 4, "sum_per_group");
 	ref_output_free(&out);
 	out = run(REF_MIN_PER_GROUP, ELEM_INT, ints, 7, 3, 0, 4);
-	expect_values(&out, (double[]){-1, -5, 2, INT32_MAX}, 4, "min_per_group (empty group: INT_MAX)");
+	expect_values(&out, (double[]){ -1, -5, 2, INT32_MAX }, 4,
+		      "min_per_group (empty group: INT_MAX)");
 	ref_output_free(&out);
 	out = run(REF_MAX_PER_GROUP, ELEM_INT, ints, 7, 3, 0, 4);
-	expect_values(&out, (double[]){4, 9, 2, INT32_MIN}, 4, "max_per_group (empty group: INT_MIN)");
+	expect_values(&out, (double[]){ 4, 9, 2, INT32_MIN }, 4,
+		      "max_per_group (empty group: INT_MIN)");
 	ref_output_free(&out);
 }
 END_TEST
 
 START_TEST(test_dot_products)
 {
-	const float a[] = {1, 2, 3, 4}, b[] = {0.5f, -1, 2, 0.25f};
-	struct ref_input in[2] = {{ELEM_FLOAT, a, 4}, {ELEM_FLOAT, b, 4}};
+	const float a[] = { 1, 2, 3, 4 }, b[] = { 0.5f, -1, 2, 0.25f };
+	struct ref_input in[2] = { { ELEM_FLOAT, a, 4 }, { ELEM_FLOAT, b, 4 } };
 	struct ref_output out;
 	ref_compute(REF_DOT, in, 0, 0, 1, &out);
-	expect_values(&out, (double[]){5.5}, 1, "dot");
+	expect_values(&out, (double[]){ 5.5 }, 1, "dot");
 	ck_assert_msg(out.magnitude[0] == 0.5 + 2 + 6 + 1, "dot's magnitude is sum |a_i b_i|.");
 	ck_assert_msg(out.terms[0] == 4, "dot has one term an element pair.");
 	ref_output_free(&out);
 	ref_compute(REF_DOT_PER_GROUP, in, 2, 0, 2, &out);
-	expect_values(&out, (double[]){-1.5, 7}, 2, "dot_per_group");
+	expect_values(&out, (double[]){ -1.5, 7 }, 2, "dot_per_group");
 	ref_output_free(&out);
 }
 END_TEST
@@ -75,23 +77,23 @@ END_TEST
 START_TEST(test_scans)
 {
 	struct ref_output out = run(REF_INCLUSIVE_SCAN, ELEM_INT, ints, 7, 0, 0, 7);
-	expect_values(&out, (double[]){3, 2, 6, 7, 2, 11, 13}, 7, "inclusive_scan");
+	expect_values(&out, (double[]){ 3, 2, 6, 7, 2, 11, 13 }, 7, "inclusive_scan");
 	ref_output_free(&out);
 	out = run(REF_EXCLUSIVE_SCAN, ELEM_INT, ints, 7, 0, 0, 7);
-	expect_values(&out, (double[]){0, 3, 2, 6, 7, 2, 11}, 7, "exclusive_scan");
+	expect_values(&out, (double[]){ 0, 3, 2, 6, 7, 2, 11 }, 7, "exclusive_scan");
 	ref_output_free(&out);
 	out = run(REF_INCLUSIVE_SCAN_PER_BLOCK, ELEM_INT, ints, 7, 3, 0, 7);
-	expect_values(&out, (double[]){3, 2, 6, 1, -4, 5, 2}, 7, "inclusive_scan_per_block");
+	expect_values(&out, (double[]){ 3, 2, 6, 1, -4, 5, 2 }, 7, "inclusive_scan_per_block");
 	ref_output_free(&out);
 	out = run(REF_EXCLUSIVE_SCAN_PER_BLOCK, ELEM_INT, ints, 7, 3, 0, 7);
-	expect_values(&out, (double[]){0, 3, 2, 0, 1, -4, 0}, 7, "exclusive_scan_per_block");
+	expect_values(&out, (double[]){ 0, 3, 2, 0, 1, -4, 0 }, 7, "exclusive_scan_per_block");
 	ref_output_free(&out);
 }
 END_TEST
 
 START_TEST(test_scan_bounds_follow_the_prefix)
 {
-	const float x[] = {1, -2, 3};
+	const float x[] = { 1, -2, 3 };
 	struct ref_output out = run(REF_INCLUSIVE_SCAN, ELEM_FLOAT, x, 3, 0, 0, 3);
 	ck_assert_msg(out.magnitude[0] == 1 && out.magnitude[1] == 3 && out.magnitude[2] == 6,
 		      "Each scan element's magnitude is the prefix sum of |x|.");
@@ -103,23 +105,23 @@ END_TEST
 START_TEST(test_rotate)
 {
 	struct ref_output out = run(REF_ROTATE, ELEM_INT, ints, 7, 0, 2, 7);
-	expect_values(&out, (double[]){4, 1, -5, 9, 2, 3, -1}, 7, "rotate by 2");
+	expect_values(&out, (double[]){ 4, 1, -5, 9, 2, 3, -1 }, 7, "rotate by 2");
 	ref_output_free(&out);
 	out = run(REF_ROTATE, ELEM_INT, ints, 7, 0, -1, 7);
-	expect_values(&out, (double[]){2, 3, -1, 4, 1, -5, 9}, 7, "rotate by -1");
+	expect_values(&out, (double[]){ 2, 3, -1, 4, 1, -5, 9 }, 7, "rotate by -1");
 	ref_output_free(&out);
 }
 END_TEST
 
 START_TEST(test_integer_sums_wrap_like_the_device)
 {
-	const int32_t big[] = {INT32_MAX, 1};
+	const int32_t big[] = { INT32_MAX, 1 };
 	struct ref_output out = run(REF_SUM, ELEM_INT, big, 2, 0, 0, 1);
-	expect_values(&out, (double[]){INT32_MIN}, 1, "INT_MAX + 1 wrapping");
+	expect_values(&out, (double[]){ INT32_MIN }, 1, "INT_MAX + 1 wrapping");
 	ref_output_free(&out);
-	const uint32_t ubig[] = {UINT32_MAX, 2};
+	const uint32_t ubig[] = { UINT32_MAX, 2 };
 	out = run(REF_SUM, ELEM_UINT, ubig, 2, 0, 0, 1);
-	expect_values(&out, (double[]){1}, 1, "UINT_MAX + 2 wrapping");
+	expect_values(&out, (double[]){ 1 }, 1, "UINT_MAX + 2 wrapping");
 	ref_output_free(&out);
 }
 END_TEST

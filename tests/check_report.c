@@ -13,11 +13,26 @@
 static struct result sample(enum verdict verdict, bool racy)
 {
 	return (struct result){
-		.case_name = "reduce/x", .case_path = "cases/reduce/x.yaml", .target = "pocl-cpu",
-		.backend = "device", .n = 1024, .l = 64, .verdict = verdict, .racy = racy, .repeat = 1,
-		.kernel_ns = 2000000, .file = "cases/reduce/x.yaml", .line = 9, .col = 3,
+		.case_name = "reduce/x",
+		.case_path = "cases/reduce/x.yaml",
+		.target = "pocl-cpu",
+		.backend = "device",
+		.n = 1024,
+		.l = 64,
+		.verdict = verdict,
+		.racy = racy,
+		.repeat = 1,
+		.kernel_ns = 2000000,
+		.file = "cases/reduce/x.yaml",
+		.line = 9,
+		.col = 3,
 		.message = verdict == VERDICT_PASS ? NULL : "out[3]: got \"nan\", want 4",
-		.buffer = "out", .index = 3, .got = NAN, .want = 4, .mismatches = 2, .compared = 16,
+		.buffer = "out",
+		.index = 3,
+		.got = NAN,
+		.want = 4,
+		.mismatches = 2,
+		.compared = 16,
 	};
 }
 
@@ -39,31 +54,40 @@ static char *report_all(enum report_format format, const struct result *results,
 
 START_TEST(test_expected_verdicts)
 {
-	struct result pass = sample(VERDICT_PASS, false), wrong = sample(VERDICT_WRONG_OUTPUT, false),
+	struct result pass = sample(VERDICT_PASS, false),
+		      wrong = sample(VERDICT_WRONG_OUTPUT, false),
 		      racy = sample(VERDICT_WRONG_OUTPUT, true), skip = sample(VERDICT_SKIP, false),
 		      racy_crash = sample(VERDICT_CRASH, true);
-	ck_assert_msg(result_expected(&pass) && result_expected(&skip), "pass and skip are expected.");
+	ck_assert_msg(result_expected(&pass) && result_expected(&skip),
+		      "pass and skip are expected.");
 	ck_assert_msg(!result_expected(&wrong), "Wrong output of a good kernel is not expected.");
-	ck_assert_msg(result_expected(&racy), "Wrong output of a racy kernel is recorded, not failed.");
-	ck_assert_msg(!result_expected(&racy_crash), "A racy kernel must still run: a crash fails.");
+	ck_assert_msg(result_expected(&racy),
+		      "Wrong output of a racy kernel is recorded, not failed.");
+	ck_assert_msg(!result_expected(&racy_crash),
+		      "A racy kernel must still run: a crash fails.");
 }
 END_TEST
 
 START_TEST(test_tap_lines_and_plan)
 {
-	struct result r[] = {sample(VERDICT_PASS, false), sample(VERDICT_WRONG_OUTPUT, false),
-			     sample(VERDICT_WRONG_OUTPUT, true), sample(VERDICT_SKIP, false)};
+	struct result r[] = { sample(VERDICT_PASS, false), sample(VERDICT_WRONG_OUTPUT, false),
+			      sample(VERDICT_WRONG_OUTPUT, true), sample(VERDICT_SKIP, false) };
 	r[3].message = "work-group size 64 is over the limit";
 	char *text = report_all(REPORT_TAP, r, 4);
-	ck_assert_msg(strstr(text, "ok 1 - reduce/x [pocl-cpu] N=1024 L=64\n") != NULL, "A pass is ok.");
-	ck_assert_msg(strstr(text, "not ok 2 - reduce/x [pocl-cpu] N=1024 L=64: wrong-output\n") != NULL,
+	ck_assert_msg(strstr(text, "ok 1 - reduce/x [pocl-cpu] N=1024 L=64\n") != NULL,
+		      "A pass is ok.");
+	ck_assert_msg(strstr(text, "not ok 2 - reduce/x [pocl-cpu] N=1024 L=64: wrong-output\n") !=
+			      NULL,
 		      "A wrong output is not ok, naming the verdict.");
 	ck_assert_msg(strstr(text, "# cases/reduce/x.yaml:9:3: error: out[3]") != NULL,
 		      "The diagnostic follows as a TAP comment.");
-	ck_assert_msg(strstr(text, "ok 3 - reduce/x [pocl-cpu] N=1024 L=64: racy kernel, wrong output recorded\n"),
+	ck_assert_msg(strstr(text, "ok 3 - reduce/x [pocl-cpu] N=1024 L=64: racy kernel, wrong "
+				   "output recorded\n"),
 		      "A racy kernel's wrong output is ok and says so.");
-	ck_assert_msg(strstr(text, "ok 4 - reduce/x [pocl-cpu] N=1024 L=64 # SKIP work-group size 64") != NULL,
-		      "A skip carries the SKIP directive and its reason.");
+	ck_assert_msg(
+		strstr(text, "ok 4 - reduce/x [pocl-cpu] N=1024 L=64 # SKIP work-group size 64") !=
+			NULL,
+		"A skip carries the SKIP directive and its reason.");
 	ck_assert_msg(strstr(text, "\n1..4\n") != NULL, "The plan comes last.");
 	free(text);
 }
@@ -73,11 +97,15 @@ START_TEST(test_json_line)
 {
 	struct result r = sample(VERDICT_WRONG_OUTPUT, false);
 	char *text = report_all(REPORT_JSON, &r, 1);
-	ck_assert_msg(strncmp(text, "{\"case\":\"reduce/x\",", 19) == 0 && strchr(text, '\n') == text + strlen(text) - 1,
+	ck_assert_msg(strncmp(text, "{\"case\":\"reduce/x\",", 19) == 0 &&
+			      strchr(text, '\n') == text + strlen(text) - 1,
 		      "One object on one line.");
-	ck_assert_msg(strstr(text, "\"verdict\":\"wrong-output\",\"expected\":false") != NULL, "Verdict and expectation.");
-	ck_assert_msg(strstr(text, "\"message\":\"out[3]: got \\\"nan\\\", want 4\"") != NULL, "Quotes are escaped.");
-	ck_assert_msg(strstr(text, "\"got\":null,\"want\":4") != NULL, "NaN, which JSON lacks, is null.");
+	ck_assert_msg(strstr(text, "\"verdict\":\"wrong-output\",\"expected\":false") != NULL,
+		      "Verdict and expectation.");
+	ck_assert_msg(strstr(text, "\"message\":\"out[3]: got \\\"nan\\\", want 4\"") != NULL,
+		      "Quotes are escaped.");
+	ck_assert_msg(strstr(text, "\"got\":null,\"want\":4") != NULL,
+		      "NaN, which JSON lacks, is null.");
 	ck_assert_msg(strstr(text, "\"kernel_ms\":2,") != NULL, "Kernel time in milliseconds.");
 	free(text);
 }
@@ -85,7 +113,7 @@ END_TEST
 
 START_TEST(test_escaping)
 {
-	struct strbuf sb = {0};
+	struct strbuf sb = { 0 };
 	json_string(&sb, "a\"b\\c\nd\x01");
 	ck_assert_str_eq(sb.data, "\"a\\\"b\\\\c\\nd\\u0001\"");
 	strbuf_free(&sb);
@@ -104,9 +132,9 @@ START_TEST(test_junit_counts)
 	struct reporter rp;
 	report_init(&rp, REPORT_TEXT, devnull, false);
 	report_set_junit(&rp, junit);
-	struct result r[] = {sample(VERDICT_PASS, false), sample(VERDICT_WRONG_OUTPUT, false),
-			     sample(VERDICT_CRASH, false), sample(VERDICT_SKIP, false),
-			     sample(VERDICT_WRONG_OUTPUT, true)};
+	struct result r[] = { sample(VERDICT_PASS, false), sample(VERDICT_WRONG_OUTPUT, false),
+			      sample(VERDICT_CRASH, false), sample(VERDICT_SKIP, false),
+			      sample(VERDICT_WRONG_OUTPUT, true) };
 	r[2].message = "killed";
 	r[3].message = "no";
 	for (size_t i = 0; i < 5; i++)
@@ -114,12 +142,16 @@ START_TEST(test_junit_counts)
 	report_finish(&rp, 1, 1000000, false);
 	fclose(junit);
 	fclose(devnull);
-	ck_assert_msg(strstr(text, "<testsuite name=\"clharness\" tests=\"5\" failures=\"1\" errors=\"1\" skipped=\"1\"") != NULL,
-		      "Five tests: a wrong output fails, a crash errs, a skip is skipped, and a racy "
-		      "kernel's recorded output passes.");
-	ck_assert_msg(strstr(text, "<failure type=\"wrong-output\" message=\"out[3]: got &quot;nan&quot;, want 4\">") != NULL,
+	ck_assert_msg(
+		strstr(text, "<testsuite name=\"clharness\" tests=\"5\" failures=\"1\" "
+			     "errors=\"1\" skipped=\"1\"") != NULL,
+		"Five tests: a wrong output fails, a crash errs, a skip is skipped, and a racy "
+		"kernel's recorded output passes.");
+	ck_assert_msg(strstr(text, "<failure type=\"wrong-output\" message=\"out[3]: got "
+				   "&quot;nan&quot;, want 4\">") != NULL,
 		      "A failure carries its verdict and escaped message.");
-	ck_assert_msg(strstr(text, "<system-out>") != NULL, "The racy kernel's output goes to system-out.");
+	ck_assert_msg(strstr(text, "<system-out>") != NULL,
+		      "The racy kernel's output goes to system-out.");
 	free(text);
 }
 END_TEST

@@ -9,14 +9,30 @@
 START_TEST(test_result_round_trip)
 {
 	struct result r = {
-		.case_name = "reduce/halving", .case_path = "cases/reduce/halving.yaml",
-		.target = "pocl-cpu", .backend = "device", .n = 1024, .l = 64,
-		.verdict = VERDICT_WRONG_OUTPUT, .racy = true, .kernel_ns = 12345, .repeat = 3,
-		.drift = 0.25, .file = NULL, .line = 13, .col = 3, .message = "out[5]: got 1, want 2",
-		.detail = "", .buffer = "out", .index = 5, .got = 1, .want = 2, .mismatches = 7,
+		.case_name = "reduce/halving",
+		.case_path = "cases/reduce/halving.yaml",
+		.target = "pocl-cpu",
+		.backend = "device",
+		.n = 1024,
+		.l = 64,
+		.verdict = VERDICT_WRONG_OUTPUT,
+		.racy = true,
+		.kernel_ns = 12345,
+		.repeat = 3,
+		.drift = 0.25,
+		.file = NULL,
+		.line = 13,
+		.col = 3,
+		.message = "out[5]: got 1, want 2",
+		.detail = "",
+		.buffer = "out",
+		.index = 5,
+		.got = 1,
+		.want = 2,
+		.mismatches = 7,
 		.compared = 16,
 	};
-	struct strbuf sb = {0};
+	struct strbuf sb = { 0 };
 	wire_result(&sb, &r);
 	enum frame_type type;
 	const char *payload;
@@ -26,10 +42,11 @@ START_TEST(test_result_round_trip)
 	struct result back;
 	ck_assert_msg(wire_read_result(payload, len, &back) == 0, "The frame decodes.");
 	ck_assert_msg(strcmp(back.case_name, r.case_name) == 0 && back.file == NULL &&
-		      strcmp(back.detail, "") == 0 && strcmp(back.message, r.message) == 0,
+			      strcmp(back.detail, "") == 0 && strcmp(back.message, r.message) == 0,
 		      "Strings survive, NULL and empty ones apart.");
-	ck_assert_msg(back.n == 1024 && back.l == 64 && back.verdict == VERDICT_WRONG_OUTPUT && back.racy &&
-		      back.kernel_ns == 12345 && back.drift == 0.25 && back.index == 5 && back.mismatches == 7,
+	ck_assert_msg(back.n == 1024 && back.l == 64 && back.verdict == VERDICT_WRONG_OUTPUT &&
+			      back.racy && back.kernel_ns == 12345 && back.drift == 0.25 &&
+			      back.index == 5 && back.mismatches == 7,
 		      "Numbers survive.");
 	result_free(&back);
 	strbuf_free(&sb);
@@ -38,7 +55,7 @@ END_TEST
 
 START_TEST(test_partial_and_garbled_frames)
 {
-	struct strbuf sb = {0};
+	struct strbuf sb = { 0 };
 	wire_begin(&sb, 3, 4, 77);
 	enum frame_type type;
 	const char *payload;
@@ -48,13 +65,15 @@ START_TEST(test_partial_and_garbled_frames)
 	size_t c, run;
 	long long offset;
 	ck_assert_msg(wire_split(sb.data, sb.len, &type, &payload, &len) > 0 &&
-		      wire_read_begin(payload, len, &c, &run, &offset) == 0 && c == 3 && run == 4 &&
-		      offset == 77,
+			      wire_read_begin(payload, len, &c, &run, &offset) == 0 && c == 3 &&
+			      run == 4 && offset == 77,
 		      "The whole frame decodes to case 3, run 4, output offset 77.");
 	sb.data[0] = 99;
-	ck_assert_msg(wire_split(sb.data, sb.len, &type, &payload, &len) < 0, "An unknown frame type is garbage.");
+	ck_assert_msg(wire_split(sb.data, sb.len, &type, &payload, &len) < 0,
+		      "An unknown frame type is garbage.");
 	struct result r;
-	ck_assert_msg(wire_read_result("\x01\x02", 2, &r) < 0, "A truncated result does not decode.");
+	ck_assert_msg(wire_read_result("\x01\x02", 2, &r) < 0,
+		      "A truncated result does not decode.");
 	strbuf_free(&sb);
 }
 END_TEST
