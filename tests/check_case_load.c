@@ -9,15 +9,22 @@
 #include "check_suites.h"
 #include "testcase.h"
 
-/* Loads tests/data/cases/<name> expecting failure, and checks that one of its errors is
- * at line:col and contains `text`. */
-static void expect_error(const char *name, int line, int col, const char *text)
+/* Loads tests/data/cases/<name>, which must fail, and returns its diagnostics. */
+static struct diag_list load_broken(const char *name, char **path)
 {
-	char *path = test_data_path(name);
+	*path = test_data_path(name);
 	struct diag_list diags = { 0 };
-	struct test_case *tc = case_load(path, &diags);
+	struct test_case *tc = case_load(*path, &diags);
 	ck_assert_msg(tc == NULL, "%s loaded, but it holds a mistake.", name);
 	ck_assert_msg(diags.count > 0, "%s failed to load without saying why.", name);
+	return diags;
+}
+
+/* Checks that one of the errors of broken case <name> is at line:col and contains `text`. */
+static void expect_error(const char *name, int line, int col, const char *text)
+{
+	char *path;
+	struct diag_list diags = load_broken(name, &path);
 	bool found = false;
 	for (size_t i = 0; i < diags.count && !found; i++) {
 		const struct diag *d = &diags.items[i];
@@ -31,6 +38,18 @@ static void expect_error(const char *name, int line, int col, const char *text)
 	}
 	ck_assert_msg(found, "%s should report an error at %d:%d containing \"%s\".", name, line,
 		      col, text);
+	diag_list_free(&diags);
+	free(path);
+}
+
+/* Checks that broken case <name> reports exactly `count` errors. */
+static void expect_error_count(const char *name, size_t count)
+{
+	char *path;
+	struct diag_list diags = load_broken(name, &path);
+	ck_assert_msg(diags.count == count,
+		      "%s should give %zu error(s), not %zu: one mistake, one error.", name, count,
+		      diags.count);
 	diag_list_free(&diags);
 	free(path);
 }
@@ -66,19 +85,6 @@ START_TEST(test_yaml_syntax_error_is_located)
 	expect_error("cases/syntax.yaml", 3, 6, "YAML: missing comma in flow mapping");
 }
 END_TEST
-
-/* Loads a broken case and checks that it reports exactly `count` errors. */
-static void expect_error_count(const char *name, size_t count)
-{
-	char *path = test_data_path(name);
-	struct diag_list diags = { 0 };
-	ck_assert_msg(case_load(path, &diags) == NULL, "%s loaded, but it holds a mistake.", name);
-	ck_assert_msg(diags.count == count,
-		      "%s should give %zu error(s), not %zu: one mistake, one error.", name, count,
-		      diags.count);
-	diag_list_free(&diags);
-	free(path);
-}
 
 START_TEST(test_typo_in_key_suggests_the_known_key)
 {

@@ -1,6 +1,7 @@
 /* check_expr.c - size expressions: precedence, functions, names, and every error. */
 #include "config.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #include "check_suites.h"
@@ -20,11 +21,23 @@ static long long eval_at(const char *text, long long n, long long l)
 	return v;
 }
 
-static void expect_parse_error(const char *text, int offset, const char *message)
+/* Checks that `text` fails, while parsing or (when it parses) while evaluating at N = 10,
+ * L = 0, with an error at `offset` whose message contains `message`. */
+static void expect_error(const char *text, bool when_evaluated, int offset, const char *message)
 {
 	struct expr *e = NULL;
 	struct expr_error err;
-	ck_assert_msg(expr_parse(text, &e, &err) < 0, "'%s' should not parse.", text);
+	int parsed = expr_parse(text, &e, &err);
+	if (when_evaluated) {
+		ck_assert_msg(parsed == 0, "'%s' should parse.", text);
+		long long v;
+		struct expr_env env = { .n = 10, .l = 0 };
+		ck_assert_msg(expr_eval(e, &env, &v, &err) < 0, "'%s' should fail to evaluate.",
+			      text);
+		expr_free(e);
+	} else {
+		ck_assert_msg(parsed < 0, "'%s' should not parse.", text);
+	}
 	ck_assert_msg(err.offset == offset, "The error in '%s' is at offset %d, not %d.", text,
 		      offset, err.offset);
 	ck_assert_msg(strstr(err.message, message) != NULL,
@@ -32,20 +45,14 @@ static void expect_parse_error(const char *text, int offset, const char *message
 		      err.message);
 }
 
+static void expect_parse_error(const char *text, int offset, const char *message)
+{
+	expect_error(text, false, offset, message);
+}
+
 static void expect_eval_error(const char *text, int offset, const char *message)
 {
-	struct expr *e;
-	struct expr_error err;
-	ck_assert_msg(expr_parse(text, &e, &err) == 0, "'%s' should parse.", text);
-	long long v;
-	struct expr_env env = { .n = 10, .l = 0 };
-	ck_assert_msg(expr_eval(e, &env, &v, &err) < 0, "'%s' should fail to evaluate.", text);
-	ck_assert_msg(err.offset == offset, "The error in '%s' is at offset %d, not %d.", text,
-		      offset, err.offset);
-	ck_assert_msg(strstr(err.message, message) != NULL,
-		      "The error in '%s' should say \"%s\", not \"%s\".", text, message,
-		      err.message);
-	expr_free(e);
+	expect_error(text, true, offset, message);
 }
 
 START_TEST(test_precedence_and_parentheses)
