@@ -153,6 +153,12 @@ START_TEST(test_exact_float_sums_need_exact_partials)
 }
 END_TEST
 
+START_TEST(test_debug_build_options_are_refused)
+{
+	expect_error("cases/options_debug.yaml", 3, 10, "options must not contain -g");
+}
+END_TEST
+
 START_TEST(test_missing_file_is_an_error)
 {
 	expect_error("cases/no_such_case.yaml", 0, 0, "cannot read the case file");
@@ -185,6 +191,7 @@ Suite *case_load_suite(void)
 	tcase_add_test(tc, test_division_by_zero_points_at_the_division);
 	tcase_add_test(tc, test_count_that_is_not_positive_is_an_error);
 	tcase_add_test(tc, test_exact_float_sums_need_exact_partials);
+	tcase_add_test(tc, test_debug_build_options_are_refused);
 	tcase_add_test(tc, test_missing_file_is_an_error);
 	tcase_add_test(tc, test_case_name_comes_from_the_path_below_cases);
 	suite_add_tcase(s, tc);
