@@ -121,7 +121,7 @@ START_TEST(test_each_failure_costs_one_run_and_the_rest_still_run)
 	struct run_options opt = { .repeat = 1 };
 	struct dispatcher *d;
 	char *cause = NULL;
-	ck_assert_msg(dispatch_open(&backend_fake, cases, 4, &opt, 1, &d, &cause) == 0 &&
+	ck_assert_msg(dispatch_open(&backend_fake, cases, 4, &opt, 2, &d, &cause) == 0 &&
 			      dispatch_target_count(d) == 1 &&
 			      strcmp(dispatch_target(d, 0)->name, "fake-0") == 0,
 		      "The fake backend's one target is listed through a worker.");
