@@ -196,8 +196,8 @@ static const char *space_name(cl_uint space)
 
 /* Checks the case's arguments against the kernel's signature, so a mismatch is reported
  * at the case line that causes it rather than as wrong output or a driver crash. */
-static int check_args(struct clexec *cx, const struct test_case *tc, const struct step *st,
-		      cl_kernel kernel, struct result *failure)
+static int check_args(const struct test_case *tc, const struct step *st, cl_kernel kernel,
+		      struct result *failure)
 {
 	cl_uint nargs = 0;
 	clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL);
@@ -245,7 +245,6 @@ static int check_args(struct clexec *cx, const struct test_case *tc, const struc
 			return -1;
 		}
 	}
-	(void)cx;
 	return 0;
 }
 
@@ -277,7 +276,7 @@ int clexec_build(struct clexec *cx, const struct test_case *tc, const char *opti
 			status = -1;
 			break;
 		}
-		status = check_args(cx, tc, st, cx->kernels[s], failure);
+		status = check_args(tc, st, cx->kernels[s], failure);
 	}
 	free(all);
 	if (status < 0) {

@@ -130,14 +130,9 @@ static int collect_dir(struct path_list *list, const char *dir)
 	return 0;
 }
 
-struct run_state {
-	struct reporter reporter;
-};
-
 static void emit_result(void *ctx, struct result *r)
 {
-	struct run_state *state = ctx;
-	report_result(&state->reporter, r);
+	report_result(ctx, r);
 }
 
 /* The targets a run visits: a dispatcher and an index into its targets. */
@@ -350,15 +345,15 @@ static int cmd_run(int argc, char **argv)
 
 	bool want_colour = strcmp(colour, "always") == 0 ||
 			   (strcmp(colour, "auto") == 0 && isatty(STDOUT_FILENO));
-	struct run_state state;
-	report_init(&state.reporter, format, stdout, want_colour);
+	struct reporter reporter;
+	report_init(&reporter, format, stdout, want_colour);
 	FILE *junit = NULL;
 	if (junit_path) {
 		junit = fopen(junit_path, "w");
 		if (junit == NULL)
 			return usage_error("cannot write the JUnit report '%s': %s", junit_path,
 					   strerror(errno));
-		report_set_junit(&state.reporter, junit);
+		report_set_junit(&reporter, junit);
 	}
 	uint64_t start = clock_now_ns();
 
@@ -371,7 +366,7 @@ static int cmd_run(int argc, char **argv)
 		if (tc)
 			cases[ncases++] = tc;
 		else
-			report_broken_case(&state.reporter, paths.paths[i], &diags);
+			report_broken_case(&reporter, paths.paths[i], &diags);
 		diag_list_free(&diags);
 	}
 
@@ -389,7 +384,7 @@ static int cmd_run(int argc, char **argv)
 					    patterns[0])
 				: xstrdup("no OpenCL device found: install a driver, e.g. "
 					  "pocl-opencl-icd");
-		report_skip_all(&state.reporter, reason);
+		report_skip_all(&reporter, reason);
 		free(reason);
 		/* Under TAP a missing device is a skip; elsewhere it is a setup error. */
 		status = format == REPORT_TAP ? 0 : EXIT_USAGE;
@@ -397,11 +392,11 @@ static int cmd_run(int argc, char **argv)
 	}
 
 	for (size_t t = 0; t < sel.count; t++)
-		dispatch_run(sel.targets[t].d, sel.targets[t].index, emit_result, &state);
-	report_finish(&state.reporter, sel.count, clock_now_ns() - start, timing);
+		dispatch_run(sel.targets[t].d, sel.targets[t].index, emit_result, &reporter);
+	report_finish(&reporter, sel.count, clock_now_ns() - start, timing);
 	/* Under TAP a failure is its "not ok" line; a non-zero exit would tell Automake's
 	 * driver that the harness itself broke. */
-	status = report_all_expected(&state.reporter) || format == REPORT_TAP ? 0 : EXIT_MISMATCH;
+	status = report_all_expected(&reporter) || format == REPORT_TAP ? 0 : EXIT_MISMATCH;
 
 out:
 	selection_free(&sel);
