@@ -447,8 +447,8 @@ static void parse_init(struct loader *ld, struct fy_node *node, struct src_pos a
 					"the high end", &init->hi) &&
 			   !(init->lo < init->hi)) {
 			error_at(ld, node_pos(v, init->pos),
-				 "%s range [%g, %g] is empty: the low end must be below the high "
-				 "end",
+				 "%s range [%g, %g] is empty: the low end "
+				 "must be below the high end",
 				 random_key, init->lo, init->hi);
 		}
 	}
@@ -498,8 +498,8 @@ static void parse_arg(struct loader *ld, struct fy_node *node, struct src_pos at
 		/* A misspelt kind key is reported as such; "needs one of" would only repeat it. */
 		if (reject_unknown_keys(ld, node, "an argument", any_keys) == 0 || kinds > 1)
 			error_at(ld, arg->pos,
-				 "an argument needs exactly one of buffer, use, local or scalar, "
-				 "found %d",
+				 "an argument needs exactly one of buffer, use, "
+				 "local or scalar, found %d",
 				 kinds);
 		ld->unparsed = xreallocarray(ld->unparsed, ld->nunparsed + 1, sizeof *ld->unparsed);
 		ld->unparsed[ld->nunparsed++] = node;
@@ -517,8 +517,8 @@ static void parse_arg(struct loader *ld, struct fy_node *node, struct src_pos at
 		size_t existing;
 		if (find_buffer(tc, buf.name, &existing)) {
 			error_at(ld, node_pos(get(node, "name"), arg->pos),
-				 "buffer '%s' is declared twice; a later step uses it with {use: "
-				 "%s}",
+				 "buffer '%s' is declared twice; a later "
+				 "step uses it with {use: %s}",
 				 buf.name, buf.name);
 			free(buf.name);
 			return;
@@ -625,8 +625,8 @@ static void parse_step(struct loader *ld, struct fy_node *node, struct src_pos a
 	if (kernel == NULL) {
 		if (!misspelt(ld, node, "kernel"))
 			error_at(ld, pos,
-				 "missing key 'kernel': name the kernel as {file: kernels/..., "
-				 "name: ...}");
+				 "missing key 'kernel': name the kernel as "
+				 "{file: kernels/..., name: ...}");
 	} else if (require_mapping(ld, kernel, kpos, "kernel")) {
 		reject_unknown_keys(ld, kernel, "kernel", kernel_keys);
 		step->file_pos = node_pos(get(kernel, "file"), kpos);
@@ -639,8 +639,8 @@ static void parse_step(struct loader *ld, struct fy_node *node, struct src_pos a
 			step->kernel_path = resolve_kernel(ld->path, step->kernel_file);
 			if (step->kernel_path == NULL)
 				error_at(ld, step->file_pos,
-					 "kernel file '%s' not found beside the case file or in "
-					 "any folder above it",
+					 "kernel file '%s' not found beside the case file "
+					 "or in any folder above it",
 					 step->kernel_file);
 		}
 	}
@@ -801,8 +801,8 @@ static void parse_check(struct loader *ld, struct fy_node *key, struct fy_node *
 			 check->ref->name);
 	if (!rounding && check->tolerance != TOL_EXACT)
 		error_at(ld, tol_pos,
-			 "%s results of %s are compared exactly: use tolerance: exact or leave it "
-			 "out",
+			 "%s results of %s are compared exactly: use "
+			 "tolerance: exact or leave it out",
 			 elem_type_name(out->type), check->ref->name);
 	const char *depth_keys[] = { "serial", "partials" };
 	struct pexpr *depth[] = { &check->serial, &check->partials };
@@ -824,8 +824,8 @@ static void parse_checks(struct loader *ld, struct fy_node *node, struct src_pos
 	if (node == NULL) {
 		if (!misspelt(ld, ld->root, "check"))
 			error_at(ld, at,
-				 "missing key 'check': say which reference each output buffer must "
-				 "match");
+				 "missing key 'check': say which reference each "
+				 "output buffer must match");
 		return;
 	}
 	if (!require_mapping(ld, node, at, "check"))
@@ -844,8 +844,8 @@ static void parse_checks(struct loader *ld, struct fy_node *node, struct src_pos
 			checked |= tc->checks[c].buffer == b;
 		if (!checked)
 			error_at(ld, tc->buffers[b].pos,
-				 "output buffer '%s' has no check: add it under check: with a "
-				 "reference",
+				 "output buffer '%s' has no check: add it "
+				 "under check: with a reference",
 				 tc->buffers[b].name);
 	}
 }
@@ -924,8 +924,8 @@ static void parse_case(struct loader *ld, struct fy_node *root)
 		    (strcmp(tc->options, "-g") == 0 || strstr(tc->options, "-g ") == tc->options ||
 		     strstr(tc->options, " -g")))
 			error_at(ld, node_pos(v, top),
-				 "options must not contain -g: PoCL 3.1 and Oclgrind 21.10 builds "
-				 "fail with it");
+				 "options must not contain -g: PoCL 3.1 and Oclgrind "
+				 "21.10 builds fail with it");
 	}
 
 	tc->sizes_pos = key_pos(root, "sizes", top);

@@ -233,8 +233,7 @@ static int check_args(const struct test_case *tc, const struct step *st, cl_kern
 					space_name(want_space));
 			return -1;
 		}
-		/* Drivers spell unsigned int as "uint" or "unsigned int"; compare the first word.
-		 */
+		/* Drivers spell the type "uint" or "unsigned int": either is the case's uint. */
 		bool unsigned_spelling = strncmp(type, "unsigned int", 12) == 0 &&
 					 strncmp(want_type, "uint", 4) == 0;
 		if (strcmp(type, want_type) != 0 && !unsigned_spelling) {
@@ -467,8 +466,8 @@ cl_failed:
 	/* A queue that fails a transfer or a finish has met a device fault, which leaves the
 	 * context unusable on some drivers (NVIDIA's fails every later build with -9999). */
 	result_set_diag(failure, VERDICT_CRASH, tc->path, 0, 0,
-			"the device faulted (%s on %s: %s (%d)); an out-of-bounds access is the "
-			"usual cause",
+			"the device faulted (%s on %s: %s (%d)); an out-of-bounds "
+			"access is the usual cause",
 			doing, cx->target.name, ocl_error_name(err), err);
 	status = BACKEND_LOST;
 out:

@@ -215,8 +215,8 @@ static bool follow(struct run_job *job, struct worker *w, unsigned timeout_s,
 			if (!reported)
 				lost = xasprintf(
 					"no result after %u s: the kernel hangs or is too slow, so "
-					"its "
-					"worker was killed (raise --timeout if it is only slow)",
+					"its worker was killed (raise "
+					"--timeout if it is only slow)",
 					timeout_s);
 			break;
 		}
@@ -225,8 +225,7 @@ static bool follow(struct run_job *job, struct worker *w, unsigned timeout_s,
 			char *how = worker_finish(w, false);
 			if (!reported)
 				lost = xasprintf("the worker running this died: %s; the OpenCL "
-						 "driver or the "
-						 "kernel crashed",
+						 "driver or the kernel crashed",
 						 how ? how : "it exited without finishing");
 			free(how);
 			break;

@@ -344,17 +344,21 @@ static int eval(const struct node *n, const struct expr_env *env, long long *v,
 		*v = r;
 		return 0;
 	}
-	case OP_LOG2: {
+	case OP_LOG2:
 		if (a <= 0)
 			return fail(err, n->offset, "log2(%lld): the argument must be positive", a);
-		long long r = 0;
-		while ((1LL << r) < a)
-			r++;
-		*v = r;
+		*v = expr_ceil_log2(a);
 		return 0;
 	}
-	}
 	return fail(err, n->offset, "internal error: unknown operator");
+}
+
+long long expr_ceil_log2(long long a)
+{
+	long long r = 0;
+	while (r < 63 && (1LL << r) < a)
+		r++;
+	return r;
 }
 
 int expr_eval(const struct expr *e, const struct expr_env *env, long long *value,

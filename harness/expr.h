@@ -38,6 +38,9 @@ int expr_parse(const char *text, struct expr **out, struct expr_error *err);
 int expr_eval(const struct expr *e, const struct expr_env *env, long long *value,
 	      struct expr_error *err);
 
+/* ceil(log2(a)) for a >= 1, as the expression function log2 gives it. */
+long long expr_ceil_log2(long long a);
+
 /* The names the expression uses, as an OR of enum expr_name. */
 unsigned expr_names(const struct expr *e);
 /* The text the expression was parsed from. */

@@ -382,8 +382,8 @@ static int cmd_run(int argc, char **argv)
 			npatterns
 				? xasprintf("no OpenCL device matches '%s' (see clharness devices)",
 					    patterns[0])
-				: xstrdup("no OpenCL device found: install a driver, e.g. "
-					  "pocl-opencl-icd");
+				: xstrdup("no OpenCL device found: install a "
+					  "driver, e.g. pocl-opencl-icd");
 		report_skip_all(&reporter, reason);
 		free(reason);
 		/* Under TAP a missing device is a skip; elsewhere it is a setup error. */

@@ -52,8 +52,8 @@ static void plan_launch(struct resolver *r, struct plan *plan, size_t s, long lo
 	if (!r->failed && launch->global % launch->local != 0) {
 		diag_add(r->diags, DIAG_ERROR, r->tc->path, st->global.pos.line, st->global.pos.col,
 			 "global size '%s' is %zu at N=%lld, L=%lld: not a multiple of the "
-			 "work-group size %zu; "
-			 "round it up, e.g. ceildiv(N, L) * L, and guard the kernel's tail",
+			 "work-group size %zu; round it up, e.g. ceildiv(N, L) * L, "
+			 "and guard the kernel's tail",
 			 expr_text(st->global.expr), launch->global, r->env.n, r->env.l,
 			 launch->local);
 		r->failed = true;
@@ -112,9 +112,8 @@ static void check_exact_sums(struct resolver *r, const struct check *ck, const s
 			diag_add(r->diags, DIAG_ERROR, tc->path, ck->tolerance_pos.line,
 				 ck->tolerance_pos.col,
 				 "tolerance: exact on a float %s needs whole-number inputs (init: "
-				 "random_int, "
-				 "fill or iota), and '%s' does not have them; use tolerance: "
-				 "reduction",
+				 "random_int, fill or iota), and '%s' does not have them; "
+				 "use tolerance: reduction",
 				 ck->ref->name, in->name);
 			r->failed = true;
 			return;
@@ -126,8 +125,8 @@ static void check_exact_sums(struct resolver *r, const struct check *ck, const s
 		diag_add(r->diags, DIAG_ERROR, tc->path, ck->tolerance_pos.line,
 			 ck->tolerance_pos.col,
 			 "tolerance: exact on a float %s needs n * max|x| < 2^24 so every partial "
-			 "sum is "
-			 "exact, but at N=%lld, L=%lld it is %zu * %g; narrow the inputs' range",
+			 "sum is exact, but at N=%lld, L=%lld it is %zu * %g; "
+			 "narrow the inputs' range",
 			 ck->ref->name, r->env.n, r->env.l, terms, largest);
 		r->failed = true;
 	}
@@ -170,8 +169,8 @@ int plan_build(const struct test_case *tc, long long n, long long l, long long c
 		pc->count = ck->count.expr ? (size_t)eval(&r, &ck->count, "count", 1) : available;
 		if (!r.failed && pc->count > available) {
 			diag_add(diags, DIAG_ERROR, tc->path, ck->count.pos.line, ck->count.pos.col,
-				 "count '%s' is %zu at N=%lld, L=%lld, but buffer '%s' holds %zu "
-				 "elements",
+				 "count '%s' is %zu at N=%lld, L=%lld, but "
+				 "buffer '%s' holds %zu elements",
 				 expr_text(ck->count.expr), pc->count, n, l,
 				 tc->buffers[ck->buffer].name, available);
 			r.failed = true;
@@ -182,13 +181,9 @@ int plan_build(const struct test_case *tc, long long n, long long l, long long c
 				ck->partials.expr    ? eval(&r, &ck->partials, "partials", 1)
 				: ck->ref->per_group ? (long long)pc->group
 						     : (long long)plan->buffer_counts[ck->of[0]];
-			long long log2_partials = 0;
-			while ((1LL << log2_partials) < partials)
-				log2_partials++;
-			/* Each term of a float dot product is a rounded product: one more rounding.
-			 */
+			/* A float dot product's terms are rounded products: one rounding more. */
 			bool products = ck->ref->inputs == 2;
-			pc->depth = serial + log2_partials + products;
+			pc->depth = serial + expr_ceil_log2(partials) + products;
 		}
 		if (!r.failed)
 			check_exact_sums(&r, ck, plan);

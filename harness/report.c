@@ -335,8 +335,8 @@ void report_broken_case(struct reporter *rp, const char *path, const struct diag
 		strbuf_puts(&rp->junit_cases, "  <testcase classname=\"");
 		xml_text(&rp->junit_cases, path);
 		strbuf_puts(&rp->junit_cases,
-			    "\" name=\"case file\">\n    <error type=\"case-error\" "
-			    "message=\"the case file did not load\">");
+			    "\" name=\"case file\">\n    <error type=\"case-error\" message=\"the "
+			    "case file did not load\">");
 		xml_text(&rp->junit_cases, text.data);
 		strbuf_puts(&rp->junit_cases, "</error>\n  </testcase>\n");
 	}

@@ -147,8 +147,7 @@ START_TEST(test_exact_float_sums_need_exact_partials)
 {
 	expect_error("cases/exact_float_range.yaml", 10, 43,
 		     "needs n * max|x| < 2^24 so every partial sum is exact, but at N=1048576, "
-		     "L=16 it is "
-		     "1048576 * 100");
+		     "L=16 it is 1048576 * 100");
 	expect_error("cases/exact_float_reals.yaml", 10, 43, "needs whole-number inputs");
 }
 END_TEST

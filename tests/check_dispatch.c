@@ -150,8 +150,8 @@ START_TEST(test_each_failure_costs_one_run_and_the_rest_still_run)
 
 	for (size_t i = 0; i < 8; i++)
 		ck_assert_msg(got.last_words[i] == (i == 4),
-			      "What the worker printed belongs to the crash it printed it in "
-			      "(result 4) only.");
+			      "What the worker printed belongs to the crash it "
+			      "printed it in (result 4) only.");
 	ck_assert_msg(got.adopted[0] && got.adopted[1] && !got.adopted[3] && !got.adopted[7],
 		      "The listing worker runs until its session is lost; fresh workers carry on.");
 

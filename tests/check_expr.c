@@ -84,6 +84,9 @@ START_TEST(test_functions)
 	ck_assert_msg(eval_at("log2(N)", 1000, 0) == 10 && eval_at("log2(N)", 1024, 0) == 10 &&
 			      eval_at("log2(N)", 1, 0) == 0,
 		      "log2 rounds up.");
+	ck_assert_msg(expr_ceil_log2(1) == 0 && expr_ceil_log2(5) == 3 &&
+			      expr_ceil_log2(__LONG_LONG_MAX__) == 63,
+		      "ceil(log2) holds up to the largest value.");
 }
 END_TEST
 

@@ -81,8 +81,8 @@ START_TEST(test_tap_lines_and_plan)
 		      "A wrong output is not ok, naming the verdict.");
 	ck_assert_msg(strstr(text, "# cases/reduce/x.yaml:9:3: error: out[3]") != NULL,
 		      "The diagnostic follows as a TAP comment.");
-	ck_assert_msg(strstr(text, "ok 3 - reduce/x [pocl-cpu] N=1024 L=64: racy kernel, wrong "
-				   "output recorded\n"),
+	ck_assert_msg(strstr(text, "ok 3 - reduce/x [pocl-cpu] N=1024 L=64: racy "
+				   "kernel, wrong output recorded\n"),
 		      "A racy kernel's wrong output is ok and says so.");
 	ck_assert_msg(
 		strstr(text, "ok 4 - reduce/x [pocl-cpu] N=1024 L=64 # SKIP work-group size 64") !=
