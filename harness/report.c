@@ -81,6 +81,18 @@ static void json_number(struct strbuf *out, double v)
 		strbuf_puts(out, "null");
 }
 
+/* {"file":..., "line":..., "col":..., "message":...}: the one shape of a diagnostic in
+ * JSON, for results and for case files that did not load alike. */
+static void json_diagnostic(struct strbuf *out, const char *file, int line, int col,
+			    const char *message)
+{
+	strbuf_puts(out, "{\"file\":");
+	json_string(out, file);
+	strbuf_printf(out, ",\"line\":%d,\"col\":%d,\"message\":", line, col);
+	json_string(out, message);
+	strbuf_puts(out, "}");
+}
+
 static void json_key(struct strbuf *out, const char *key)
 {
 	strbuf_printf(out, "%s\"%s\":", out->len > 1 ? "," : "", key);
@@ -213,11 +225,8 @@ static void json_result(struct reporter *rp, const struct result *r)
 	json_number(&out, r->drift);
 	if (r->message) {
 		json_key(&out, "diagnostic");
-		strbuf_puts(&out, "{\"file\":");
-		json_string(&out, r->file ? r->file : r->case_path);
-		strbuf_printf(&out, ",\"line\":%d,\"col\":%d,\"message\":", r->line, r->col);
-		json_string(&out, r->message);
-		strbuf_puts(&out, "}");
+		json_diagnostic(&out, r->file ? r->file : r->case_path, r->line, r->col,
+				r->message);
 	}
 	if (r->detail) {
 		json_key(&out, "detail");
@@ -356,12 +365,9 @@ void report_broken_case(struct reporter *rp, const char *path, const struct diag
 			strbuf_puts(&out, "{\"file\":");
 			json_string(&out, path);
 			strbuf_puts(&out, ",\"verdict\":\"case-error\",\"expected\":false,"
-					  "\"diagnostic\":{\"file\":");
-			json_string(&out, d->file);
-			strbuf_printf(&out, ",\"line\":%d,\"col\":%d,\"message\":", d->line,
-				      d->col);
-			json_string(&out, d->message);
-			strbuf_puts(&out, "}}\n");
+					  "\"diagnostic\":");
+			json_diagnostic(&out, d->file, d->line, d->col, d->message);
+			strbuf_puts(&out, "}\n");
 			fputs(out.data, rp->out);
 			strbuf_free(&out);
 		}
