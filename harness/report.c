@@ -112,6 +112,12 @@ static void prefixed(struct strbuf *out, const char *prefix, const char *text)
 	}
 }
 
+/* The mean kernel time of one launch of the run, in milliseconds. */
+static double kernel_ms(const struct result *r)
+{
+	return r->kernel_ns / 1e6 / (r->repeat ? r->repeat : 1);
+}
+
 static void shape(struct strbuf *out, const struct result *r)
 {
 	if (r->n > 0)
@@ -160,7 +166,7 @@ static void text_result(struct reporter *rp, const struct result *r)
 	strbuf_printf(&out, "%-20s", sh.data);
 	strbuf_free(&sh);
 	if (r->n > 0 && (r->verdict == VERDICT_PASS || r->verdict == VERDICT_WRONG_OUTPUT))
-		strbuf_printf(&out, " %10.3f ms", r->kernel_ns / 1e6 / (r->repeat ? r->repeat : 1));
+		strbuf_printf(&out, " %10.3f ms", kernel_ms(r));
 	if (r->racy)
 		strbuf_puts(&out,
 			    r->verdict == VERDICT_WRONG_OUTPUT ? "  (racy: recorded)" : "  (racy)");
@@ -218,7 +224,7 @@ static void json_result(struct reporter *rp, const struct result *r)
 	json_key(&out, "racy");
 	strbuf_puts(&out, r->racy ? "true" : "false");
 	json_key(&out, "kernel_ms");
-	json_number(&out, r->kernel_ns / 1e6 / (r->repeat ? r->repeat : 1));
+	json_number(&out, kernel_ms(r));
 	json_key(&out, "repeat");
 	strbuf_printf(&out, "%u", r->repeat);
 	json_key(&out, "drift");
