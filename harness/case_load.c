@@ -35,6 +35,7 @@ struct loader {
 	struct fy_node *root;
 	struct fy_node **unparsed; /* arguments that failed: their names are not new errors */
 	size_t nunparsed;
+	unsigned names_used; /* every name any expression of the case uses (enum expr_name) */
 };
 
 /* Whether `name` belongs to an argument that failed to parse and was reported then. */
@@ -285,6 +286,7 @@ static bool parse_pexpr(struct loader *ld, struct fy_node *node, struct src_pos 
 		return false;
 	}
 	free(text);
+	ld->names_used |= expr_names(e);
 	out->expr = e;
 	out->pos = (struct src_pos){ pos.line, pos.col + quote };
 	return true;
@@ -856,29 +858,7 @@ static void parse_checks(struct loader *ld, struct fy_node *node, struct src_pos
 static void validate_plans(struct loader *ld)
 {
 	struct test_case *tc = ld->tc;
-	bool uses_cu = false;
-	for (size_t s = 0; s < tc->nsteps; s++) {
-		struct step *st = &tc->steps[s];
-		const struct pexpr *exprs[] = { &st->global, &st->local, &st->repeat };
-		for (size_t i = 0; i < 3; i++)
-			uses_cu |= exprs[i]->expr && (expr_names(exprs[i]->expr) & EXPR_CU);
-		for (size_t a = 0; a < st->nargs; a++) {
-			const struct pexpr *ae = st->args[a].kind == ARG_LOCAL ? &st->args[a].count
-									       : &st->args[a].value;
-			uses_cu |= ae->expr && (expr_names(ae->expr) & EXPR_CU);
-		}
-	}
-	for (size_t b = 0; b < tc->nbuffers; b++)
-		uses_cu |= tc->buffers[b].count.expr &&
-			   (expr_names(tc->buffers[b].count.expr) & EXPR_CU);
-	for (size_t c = 0; c < tc->nchecks; c++) {
-		const struct pexpr *ce[] = { &tc->checks[c].group, &tc->checks[c].shift,
-					     &tc->checks[c].count, &tc->checks[c].serial,
-					     &tc->checks[c].partials };
-		for (size_t i = 0; i < 5; i++)
-			uses_cu |= ce[i]->expr && (expr_names(ce[i]->expr) & EXPR_CU);
-	}
-	if (uses_cu)
+	if (ld->names_used & EXPR_CU)
 		return;
 	for (size_t s = 0; s < tc->nsizes; s++) {
 		for (size_t l = 0; l < tc->nlocals; l++) {
