@@ -320,6 +320,7 @@ void report_result(struct reporter *rp, const struct result *r)
 	rp->compare_ns += r->compare_ns;
 	rp->builds += r->builds;
 	rp->generated += r->generated;
+	rp->references += r->references;
 
 	if (rp->junit)
 		junit_result(rp, r);
@@ -446,9 +447,11 @@ void report_finish(struct reporter *rp, size_t ntargets, uint64_t wall_ns, bool 
 			lead, total, setup, 100 * setup / total, kernel, 100 * kernel / total,
 			reference, 100 * reference / total, compare, 100 * compare / total);
 		fprintf(out,
-			"%swork: %zu program build%s, %zu input buffer%s generated, %zu run%s\n",
+			"%swork: %zu program build%s, %zu input buffer%s generated, %zu "
+			"reference%s computed, %zu run%s\n",
 			lead, rp->builds, rp->builds == 1 ? "" : "s", rp->generated,
-			rp->generated == 1 ? "" : "s", rp->results, rp->results == 1 ? "" : "s");
+			rp->generated == 1 ? "" : "s", rp->references,
+			rp->references == 1 ? "" : "s", rp->results, rp->results == 1 ? "" : "s");
 	}
 	fflush(out);
 }

@@ -33,9 +33,10 @@ struct result {
 	uint64_t reference_ns;
 	uint64_t compare_ns;
 	unsigned repeat;
-	unsigned builds;    /* programs built for this result; 0 when reused */
-	unsigned generated; /* buffers whose initial contents were generated for it */
-	double drift;	    /* worst |error| / bound over the checked floats */
+	unsigned builds;     /* programs built for this result; 0 when reused */
+	unsigned generated;  /* buffers whose initial contents were generated for it */
+	unsigned references; /* CPU references computed for it; 0 when all were reused */
+	double drift;	     /* worst |error| / bound over the checked floats */
 	char *file;
 	int line;
 	int col;

@@ -4,6 +4,7 @@
 #include "runner.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,11 +47,25 @@ void runner_result_init(struct result *r, const struct backend *b, const struct 
 	};
 }
 
-/* Initial buffer contents, kept across runs: a buffer is generated again only when its
- * count changes, so inputs are made once per size N, not once per work-group size. */
+/* A check's reference as last computed, with what it was computed from. */
+struct kept_reference {
+	bool valid;
+	unsigned generation[2]; /* of the input buffers */
+	size_t group;		/* 0 unless the reference is per group */
+	long long shift;
+	size_t count;
+	struct ref_output out;
+};
+
+/* What a case keeps across its runs. A buffer is generated again only when its count
+ * changes, so inputs are made once per size N, not once per work-group size; a reference
+ * is computed again only when its inputs or its group, shift or count change, so one
+ * that does not depend on L (a whole-array sum, a scan) is computed once per N. */
 struct inputs {
 	void **data;
 	size_t *count;
+	unsigned *generation;	     /* bumped each time a buffer is generated */
+	struct kept_reference *refs; /* one a check */
 };
 
 /* Returns how many buffers it generated. */
@@ -66,6 +81,7 @@ static unsigned refresh_inputs(const struct test_case *tc, const struct plan *pl
 		in->data[b] = xmalloc(count * elem_size(tc->buffers[b].type));
 		in->count[b] = count;
 		gen_fill(tc->buffers[b].type, &tc->buffers[b].init, in->data[b], count);
+		in->generation[b]++;
 		generated++;
 	}
 	return generated;
@@ -104,31 +120,56 @@ static void describe_mismatch(struct result *r, const struct test_case *tc, cons
 	r->compared = rep->compared;
 }
 
-/* Computes every check's reference, then compares it with what the device wrote. */
-static void check_outputs(const struct test_case *tc, const struct plan *plan,
-			  const struct inputs *in, void *const *final, struct result *r)
+/* Returns check c's reference for this plan, computing it only when what it depends on
+ * has changed since it was last computed; counts the computations in r. */
+static const struct ref_output *reference_for(const struct test_case *tc, const struct plan *plan,
+					      size_t c, struct inputs *in, struct result *r)
+{
+	const struct check *ck = &tc->checks[c];
+	const struct plan_check *pc = &plan->checks[c];
+	struct kept_reference key = {
+		.valid = true,
+		.group = ck->ref->per_group ? pc->group : 0,
+		.shift = pc->shift,
+		.count = pc->count,
+	};
+	for (int i = 0; i < ck->ref->inputs; i++)
+		key.generation[i] = in->generation[ck->of[i]];
+	struct kept_reference *kept = &in->refs[c];
+	if (kept->valid && kept->group == key.group && kept->shift == key.shift &&
+	    kept->count == key.count && kept->generation[0] == key.generation[0] &&
+	    kept->generation[1] == key.generation[1])
+		return &kept->out;
+
+	struct ref_input inputs[2];
+	for (int i = 0; i < ck->ref->inputs; i++)
+		inputs[i] = (struct ref_input){ tc->buffers[ck->of[i]].type, in->data[ck->of[i]],
+						in->count[ck->of[i]] };
+	uint64_t t0 = clock_now_ns();
+	ref_output_free(&kept->out);
+	ref_compute(ck->ref->kind, inputs, pc->group, pc->shift, pc->count, &key.out);
+	*kept = key;
+	r->reference_ns += clock_now_ns() - t0;
+	r->references++;
+	return &kept->out;
+}
+
+/* Compares every output with its check's reference. */
+static void check_outputs(const struct test_case *tc, const struct plan *plan, struct inputs *in,
+			  void *const *final, struct result *r)
 {
 	for (size_t c = 0; c < tc->nchecks; c++) {
 		const struct check *ck = &tc->checks[c];
 		const struct plan_check *pc = &plan->checks[c];
-		struct ref_input inputs[2];
-		for (int i = 0; i < ck->ref->inputs; i++)
-			inputs[i] = (struct ref_input){ tc->buffers[ck->of[i]].type,
-							in->data[ck->of[i]], in->count[ck->of[i]] };
+		const struct ref_output *want = reference_for(tc, plan, c, in, r);
 		uint64_t t0 = clock_now_ns();
-		struct ref_output want;
-		ref_compute(ck->ref->kind, inputs, pc->group, pc->shift, pc->count, &want);
-		uint64_t t1 = clock_now_ns();
 		struct cmp_report rep;
-		cmp_buffer(&want, final[ck->buffer], pc->count, ck->tolerance, pc->depth, &rep);
-		uint64_t t2 = clock_now_ns();
-		r->reference_ns += t1 - t0;
-		r->compare_ns += t2 - t1;
+		cmp_buffer(want, final[ck->buffer], pc->count, ck->tolerance, pc->depth, &rep);
+		r->compare_ns += clock_now_ns() - t0;
 		if (rep.worst_ratio > r->drift)
 			r->drift = rep.worst_ratio;
 		if (!rep.ok && r->verdict == VERDICT_PASS)
-			describe_mismatch(r, tc, ck, &rep, want.type);
-		ref_output_free(&want);
+			describe_mismatch(r, tc, ck, &rep, want->type);
 	}
 }
 
@@ -181,6 +222,8 @@ int runner_run_case(const struct backend *b, struct backend_session *session,
 	struct inputs in = {
 		.data = xcalloc(tc->nbuffers, sizeof(void *)),
 		.count = xcalloc(tc->nbuffers, sizeof(size_t)),
+		.generation = xcalloc(tc->nbuffers, sizeof(unsigned)),
+		.refs = xcalloc(tc->nchecks, sizeof(struct kept_reference)),
 	};
 	size_t runs = runner_run_count(tc, opt);
 	int status = 0;
@@ -199,7 +242,11 @@ int runner_run_case(const struct backend *b, struct backend_session *session,
 	}
 	for (size_t k = 0; k < tc->nbuffers; k++)
 		free(in.data[k]);
+	for (size_t c = 0; c < tc->nchecks; c++)
+		ref_output_free(&in.refs[c].out);
 	free(in.data);
 	free(in.count);
+	free(in.generation);
+	free(in.refs);
 	return status == BACKEND_LOST ? BACKEND_LOST : 0;
 }

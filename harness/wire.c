@@ -23,15 +23,16 @@ struct field {
 		offsetof(struct result, member), kind                                              \
 	}
 static const struct field result_fields[] = {
-	R(case_name, F_STR),	R(case_path, F_STR),   R(target, F_STR),
-	R(backend, F_STR),	R(n, F_I64),	       R(l, F_I64),
-	R(verdict, F_VERDICT),	R(racy, F_BOOL),       R(kernel_ns, F_U64),
-	R(reference_ns, F_U64), R(compare_ns, F_U64),  R(repeat, F_UINT),
-	R(builds, F_UINT),	R(generated, F_UINT),  R(drift, F_DOUBLE),
-	R(file, F_STR),		R(line, F_INT),	       R(col, F_INT),
-	R(message, F_STR),	R(detail, F_STR),      R(buffer, F_STR),
-	R(index, F_SIZE),	R(got, F_DOUBLE),      R(want, F_DOUBLE),
-	R(bound, F_DOUBLE),	R(mismatches, F_SIZE), R(compared, F_SIZE),
+	R(case_name, F_STR),	R(case_path, F_STR),  R(target, F_STR),
+	R(backend, F_STR),	R(n, F_I64),	      R(l, F_I64),
+	R(verdict, F_VERDICT),	R(racy, F_BOOL),      R(kernel_ns, F_U64),
+	R(reference_ns, F_U64), R(compare_ns, F_U64), R(repeat, F_UINT),
+	R(builds, F_UINT),	R(generated, F_UINT), R(references, F_UINT),
+	R(drift, F_DOUBLE),	R(file, F_STR),	      R(line, F_INT),
+	R(col, F_INT),		R(message, F_STR),    R(detail, F_STR),
+	R(buffer, F_STR),	R(index, F_SIZE),     R(got, F_DOUBLE),
+	R(want, F_DOUBLE),	R(bound, F_DOUBLE),   R(mismatches, F_SIZE),
+	R(compared, F_SIZE),
 };
 #undef R
 

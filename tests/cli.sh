@@ -114,7 +114,7 @@ overrides() {
 }
 built_once() {
 	run 0 run --device pocl --timing --size 32 --size 64 --local 8 --local 4 "$cases/good.yaml" &&
-		has "work: 1 program build, 4 input buffers generated, 4 runs"
+		has "work: 1 program build, 4 input buffers generated, 2 references computed, 4 runs"
 }
 no_device() {
 	run 2 run --device nosuchdevice "$cases/good.yaml" &&
@@ -132,7 +132,7 @@ check "--json prints one object a result" json_lines
 check "--tap prints a test line a result, then the plan" tap_lines
 check "--tap reports failures as not ok lines and exits 0" tap_failures_exit_0
 check "--size and --local replace the case's own" overrides
-check "a program is built once per device, inputs generated once per size" built_once
+check "a program is built once per device; inputs, and references that do not depend on L, once per size" built_once
 check "a device that matches nothing is a setup error, and a skip under --tap" no_device
 
 echo "1..$n"
