@@ -377,6 +377,57 @@ static int set_args(cl_kernel kernel, const struct test_case *tc, const struct p
 	return 0;
 }
 
+/* Enqueues the plan's launches once and waits for them, adding their device time to
+ * *kernel_ns. Returns 0; -1 after filling `failure` when the case shaped a launch the
+ * driver refuses; or BACKEND_LOST with the failing code in *err when the device faulted
+ * while running them. */
+static int launch_once(struct clexec *cx, const struct test_case *tc, const struct plan *plan,
+		       const cl_mem *mems, uint64_t *kernel_ns, struct result *failure, cl_int *err)
+{
+	int status = 0;
+	size_t enqueued = 0;
+	cl_event *events = xcalloc(plan->nlaunches, sizeof *events);
+	for (; enqueued < plan->nlaunches; enqueued++) {
+		const struct plan_launch *launch = &plan->launches[enqueued];
+		cl_kernel kernel = cx->kernels[launch->step];
+		if (set_args(kernel, tc, launch, mems, failure) < 0) {
+			status = -1;
+			break;
+		}
+		cl_int refused = clEnqueueNDRangeKernel(cx->queue, kernel, 1, NULL, &launch->global,
+							&launch->local, 0, NULL, &events[enqueued]);
+		if (refused != CL_SUCCESS) {
+			const struct step *st = &tc->steps[launch->step];
+			result_set_diag(failure, VERDICT_CASE_ERROR, tc->path, st->global.pos.line,
+					st->global.pos.col,
+					"launching %s with global %zu, local %zu: %s (%d)",
+					st->kernel_name, launch->global, launch->local,
+					ocl_error_name(refused), refused);
+			status = -1;
+			break;
+		}
+	}
+	/* Drain what was enqueued before its buffers can go, whatever happened. */
+	cl_int finished = clFinish(cx->queue);
+	for (size_t i = 0; i < enqueued; i++) {
+		cl_ulong start = 0, end = 0;
+		if (status == 0 &&
+		    clGetEventProfilingInfo(events[i], CL_PROFILING_COMMAND_START, sizeof start,
+					    &start, NULL) == CL_SUCCESS &&
+		    clGetEventProfilingInfo(events[i], CL_PROFILING_COMMAND_END, sizeof end, &end,
+					    NULL) == CL_SUCCESS &&
+		    end > start)
+			*kernel_ns += end - start;
+		clReleaseEvent(events[i]);
+	}
+	free(events);
+	if (status == 0 && finished != CL_SUCCESS) {
+		*err = finished;
+		status = BACKEND_LOST;
+	}
+	return status;
+}
+
 int clexec_execute(struct clexec *cx, const struct test_case *tc, const struct plan *plan,
 		   void *const *initial, void **final, unsigned repeat, uint64_t *kernel_ns,
 		   struct result *failure)
@@ -386,13 +437,17 @@ int clexec_execute(struct clexec *cx, const struct test_case *tc, const struct p
 
 	int status = -1;
 	cl_int err = CL_SUCCESS;
-	const char *doing = "clCreateBuffer";
+	const char *doing;
 	cl_mem *mems = xcalloc(tc->nbuffers, sizeof *mems);
 	for (size_t b = 0; b < tc->nbuffers; b++) {
 		size_t bytes = plan->buffer_counts[b] * elem_size(tc->buffers[b].type);
 		mems[b] = clCreateBuffer(cx->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
-		if (mems[b] == NULL)
-			goto cl_failed;
+		if (mems[b] == NULL) {
+			unsupported(failure, "cannot allocate buffer %s (%zu bytes) on %s: %s (%d)",
+				    tc->buffers[b].name, bytes, cx->target.name,
+				    ocl_error_name(err), err);
+			goto out;
+		}
 	}
 
 	for (unsigned rep = 0; rep < repeat; rep++) {
@@ -405,48 +460,14 @@ int clexec_execute(struct clexec *cx, const struct test_case *tc, const struct p
 			err = clEnqueueWriteBuffer(cx->queue, mems[b], CL_FALSE, 0, bytes,
 						   initial[b], 0, NULL, NULL);
 			if (err != CL_SUCCESS)
-				goto cl_failed;
+				goto device_fault;
 		}
-		cl_event *events = xcalloc(plan->nlaunches, sizeof *events);
-		for (size_t i = 0; i < plan->nlaunches; i++) {
-			const struct plan_launch *launch = &plan->launches[i];
-			cl_kernel kernel = cx->kernels[launch->step];
-			if (set_args(kernel, tc, launch, mems, failure) < 0) {
-				for (size_t e = 0; e < i; e++)
-					clReleaseEvent(events[e]);
-				free(events);
-				goto out;
-			}
-			err = clEnqueueNDRangeKernel(cx->queue, kernel, 1, NULL, &launch->global,
-						     &launch->local, 0, NULL, &events[i]);
-			if (err != CL_SUCCESS) {
-				const struct step *st = &tc->steps[launch->step];
-				result_set_diag(failure, VERDICT_CASE_ERROR, tc->path,
-						st->global.pos.line, st->global.pos.col,
-						"launching %s with global %zu, local %zu: %s (%d)",
-						st->kernel_name, launch->global, launch->local,
-						ocl_error_name(err), err);
-				for (size_t e = 0; e < i; e++)
-					clReleaseEvent(events[e]);
-				free(events);
-				goto out;
-			}
-		}
-		err = clFinish(cx->queue);
-		for (size_t i = 0; i < plan->nlaunches; i++) {
-			cl_ulong start = 0, end = 0;
-			if (clGetEventProfilingInfo(events[i], CL_PROFILING_COMMAND_START,
-						    sizeof start, &start, NULL) == CL_SUCCESS &&
-			    clGetEventProfilingInfo(events[i], CL_PROFILING_COMMAND_END, sizeof end,
-						    &end, NULL) == CL_SUCCESS &&
-			    end > start)
-				*kernel_ns += end - start;
-			clReleaseEvent(events[i]);
-		}
-		free(events);
 		doing = "clFinish";
-		if (err != CL_SUCCESS)
-			goto cl_failed;
+		status = launch_once(cx, tc, plan, mems, kernel_ns, failure, &err);
+		if (status == BACKEND_LOST)
+			goto device_fault;
+		if (status < 0)
+			goto out;
 	}
 
 	doing = "clEnqueueReadBuffer";
@@ -457,17 +478,17 @@ int clexec_execute(struct clexec *cx, const struct test_case *tc, const struct p
 		err = clEnqueueReadBuffer(cx->queue, mems[b], CL_TRUE, 0, bytes, final[b], 0, NULL,
 					  NULL);
 		if (err != CL_SUCCESS)
-			goto cl_failed;
+			goto device_fault;
 	}
 	status = 0;
 	goto out;
 
-cl_failed:
+device_fault:
 	/* A queue that fails a transfer or a finish has met a device fault, which leaves the
 	 * context unusable on some drivers (NVIDIA's fails every later build with -9999). */
 	result_set_diag(failure, VERDICT_CRASH, tc->path, 0, 0,
-			"the device faulted (%s on %s: %s (%d)); an out-of-bounds "
-			"access is the usual cause",
+			"the device faulted (%s on %s: %s (%d)); an out-of-bounds access is the "
+			"usual cause",
 			doing, cx->target.name, ocl_error_name(err), err);
 	status = BACKEND_LOST;
 out:
