@@ -7,6 +7,7 @@
 
 const struct backend *const backends[] = {
 	&backend_device,
+	&backend_oclgrind,
 };
 const size_t backend_count = sizeof backends / sizeof backends[0];
 

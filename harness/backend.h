@@ -35,6 +35,16 @@ struct backend_session;
 
 struct backend {
 	const char *name;
+	/* A simulator runs each case at its sim_sizes and sim_local, in a fresh worker process
+	 * per case, so that nothing one case leaves in the simulator (Oclgrind's error budget
+	 * is per process) changes what another reports. */
+	bool simulator;
+	/* The name its one target has, for a backend that knows it without listing (NULL:
+	 * names come from listing); lets --device name a backend that is unavailable. */
+	const char *fixed_target;
+	/* NULL when the backend can run here, else why not, saying what to install or set.
+	 * Called in the parent, so it touches no OpenCL. NULL function: always available. */
+	const char *(*unavailable)(void);
 	/* Lists this backend's targets. Called in a worker process: the parent never loads an
 	 * OpenCL driver, so a driver that crashes takes only a worker with it. */
 	int (*list_targets)(struct target **targets, size_t *count, char **cause);
@@ -58,6 +68,7 @@ struct backend {
 };
 
 extern const struct backend backend_device;
+extern const struct backend backend_oclgrind;
 
 /* Every backend, in the order a run visits them. */
 extern const struct backend *const backends[];

@@ -852,34 +852,46 @@ static void parse_checks(struct loader *ld, struct fy_node *node, struct src_pos
 	}
 }
 
-/* Resolves the case at every listed N and L, so a division by zero or a count that is
- * not positive is found when the case is loaded, not halfway through a run. Cases whose
- * expressions use CU wait for a device. */
-static void validate_plans(struct loader *ld)
+/* Resolves the case at every N of `sizes` and L of `locals`; returns false after adding
+ * the first failure's diagnostics (the other shapes would repeat it). */
+static bool validate_shapes(struct loader *ld, const long long *sizes, size_t nsizes,
+			    const long long *locals, size_t nlocals)
 {
-	struct test_case *tc = ld->tc;
-	if (ld->names_used & EXPR_CU)
-		return;
-	for (size_t s = 0; s < tc->nsizes; s++) {
-		for (size_t l = 0; l < tc->nlocals; l++) {
+	for (size_t s = 0; s < nsizes; s++) {
+		for (size_t l = 0; l < nlocals; l++) {
 			struct plan plan;
 			struct diag_list found = { 0 };
-			if (plan_build(tc, tc->sizes[s], tc->locals[l], 1, &plan, &found) == 0) {
+			if (plan_build(ld->tc, sizes[s], locals[l], 1, &plan, &found) == 0) {
 				plan_free(&plan);
 				continue;
 			}
 			ld->errors += diag_error_count(&found);
 			diag_list_move(ld->diags, &found);
-			return; /* one failing size says it; the others would repeat it */
+			return false;
 		}
 	}
+	return true;
+}
+
+/* Resolves the case at every listed N and L, devices' and simulator's, so a division by
+ * zero or a count that is not positive is found when the case is loaded, not halfway
+ * through a run. Cases whose expressions use CU wait for a device. */
+static void validate_plans(struct loader *ld)
+{
+	struct test_case *tc = ld->tc;
+	if (ld->names_used & EXPR_CU)
+		return;
+	if (validate_shapes(ld, tc->sizes, tc->nsizes, tc->locals, tc->nlocals))
+		validate_shapes(ld, tc->sim_sizes, tc->nsim_sizes,
+				tc->nsim_locals ? tc->sim_locals : tc->locals,
+				tc->nsim_locals ? tc->nsim_locals : tc->nlocals);
 }
 
 static void parse_case(struct loader *ld, struct fy_node *root)
 {
-	static const char *const keys[] = { "about",  "kernel",	 "sizes", "sim_sizes", "local",
-					    "global", "args",	 "steps", "check",     "racy",
-					    "seed",   "options", NULL };
+	static const char *const keys[] = { "about",	 "kernel", "sizes",   "sim_sizes", "local",
+					    "sim_local", "global", "args",    "steps",	   "check",
+					    "racy",	 "seed",   "options", NULL };
 	struct test_case *tc = ld->tc;
 	struct src_pos top = { 1, 1 };
 	if (!require_mapping(ld, root, top, "a case file"))
@@ -919,6 +931,9 @@ static void parse_case(struct loader *ld, struct fy_node *root)
 	if ((v = get(root, "sim_sizes")) != NULL)
 		parse_size_list(ld, v, key_pos(root, "sim_sizes", top), "sim_sizes", &tc->sim_sizes,
 				&tc->nsim_sizes);
+	if ((v = get(root, "sim_local")) != NULL)
+		parse_size_list(ld, v, key_pos(root, "sim_local", top), "sim_local",
+				&tc->sim_locals, &tc->nsim_locals);
 
 	struct fy_node *steps = get(root, "steps");
 	if (steps != NULL) {

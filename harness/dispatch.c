@@ -72,6 +72,13 @@ static void run_cases(struct run_job *job, int fd)
 				    &sink) == BACKEND_LOST)
 			return; /* no END: the parent starts a fresh worker after the reported run
 				 */
+		if (job->backend->simulator && c + 1 < job->ncases) {
+			job->backend->close(session);
+			wire_resume(&job->out, c + 1);
+			worker_send(fd, &job->out);
+			strbuf_free(&job->out);
+			return;
+		}
 	}
 	job->backend->close(session);
 	wire_message(&job->out, FRAME_END, "");
@@ -180,7 +187,7 @@ static void lost_run(const struct run_job *job, size_t c, size_t run, enum verdi
 	const struct test_case *tc = job->cases[c];
 	long long n = 0, l = 0;
 	if (run > 0)
-		runner_run_shape(tc, job->opt, run, &n, &l);
+		runner_run_shape(job->backend, tc, job->opt, run, &n, &l);
 	struct result r;
 	runner_result_init(&r, job->backend, job->target, tc, n, l);
 	result_set_diag(&r, verdict, tc->path, 0, 0, "%s", message);
@@ -256,6 +263,13 @@ static bool follow(struct run_job *job, struct worker *w, unsigned timeout_s,
 		} else if (type == FRAME_END) {
 			free(worker_finish(w, false));
 			return true;
+		} else if (type == FRAME_RESUME) {
+			size_t next = job->ncases;
+			wire_read_resume(payload, len, &next);
+			free(worker_finish(w, false));
+			job->first_case = next;
+			job->first_run = 0;
+			return next >= job->ncases;
 		}
 	}
 
@@ -265,7 +279,8 @@ static bool follow(struct run_job *job, struct worker *w, unsigned timeout_s,
 	free(printed);
 	/* Resume after the run it left in: the next size of the same case, or the next case
 	 * when the build itself was lost or the case has no runs left. */
-	if (cur_run > 0 && cur_run + 1 < runner_run_count(job->cases[cur_case], job->opt)) {
+	if (cur_run > 0 &&
+	    cur_run + 1 < runner_run_count(job->backend, job->cases[cur_case], job->opt)) {
 		job->first_case = cur_case;
 		job->first_run = cur_run + 1;
 	} else {

@@ -354,20 +354,22 @@ void finding_note(struct strbuf *out, const struct finding *f)
 {
 	if (f->nexample == 0)
 		return;
-	if (f->kind == FINDING_RACE && f->other.line > 0)
-		strbuf_printf(out, "the conflicting %s; ", access_word(f->other.access));
-	else if (f->kind == FINDING_DIVERGENCE && f->other.line > 0)
+	if (f->kind == FINDING_RACE && f->nexample == 2) {
+		/* The note stands at the other access: name its item first. */
+		strbuf_printf(out, "the conflicting %s: e.g. work-item ",
+			      access_word(f->other.access));
+		finding_entity(out, &f->example[1]);
+		strbuf_printf(out, " made it while ");
+		finding_entity(out, &f->example[0]);
+		strbuf_printf(out, " made the %s at line %d:%d", access_word(f->at.access),
+			      f->at.line, f->at.col);
+		return;
+	}
+	if (f->kind == FINDING_DIVERGENCE && f->other.line > 0)
 		strbuf_puts(out, "the other barrier; ");
 	strbuf_puts(out, "e.g. ");
-	if (f->nexample == 2) {
-		strbuf_puts(out, "work-items ");
-		finding_entity(out, &f->example[0]);
-		strbuf_puts(out, " and ");
-		finding_entity(out, &f->example[1]);
-	} else {
-		strbuf_puts(out, f->example[0].is_item ? "work-item " : "");
-		finding_entity(out, &f->example[0]);
-	}
+	strbuf_puts(out, f->example[0].is_item ? "work-item " : "");
+	finding_entity(out, &f->example[0]);
 }
 
 void finding_normal(struct strbuf *out, const struct finding *f)

@@ -12,10 +12,10 @@
 #include <unistd.h>
 
 #include "backend.h"
-#include "devname.h"
-#include "dispatch.h"
+#include "golden.h"
 #include "report.h"
 #include "runner.h"
+#include "select.h"
 #include "testcase.h"
 #include "util.h"
 
@@ -26,13 +26,17 @@ static const char usage_text[] =
 	"usage: clharness devices\n"
 	"       clharness run [OPTION]... [CASE|DIR]...\n"
 	"\n"
-	"Runs OpenCL kernel cases on every OpenCL device and compares each output buffer\n"
-	"with a CPU reference. With no CASE or DIR, runs the installed catalogue.\n"
+	"Runs OpenCL kernel cases on every OpenCL device and under the Oclgrind simulator,\n"
+	"compares each output buffer with a CPU reference, reports the data races, barrier\n"
+	"divergence, out-of-bounds and uninitialised accesses Oclgrind finds, and judges each\n"
+	"result by the case's golden in expected/. With no CASE or DIR, runs the installed\n"
+	"catalogue.\n"
 	"\n"
 	"Options of run:\n"
 	"  -d, --device NAME   run on devices NAME selects: a short name from `clharness\n"
-	"                      devices` (pocl-cpu), a platform (nvidia), a type (cpu, gpu)\n"
-	"                      or all; repeat to add more (default: all)\n"
+	"                      devices` (pocl-cpu, oclgrind), a platform (nvidia), a type\n"
+	"                      (cpu, gpu, simulator) or all; comma-separated or repeated\n"
+	"                      (default: every device and oclgrind)\n"
 	"  -n, --size N        run at size N instead of each case's sizes; repeatable\n"
 	"  -l, --local L       run with work-group size L instead of each case's; repeatable\n"
 	"      --tap           print TAP, one test line per result, for Automake's driver\n"
@@ -44,6 +48,8 @@ static const char usage_text[] =
 	"      --timing        print where the wall time went: setup, kernel, reference,\n"
 	"                      comparison\n"
 	"      --color WHEN    colour the text report: auto, always or never\n"
+	"      --bless         write each case's golden, expected/TOPIC/NAME.expect, from this\n"
+	"                      run (needs oclgrind), for a person to review in the diff\n"
 	"  -h, --help          print this help\n"
 	"  -V, --version       print the version\n"
 	"\n"
@@ -130,60 +136,65 @@ static int collect_dir(struct path_list *list, const char *dir)
 	return 0;
 }
 
+/* What the run's results pass through on their way to the reporter. */
+struct run_state {
+	struct reporter *reporter;
+	struct golden_book *book;
+};
+
 static void emit_result(void *ctx, struct result *r)
+{
+	struct run_state *st = ctx;
+	golden_book_take(st->book, r);
+	report_result(st->reporter, r);
+}
+
+static void emit_reported(void *ctx, struct result *r)
 {
 	report_result(ctx, r);
 }
 
-/* The targets a run visits: a dispatcher and an index into its targets. */
-struct selection {
-	struct dispatcher **dispatchers; /* one a backend */
-	struct {
-		struct dispatcher *d;
-		size_t index;
-	} * targets;
-	size_t count;
-};
-
-/* Opens every backend and keeps the targets one of the patterns selects (all when none
- * is given). Returns -1 after printing why a backend could not list its devices. */
-static int select_targets(char **patterns, size_t npatterns, struct test_case *const *cases,
-			  size_t ncases, const struct run_options *opt, unsigned timeout_s,
-			  struct selection *sel)
+static void golden_broken(void *ctx, const char *path, const struct diag_list *diags)
 {
-	*sel = (struct selection){ .dispatchers =
-					   xcalloc(backend_count, sizeof *sel->dispatchers) };
-	for (size_t b = 0; b < backend_count; b++) {
-		char *cause = NULL;
-		if (dispatch_open(backends[b], cases, ncases, opt, timeout_s, &sel->dispatchers[b],
-				  &cause) < 0) {
-			fprintf(stderr, "clharness: %s\n", cause);
-			free(cause);
-			return -1;
-		}
-		struct dispatcher *d = sel->dispatchers[b];
-		for (size_t i = 0; i < dispatch_target_count(d); i++) {
-			const struct target *t = dispatch_target(d, i);
-			bool wanted = npatterns == 0;
-			for (size_t p = 0; p < npatterns && !wanted; p++)
-				wanted = devname_matches(patterns[p], t->name, t->type);
-			if (!wanted)
-				continue;
-			sel->targets =
-				xreallocarray(sel->targets, sel->count + 1, sizeof *sel->targets);
-			sel->targets[sel->count].d = d;
-			sel->targets[sel->count++].index = i;
-		}
-	}
-	return 0;
+	report_broken_case(ctx, path, diags);
 }
 
-static void selection_free(struct selection *sel)
+/* Adds each comma-separated pattern of `arg` to the list. */
+static void add_patterns(char ***patterns, size_t *npatterns, char *arg)
 {
-	for (size_t b = 0; b < backend_count && sel->dispatchers; b++)
-		dispatch_close(sel->dispatchers[b]);
-	free(sel->dispatchers);
-	free(sel->targets);
+	for (char *save = NULL, *p = strtok_r(arg, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		*patterns = xreallocarray(*patterns, *npatterns + 1, sizeof **patterns);
+		(*patterns)[(*npatterns)++] = p;
+	}
+}
+
+/* Backends the run asked for that cannot run: a skipped test a case under TAP, so the
+ * gap shows in the test log; a note elsewhere. */
+static void report_missing(struct reporter *rp, const struct selection *sel,
+			   struct test_case *const *cases, size_t ncases)
+{
+	for (size_t m = 0; m < sel->nmissing; m++) {
+		const struct backend *b = sel->missing[m].backend;
+		const char *target = b->fixed_target ? b->fixed_target : b->name;
+		if (rp->format != REPORT_TAP) {
+			fprintf(stderr,
+				"clharness: note: %s is unavailable, so nothing runs on it: %s\n",
+				target, sel->missing[m].reason);
+			continue;
+		}
+		for (size_t c = 0; c < ncases; c++) {
+			struct result r = { .case_name = cases[c]->name,
+					    .case_path = cases[c]->path,
+					    .target = (char *)target,
+					    .backend = (char *)b->name,
+					    .verdict = VERDICT_SKIP,
+					    .output = VERDICT_SKIP };
+			r.message =
+				xasprintf("%s is unavailable: %s", target, sel->missing[m].reason);
+			report_result(rp, &r);
+			free(r.message);
+		}
+	}
 }
 
 static const char *human_bytes(uint64_t bytes, char *buf, size_t size)
@@ -205,16 +216,13 @@ static int cmd_devices(int argc, char **argv)
 		return usage_error("devices takes no arguments, found '%s'", argv[1]);
 	struct selection sel;
 	struct run_options opt = { .repeat = 1 };
-	if (select_targets(NULL, 0, NULL, 0, &opt, 60, &sel) < 0) {
-		selection_free(&sel);
-		return EXIT_USAGE;
-	}
+	selection_open(&sel, NULL, 0, NULL, 0, &opt, 60);
 	if (sel.count == 0) {
 		printf("no OpenCL devices: install an OpenCL driver, e.g. the Debian package "
 		       "pocl-opencl-icd for the CPU\n");
 	}
 	for (size_t i = 0; i < sel.count; i++) {
-		const struct target *t = dispatch_target(sel.targets[i].d, sel.targets[i].index);
+		const struct target *t = selection_target(&sel, i);
 		char local[32], global[32], alloc[32];
 		printf("%-16s %-5s %s\n", t->name, t->type, t->device);
 		printf("%-16s       platform %s, %s, driver %s\n", "", t->platform, t->opencl,
@@ -226,13 +234,27 @@ static int cmd_devices(int argc, char **argv)
 		       human_bytes(t->global_mem, global, sizeof global),
 		       human_bytes(t->max_alloc, alloc, sizeof alloc));
 	}
+	for (size_t m = 0; m < sel.nmissing; m++) {
+		const struct backend *b = sel.missing[m].backend;
+		printf("%-16s unavailable: %s\n", b->fixed_target ? b->fixed_target : b->name,
+		       sel.missing[m].reason);
+	}
 	selection_free(&sel);
 	return 0;
 }
 
 static int cmd_run(int argc, char **argv)
 {
-	enum { OPT_TAP = 256, OPT_JSON, OPT_JUNIT, OPT_TIMEOUT, OPT_REPEAT, OPT_TIMING, OPT_COLOR };
+	enum {
+		OPT_TAP = 256,
+		OPT_JSON,
+		OPT_JUNIT,
+		OPT_TIMEOUT,
+		OPT_REPEAT,
+		OPT_TIMING,
+		OPT_COLOR,
+		OPT_BLESS
+	};
 	static const struct option options[] = {
 		{ "device", required_argument, NULL, 'd' },
 		{ "size", required_argument, NULL, 'n' },
@@ -245,6 +267,7 @@ static int cmd_run(int argc, char **argv)
 		{ "timing", no_argument, NULL, OPT_TIMING },
 		{ "color", required_argument, NULL, OPT_COLOR },
 		{ "colour", required_argument, NULL, OPT_COLOR },
+		{ "bless", no_argument, NULL, OPT_BLESS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -254,7 +277,7 @@ static int cmd_run(int argc, char **argv)
 	size_t nsizes = 0, nlocals = 0;
 	enum report_format format = REPORT_TEXT;
 	long long timeout = 60, repeat = 1;
-	bool timing = false;
+	bool timing = false, bless = false;
 	const char *colour = "auto";
 	const char *junit_path = NULL;
 
@@ -264,8 +287,7 @@ static int cmd_run(int argc, char **argv)
 		long long v;
 		switch (c) {
 		case 'd':
-			patterns = xreallocarray(patterns, npatterns + 1, sizeof *patterns);
-			patterns[npatterns++] = optarg;
+			add_patterns(&patterns, &npatterns, optarg);
 			break;
 		case 'n':
 		case 'l':
@@ -303,6 +325,9 @@ static int cmd_run(int argc, char **argv)
 			break;
 		case OPT_TIMING:
 			timing = true;
+			break;
+		case OPT_BLESS:
+			bless = true;
 			break;
 		case OPT_COLOR:
 			if (strcmp(optarg, "auto") && strcmp(optarg, "always") &&
@@ -372,11 +397,25 @@ static int cmd_run(int argc, char **argv)
 
 	struct run_options opt = { sizes, nsizes, locals, nlocals, (unsigned)repeat };
 	struct selection sel;
+	struct golden_book book;
 	int status = 0;
-	if (select_targets(patterns, npatterns, cases, ncases, &opt, (unsigned)timeout, &sel) < 0) {
+	/* A golden holds the case's own shapes: other sizes have none to match. */
+	golden_book_open(&book, cases, ncases, bless, sizes == NULL && locals == NULL,
+			 golden_broken, &reporter);
+	selection_open(&sel, patterns, npatterns, cases, ncases, &opt, (unsigned)timeout);
+	bool simulated = false;
+	for (size_t t = 0; t < sel.count; t++)
+		simulated |= strcmp(selection_target(&sel, t)->type, "simulator") == 0;
+	if (bless && (!simulated || sizes || locals)) {
+		fprintf(stderr,
+			"clharness: --bless writes goldens from a simulator's runs at each "
+			"case's own sizes: it needs oclgrind among the devices and no "
+			"--size or --local%s%s\n",
+			sel.nmissing ? "; " : "", sel.nmissing ? sel.missing[0].reason : "");
 		status = EXIT_USAGE;
 		goto out;
 	}
+	report_missing(&reporter, &sel, cases, ncases);
 	if (sel.count == 0) {
 		char *reason =
 			npatterns
@@ -384,22 +423,32 @@ static int cmd_run(int argc, char **argv)
 					    patterns[0])
 				: xstrdup("no OpenCL device found: install a "
 					  "driver, e.g. pocl-opencl-icd");
-		report_skip_all(&reporter, reason);
+		/* Under TAP the skipped tests of a missing backend already stand for the run. */
+		if (format != REPORT_TAP || sel.nmissing == 0 || ncases == 0)
+			report_skip_all(&reporter, reason);
+		else
+			report_finish(&reporter, 0, clock_now_ns() - start, false);
 		free(reason);
 		/* Under TAP a missing device is a skip; elsewhere it is a setup error. */
 		status = format == REPORT_TAP ? 0 : EXIT_USAGE;
 		goto out;
 	}
 
+	struct run_state state = { &reporter, &book };
 	for (size_t t = 0; t < sel.count; t++)
-		dispatch_run(sel.targets[t].d, sel.targets[t].index, emit_result, &reporter);
+		selection_run(&sel, t, emit_result, &state);
+	golden_book_unseen(&book, emit_reported, &reporter);
 	report_finish(&reporter, sel.count, clock_now_ns() - start, timing);
+	if (bless && golden_book_write(&book, stderr) > 0)
+		status = EXIT_MISMATCH;
 	/* Under TAP a failure is its "not ok" line; a non-zero exit would tell Automake's
 	 * driver that the harness itself broke. */
-	status = report_all_expected(&reporter) || format == REPORT_TAP ? 0 : EXIT_MISMATCH;
+	if (status == 0)
+		status = report_all_expected(&reporter) || format == REPORT_TAP ? 0 : EXIT_MISMATCH;
 
 out:
 	selection_free(&sel);
+	golden_book_close(&book);
 	if (junit)
 		fclose(junit);
 	for (size_t i = 0; i < ncases; i++)

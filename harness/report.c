@@ -98,6 +98,78 @@ static void json_key(struct strbuf *out, const char *key)
 	strbuf_printf(out, "%s\"%s\":", out->len > 1 ? "," : "", key);
 }
 
+static void json_site(struct strbuf *out, const struct finding_site *s)
+{
+	char access[2] = { s->access, '\0' };
+	strbuf_printf(out, "{\"line\":%d,\"col\":%d,\"access\":", s->line, s->col);
+	if (s->access)
+		json_string(out, access);
+	else
+		strbuf_puts(out, "null");
+	strbuf_puts(out, "}");
+}
+
+static void json_triple(struct strbuf *out, const char *key, const long v[3])
+{
+	strbuf_printf(out, "\"%s\":[%ld,%ld,%ld]", key, v[0], v[1], v[2]);
+}
+
+/* A string field, or null. */
+static void json_text_or_null(struct strbuf *out, const char *s)
+{
+	if (s)
+		json_string(out, s);
+	else
+		strbuf_puts(out, "null");
+}
+
+/* One finding with the same fields the text report shows: kind, memory space, both
+ * sites, how often, an example of the work-items, and the words. */
+static void json_finding(struct strbuf *out, const struct finding *f)
+{
+	struct strbuf words = { 0 };
+	strbuf_printf(out, "{\"severity\":\"%s\",\"kind\":\"%s\",\"what\":",
+		      diag_severity_name(f->severity), finding_kind_name(f->kind));
+	json_text_or_null(out, f->what);
+	strbuf_puts(out, ",\"space\":");
+	json_text_or_null(out, f->space);
+	strbuf_puts(out, ",\"kernel\":");
+	json_text_or_null(out, f->kernel);
+	strbuf_puts(out, ",\"file\":");
+	json_text_or_null(out, f->file);
+	strbuf_puts(out, ",\"at\":");
+	json_site(out, &f->at);
+	strbuf_puts(out, ",\"other\":");
+	if (f->other.line > 0)
+		json_site(out, &f->other);
+	else
+		strbuf_puts(out, "null");
+	strbuf_printf(out, ",\"count\":%lu,\"example\":[", f->count);
+	for (size_t i = 0; i < f->nexample; i++) {
+		const struct oglog_entity *e = &f->example[i];
+		strbuf_puts(out, i ? ",{" : "{");
+		if (e->is_item) {
+			json_triple(out, "global", e->global);
+			strbuf_puts(out, ",");
+			json_triple(out, "local", e->local);
+			strbuf_puts(out, ",");
+		}
+		json_triple(out, "group", e->group);
+		strbuf_puts(out, "}");
+	}
+	strbuf_puts(out, "],\"message\":");
+	finding_headline(&words, f);
+	json_string(out, words.data);
+	words.len = 0;
+	finding_note(&words, f);
+	strbuf_puts(out, ",\"note\":");
+	json_text_or_null(out, words.len ? words.data : NULL);
+	strbuf_puts(out, ",\"input_set\":");
+	json_text_or_null(out, f->input_set);
+	strbuf_puts(out, "}");
+	strbuf_free(&words);
+}
+
 /* Prefixes every line of text, for TAP comments and indented build logs. */
 static void prefixed(struct strbuf *out, const char *prefix, const char *text)
 {
@@ -126,32 +198,71 @@ static void shape(struct strbuf *out, const struct result *r)
 		strbuf_puts(out, "build");
 }
 
-/* The diagnostics of one result, GCC-style, with the detail (build log) indented. */
+/* " [pocl-cpu N=1024 L=64]": which run a diagnostic comes from. */
+static void run_tag(struct strbuf *out, const struct result *r)
+{
+	strbuf_printf(out, " [%s ", r->target);
+	shape(out, r);
+	strbuf_puts(out, "]");
+}
+
+/* One finding at its line with a caret, then a note on the other line it names. */
+static void finding_diagnostics(struct strbuf *out, const struct result *r, const struct finding *f,
+				bool colour)
+{
+	const char *file = f->file ? f->file : r->case_path;
+	struct strbuf msg = { 0 }, note = { 0 };
+	finding_headline(&msg, f);
+	run_tag(&msg, r);
+	diag_render(out, file, f->at.line, f->at.col, f->severity, msg.data, colour);
+	finding_note(&note, f);
+	if (note.len > 0)
+		diag_render(out, file, f->other.line, f->other.line > 0 ? f->other.col : 0,
+			    DIAG_NOTE, note.data, colour);
+	strbuf_free(&msg);
+	strbuf_free(&note);
+}
+
+/* Whether a result has anything to say beyond its verdict line. */
+static bool has_diagnostics(const struct result *r)
+{
+	return (r->message && r->verdict != VERDICT_PASS) || r->findings.count > 0 ||
+	       r->expect == EXPECT_UNMET;
+}
+
+/* The diagnostics of one result, GCC-style: the simulator's findings, the output
+ * comparison, the detail (build log) indented, and how it differs from its golden. */
 static void result_diagnostics(struct strbuf *out, const struct result *r, bool colour)
 {
-	if (r->message == NULL)
-		return;
-	enum diag_severity sev = r->verdict == VERDICT_SKIP ? DIAG_NOTE
-				 : result_expected(r)	    ? DIAG_WARNING
-							    : DIAG_ERROR;
-	struct strbuf msg = { 0 };
-	if (r->verdict == VERDICT_WRONG_OUTPUT && r->racy)
-		strbuf_puts(&msg, "racy kernel, output wrong as a race may make it: ");
-	strbuf_printf(&msg, "%s [%s ", r->message, r->target);
-	shape(&msg, r);
-	strbuf_puts(&msg, "]");
-	diag_render(out, r->file ? r->file : r->case_path, r->line, r->col, sev, msg.data, colour);
-	strbuf_free(&msg);
+	for (size_t i = 0; i < r->findings.count; i++)
+		finding_diagnostics(out, r, &r->findings.items[i], colour);
+	if (r->message) {
+		enum diag_severity sev = r->verdict == VERDICT_SKIP ? DIAG_NOTE
+					 : result_expected(r)	    ? DIAG_WARNING
+								    : DIAG_ERROR;
+		struct strbuf msg = { 0 };
+		if (r->output == VERDICT_WRONG_OUTPUT && r->racy)
+			strbuf_puts(&msg, "racy kernel, output wrong as a race may make it: ");
+		strbuf_puts(&msg, r->message);
+		run_tag(&msg, r);
+		diag_render(out, r->file ? r->file : r->case_path, r->line, r->col, sev, msg.data,
+			    colour);
+		strbuf_free(&msg);
+	}
 	if (r->detail && *r->detail)
 		prefixed(out, "    ", r->detail);
+	if (r->expect == EXPECT_UNMET && r->expect_diff)
+		strbuf_puts(out, r->expect_diff);
 }
 
 static void text_result(struct reporter *rp, const struct result *r)
 {
 	static const char *const colours[] = {
-		[VERDICT_PASS] = "\033[32m",	    [VERDICT_WRONG_OUTPUT] = "\033[31m",
-		[VERDICT_BUILD_ERROR] = "\033[31m", [VERDICT_CASE_ERROR] = "\033[31m",
-		[VERDICT_TIMEOUT] = "\033[31m",	    [VERDICT_CRASH] = "\033[31m",
+		[VERDICT_PASS] = "\033[32m",	      [VERDICT_WRONG_OUTPUT] = "\033[31m",
+		[VERDICT_RACE] = "\033[31m",	      [VERDICT_DIVERGENCE] = "\033[31m",
+		[VERDICT_OUT_OF_BOUNDS] = "\033[31m", [VERDICT_UNINITIALIZED] = "\033[31m",
+		[VERDICT_BUILD_ERROR] = "\033[31m",   [VERDICT_CASE_ERROR] = "\033[31m",
+		[VERDICT_TIMEOUT] = "\033[31m",	      [VERDICT_CRASH] = "\033[31m",
 		[VERDICT_SKIP] = "\033[33m",
 	};
 	struct strbuf out = { 0 };
@@ -165,13 +276,17 @@ static void text_result(struct reporter *rp, const struct result *r)
 	shape(&sh, r);
 	strbuf_printf(&out, "%-20s", sh.data);
 	strbuf_free(&sh);
-	if (r->n > 0 && (r->verdict == VERDICT_PASS || r->verdict == VERDICT_WRONG_OUTPUT))
+	if (r->n > 0 && (r->output == VERDICT_PASS || r->output == VERDICT_WRONG_OUTPUT))
 		strbuf_printf(&out, " %10.3f ms", kernel_ms(r));
+	if (r->verdict != r->output && r->output == VERDICT_WRONG_OUTPUT)
+		strbuf_puts(&out, "  output wrong too");
 	if (r->racy)
 		strbuf_puts(&out,
-			    r->verdict == VERDICT_WRONG_OUTPUT ? "  (racy: recorded)" : "  (racy)");
+			    r->output == VERDICT_WRONG_OUTPUT ? "  (racy: recorded)" : "  (racy)");
+	if (r->expect == EXPECT_UNMET)
+		strbuf_puts(&out, "  (differs from its golden)");
 	strbuf_puts(&out, "\n");
-	if (r->verdict != VERDICT_PASS)
+	if (has_diagnostics(r))
 		result_diagnostics(&out, r, rp->colour);
 	fputs(out.data, rp->out);
 	strbuf_free(&out);
@@ -186,12 +301,15 @@ static void tap_result(struct reporter *rp, const struct result *r)
 	shape(&out, r);
 	if (r->verdict == VERDICT_SKIP)
 		strbuf_printf(&out, " # SKIP %s", r->message ? r->message : "");
+	else if (r->expect == EXPECT_UNMET)
+		strbuf_printf(&out, ": %s, which its golden does not say",
+			      verdict_name(r->verdict));
 	else if (r->verdict == VERDICT_WRONG_OUTPUT && r->racy)
 		strbuf_puts(&out, ": racy kernel, wrong output recorded");
 	else if (r->verdict != VERDICT_PASS)
-		strbuf_printf(&out, ": %s", verdict_name(r->verdict));
+		strbuf_printf(&out, ": %s%s", verdict_name(r->verdict), ok ? ", as expected" : "");
 	strbuf_puts(&out, "\n");
-	if (r->verdict != VERDICT_PASS && r->verdict != VERDICT_SKIP) {
+	if (r->verdict != VERDICT_SKIP && has_diagnostics(r)) {
 		struct strbuf diags = { 0 };
 		result_diagnostics(&diags, r, false);
 		prefixed(&out, "# ", diags.data ? diags.data : "");
@@ -221,6 +339,8 @@ static void json_result(struct reporter *rp, const struct result *r)
 	json_string(&out, verdict_name(r->verdict));
 	json_key(&out, "expected");
 	strbuf_puts(&out, result_expected(r) ? "true" : "false");
+	json_key(&out, "output");
+	json_string(&out, verdict_name(r->output));
 	json_key(&out, "racy");
 	strbuf_puts(&out, r->racy ? "true" : "false");
 	json_key(&out, "kernel_ms");
@@ -238,7 +358,20 @@ static void json_result(struct reporter *rp, const struct result *r)
 		json_key(&out, "detail");
 		json_string(&out, r->detail);
 	}
-	if (r->verdict == VERDICT_WRONG_OUTPUT) {
+	if (r->findings.count > 0) {
+		json_key(&out, "findings");
+		strbuf_puts(&out, "[");
+		for (size_t i = 0; i < r->findings.count; i++) {
+			strbuf_puts(&out, i ? "," : "");
+			json_finding(&out, &r->findings.items[i]);
+		}
+		strbuf_puts(&out, "]");
+	}
+	if (r->expect == EXPECT_UNMET) {
+		json_key(&out, "golden_diff");
+		json_string(&out, r->expect_diff);
+	}
+	if (r->output == VERDICT_WRONG_OUTPUT) {
 		json_key(&out, "mismatch");
 		strbuf_puts(&out, "{\"buffer\":");
 		json_string(&out, r->buffer);

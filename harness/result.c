@@ -13,6 +13,10 @@ const char *verdict_name(enum verdict v)
 	static const char *const names[] = {
 		[VERDICT_PASS] = "pass",
 		[VERDICT_WRONG_OUTPUT] = "wrong-output",
+		[VERDICT_RACE] = "race",
+		[VERDICT_DIVERGENCE] = "barrier-divergence",
+		[VERDICT_OUT_OF_BOUNDS] = "out-of-bounds",
+		[VERDICT_UNINITIALIZED] = "uninitialized",
 		[VERDICT_BUILD_ERROR] = "build-error",
 		[VERDICT_CASE_ERROR] = "case-error",
 		[VERDICT_TIMEOUT] = "timeout",
@@ -24,15 +28,61 @@ const char *verdict_name(enum verdict v)
 
 bool result_expected(const struct result *r)
 {
+	if (r->expect != EXPECT_BY_VERDICT)
+		return r->expect == EXPECT_MET;
 	switch (r->verdict) {
 	case VERDICT_PASS:
 	case VERDICT_SKIP:
 		return true;
 	case VERDICT_WRONG_OUTPUT:
+	case VERDICT_RACE:
+	case VERDICT_DIVERGENCE:
+	case VERDICT_OUT_OF_BOUNDS:
+	case VERDICT_UNINITIALIZED:
 		return r->racy;
 	default:
 		return false;
 	}
+}
+
+/* The verdict an error finding gives its run. */
+static enum verdict finding_verdict(enum finding_kind kind)
+{
+	switch (kind) {
+	case FINDING_RACE:
+		return VERDICT_RACE;
+	case FINDING_DIVERGENCE:
+		return VERDICT_DIVERGENCE;
+	case FINDING_OUT_OF_BOUNDS:
+		return VERDICT_OUT_OF_BOUNDS;
+	case FINDING_UNINITIALIZED:
+		return VERDICT_UNINITIALIZED;
+	case FINDING_API_ERROR:
+		return VERDICT_CASE_ERROR; /* the run called OpenCL in a way it refuses */
+	case FINDING_SIMULATOR_ERROR:
+		return VERDICT_CRASH; /* the simulator stopped the kernel */
+	case FINDING_TRUNCATED:
+	case FINDING_OTHER:
+		break;
+	}
+	return VERDICT_PASS;
+}
+
+void result_settle(struct result *r)
+{
+	r->output = r->verdict;
+	if (r->verdict != VERDICT_PASS && r->verdict != VERDICT_WRONG_OUTPUT)
+		return;
+	enum verdict worst = r->verdict;
+	for (size_t i = 0; i < r->findings.count; i++) {
+		const struct finding *f = &r->findings.items[i];
+		enum verdict v =
+			f->severity == DIAG_ERROR ? finding_verdict(f->kind) : VERDICT_PASS;
+		if (v != VERDICT_PASS &&
+		    (worst == VERDICT_PASS || worst == VERDICT_WRONG_OUTPUT || v < worst))
+			worst = v;
+	}
+	r->verdict = worst;
 }
 
 void result_set_diag(struct result *r, enum verdict v, const char *file, int line, int col,
@@ -60,5 +110,7 @@ void result_free(struct result *r)
 	free(r->message);
 	free(r->detail);
 	free(r->buffer);
+	free(r->expect_diff);
+	finding_list_free(&r->findings);
 	*r = (struct result){ 0 };
 }

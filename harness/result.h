@@ -7,9 +7,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "finding.h"
+
+/* In order of precedence among a simulator's findings: the first that applies names a
+ * result whose run found several kinds of bug. */
 enum verdict {
 	VERDICT_PASS,
 	VERDICT_WRONG_OUTPUT,
+	VERDICT_RACE,
+	VERDICT_DIVERGENCE,
+	VERDICT_OUT_OF_BOUNDS,
+	VERDICT_UNINITIALIZED,
 	VERDICT_BUILD_ERROR,
 	VERDICT_CASE_ERROR, /* the case cannot run as written: bad plan, arguments not matching */
 	VERDICT_TIMEOUT,
@@ -17,9 +25,17 @@ enum verdict {
 	VERDICT_SKIP, /* the target lacks something the run needs */
 };
 
+/* Who decides whether a result is the one its case expects. */
+enum expectation {
+	EXPECT_BY_VERDICT, /* no golden: result_expected's rule */
+	EXPECT_MET,	   /* the case's golden says exactly this */
+	EXPECT_UNMET,	   /* the golden says otherwise; expect_diff shows how */
+};
+
 /* One result. n and l are 0 for results about a whole case (a build error, a crash while
  * building). file/line/col/message is the headline diagnostic, detail the rest (build
- * log, signal name). Mismatch fields are set for wrong-output. */
+ * log, signal name). Mismatch fields are set for wrong-output. verdict is the worst of
+ * the output comparison (kept in `output`) and the simulator's error findings. */
 struct result {
 	char *case_name;
 	char *case_path;
@@ -29,6 +45,7 @@ struct result {
 	long long l;
 	enum verdict verdict;
 	bool racy;
+	bool simulated; /* from a simulator backend: findings and goldens per run */
 	uint64_t kernel_ns;
 	uint64_t reference_ns;
 	uint64_t compare_ns;
@@ -49,12 +66,21 @@ struct result {
 	double bound;
 	size_t mismatches;
 	size_t compared;
+	enum verdict output;	      /* pass or wrong-output, where outputs were compared */
+	struct finding_list findings; /* a simulator's diagnostics, folded */
+	enum expectation expect;      /* set by the parent, never sent by a worker */
+	char *expect_diff;	      /* EXPECT_UNMET: the golden's lines and this result's */
 };
 
 const char *verdict_name(enum verdict v);
-/* Whether the result is what the case expects: pass (or skip) for good kernels; for racy
- * ones, any produced output, right or wrong, since what a race does on hardware varies. */
+/* Whether the result is what the case expects. A golden decides where there is one
+ * (r->expect); otherwise: pass (or skip) for good kernels; for racy ones, any produced
+ * output right or wrong, since what a race does on hardware varies, or any bug a
+ * simulator finds. */
 bool result_expected(const struct result *r);
+/* Once a run's outputs were compared: keeps that verdict as `output` and raises the
+ * verdict to the first error finding's, in enum order. */
+void result_settle(struct result *r);
 /* Sets the headline diagnostic; copies file, formats the message. */
 void result_set_diag(struct result *r, enum verdict v, const char *file, int line, int col,
 		     const char *fmt, ...) __attribute__((format(printf, 6, 7)));

@@ -15,21 +15,50 @@
 #include "reference.h"
 #include "util.h"
 
-size_t runner_run_count(const struct test_case *tc, const struct run_options *opt)
+/* The sizes and work-group sizes a case runs at on a backend. */
+struct shapes {
+	const long long *sizes;
+	size_t nsizes;
+	const long long *locals;
+	size_t nlocals;
+};
+
+static struct shapes shapes_of(const struct backend *b, const struct test_case *tc,
+			       const struct run_options *opt)
 {
-	size_t nsizes = opt->sizes ? opt->nsizes : tc->nsizes;
-	size_t nlocals = opt->locals ? opt->nlocals : tc->nlocals;
-	return 1 + nsizes * nlocals;
+	struct shapes sh = { tc->sizes, tc->nsizes, tc->locals, tc->nlocals };
+	if (b->simulator) {
+		sh.sizes = tc->sim_sizes;
+		sh.nsizes = tc->nsim_sizes;
+		if (tc->nsim_locals) {
+			sh.locals = tc->sim_locals;
+			sh.nlocals = tc->nsim_locals;
+		}
+	}
+	if (opt->sizes) {
+		sh.sizes = opt->sizes;
+		sh.nsizes = opt->nsizes;
+	}
+	if (opt->locals) {
+		sh.locals = opt->locals;
+		sh.nlocals = opt->nlocals;
+	}
+	return sh;
 }
 
-void runner_run_shape(const struct test_case *tc, const struct run_options *opt, size_t run,
-		      long long *n, long long *l)
+size_t runner_run_count(const struct backend *b, const struct test_case *tc,
+			const struct run_options *opt)
 {
-	const long long *sizes = opt->sizes ? opt->sizes : tc->sizes;
-	const long long *locals = opt->locals ? opt->locals : tc->locals;
-	size_t nlocals = opt->locals ? opt->nlocals : tc->nlocals;
-	*n = sizes[(run - 1) / nlocals];
-	*l = locals[(run - 1) % nlocals];
+	struct shapes sh = shapes_of(b, tc, opt);
+	return 1 + sh.nsizes * sh.nlocals;
+}
+
+void runner_run_shape(const struct backend *b, const struct test_case *tc,
+		      const struct run_options *opt, size_t run, long long *n, long long *l)
+{
+	struct shapes sh = shapes_of(b, tc, opt);
+	*n = sh.sizes[(run - 1) / sh.nlocals];
+	*l = sh.locals[(run - 1) % sh.nlocals];
 }
 
 void runner_result_init(struct result *r, const struct backend *b, const struct target *t,
@@ -43,6 +72,7 @@ void runner_result_init(struct result *r, const struct backend *b, const struct 
 		.n = n,
 		.l = l,
 		.racy = tc->racy,
+		.simulated = b->simulator,
 		.verdict = VERDICT_PASS,
 	};
 }
@@ -196,6 +226,7 @@ static int run_one(const struct backend *b, struct backend_session *session, con
 	int status = b->execute(session, tc, &plan, in->data, final, opt->repeat, &r->kernel_ns, r);
 	if (status == 0)
 		check_outputs(tc, &plan, in, final, r);
+	result_settle(r);
 
 	for (size_t k = 0; k < tc->nbuffers; k++)
 		free(final[k]);
@@ -211,6 +242,19 @@ int runner_run_case(const struct backend *b, struct backend_session *session,
 	sink->begin(sink->ctx, case_index, 0);
 	struct result failure;
 	runner_result_init(&failure, b, t, tc, 0, 0);
+	if (runner_run_count(b, tc, opt) == 1) {
+		/* Only a simulator's list can be empty: sim_sizes is optional. */
+		result_set_diag(&failure, VERDICT_SKIP, tc->path, tc->sizes_pos.line,
+				tc->sizes_pos.col,
+				"the case has no sim_sizes for %s to run it at: add small sizes, "
+				"e.g. sim_sizes: [256] (simulation is 10^3-10^4 times slower "
+				"than a device)",
+				b->name);
+		failure.output = VERDICT_SKIP;
+		sink->emit(sink->ctx, &failure);
+		result_free(&failure);
+		return 0;
+	}
 	int built = b->build(session, tc, &failure);
 	if (built < 0) {
 		sink->emit(sink->ctx, &failure);
@@ -225,11 +269,11 @@ int runner_run_case(const struct backend *b, struct backend_session *session,
 		.generation = xcalloc(tc->nbuffers, sizeof(unsigned)),
 		.refs = xcalloc(tc->nchecks, sizeof(struct kept_reference)),
 	};
-	size_t runs = runner_run_count(tc, opt);
+	size_t runs = runner_run_count(b, tc, opt);
 	int status = 0;
 	for (size_t run = first > 1 ? first : 1; run < runs && status != BACKEND_LOST; run++) {
 		long long n, l;
-		runner_run_shape(tc, opt, run, &n, &l);
+		runner_run_shape(b, tc, opt, run, &n, &l);
 		sink->begin(sink->ctx, case_index, run);
 		struct result r;
 		runner_result_init(&r, b, t, tc, n, l);

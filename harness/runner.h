@@ -25,11 +25,13 @@ struct result_sink {
 	void *ctx;
 };
 
-/* A case's runs: run 0 builds its programs; runs 1.. are its sizes x local sizes. */
-size_t runner_run_count(const struct test_case *tc, const struct run_options *opt);
+/* A case's runs on backend b: run 0 builds its programs; runs 1.. are its sizes x local
+ * sizes (a simulator's: sim_sizes x sim_local; --size and --local replace either). */
+size_t runner_run_count(const struct backend *b, const struct test_case *tc,
+			const struct run_options *opt);
 /* The N and L of run `run` (>= 1). */
-void runner_run_shape(const struct test_case *tc, const struct run_options *opt, size_t run,
-		      long long *n, long long *l);
+void runner_run_shape(const struct backend *b, const struct test_case *tc,
+		      const struct run_options *opt, size_t run, long long *n, long long *l);
 
 /* Fills the fields every result of this case on this target shares. */
 void runner_result_init(struct result *r, const struct backend *b, const struct target *t,

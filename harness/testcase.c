@@ -44,6 +44,7 @@ void case_free(struct test_case *tc)
 	free(tc->sizes);
 	free(tc->sim_sizes);
 	free(tc->locals);
+	free(tc->sim_locals);
 	free(tc->path);
 	free(tc->name);
 	free(tc->about);

@@ -98,10 +98,12 @@ struct test_case {
 	uint64_t seed;
 	long long *sizes;
 	size_t nsizes;
-	long long *sim_sizes;
+	long long *sim_sizes; /* N under a simulator; none: the case is not simulated */
 	size_t nsim_sizes;
 	long long *locals;
 	size_t nlocals;
+	long long *sim_locals; /* L under a simulator; none: the case's local list */
+	size_t nsim_locals;
 	struct src_pos sizes_pos;
 	struct src_pos local_pos;
 	struct buffer_decl *buffers;

@@ -11,12 +11,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum field_kind { F_STR, F_U64, F_I64, F_INT, F_UINT, F_SIZE, F_DOUBLE, F_BOOL, F_VERDICT };
+enum field_kind {
+	F_STR,
+	F_U64,
+	F_I64,
+	F_INT,
+	F_UINT,
+	F_SIZE,
+	F_DOUBLE,
+	F_BOOL,
+	F_ENUM,
+	F_CHAR,
+	F_ENTITIES, /* a finding's two example work-items, as the bytes they are */
+};
 
 struct field {
 	size_t offset;
 	enum field_kind kind;
 };
+
+#define NFIELDS(table) (sizeof(table) / sizeof((table)[0]))
 
 #define R(member, kind)                                                                            \
 	{                                                                                          \
@@ -25,16 +39,30 @@ struct field {
 static const struct field result_fields[] = {
 	R(case_name, F_STR),	R(case_path, F_STR),  R(target, F_STR),
 	R(backend, F_STR),	R(n, F_I64),	      R(l, F_I64),
-	R(verdict, F_VERDICT),	R(racy, F_BOOL),      R(kernel_ns, F_U64),
+	R(verdict, F_ENUM),	R(racy, F_BOOL),      R(kernel_ns, F_U64),
 	R(reference_ns, F_U64), R(compare_ns, F_U64), R(repeat, F_UINT),
 	R(builds, F_UINT),	R(generated, F_UINT), R(references, F_UINT),
 	R(drift, F_DOUBLE),	R(file, F_STR),	      R(line, F_INT),
 	R(col, F_INT),		R(message, F_STR),    R(detail, F_STR),
 	R(buffer, F_STR),	R(index, F_SIZE),     R(got, F_DOUBLE),
 	R(want, F_DOUBLE),	R(bound, F_DOUBLE),   R(mismatches, F_SIZE),
-	R(compared, F_SIZE),
+	R(compared, F_SIZE),	R(output, F_ENUM),    R(simulated, F_BOOL),
 };
 #undef R
+
+#define FD(member, kind)                                                                           \
+	{                                                                                          \
+		offsetof(struct finding, member), kind                                             \
+	}
+static const struct field finding_fields[] = {
+	FD(kind, F_ENUM),      FD(severity, F_ENUM),	FD(what, F_STR),
+	FD(space, F_STR),      FD(kernel, F_STR),	FD(file, F_STR),
+	FD(at.line, F_INT),    FD(at.col, F_INT),	FD(at.access, F_CHAR),
+	FD(other.line, F_INT), FD(other.col, F_INT),	FD(other.access, F_CHAR),
+	FD(count, F_U64),      FD(example, F_ENTITIES), FD(nexample, F_SIZE),
+	FD(info, F_STR),       FD(input_set, F_STR),
+};
+#undef FD
 
 #define T(member, kind)                                                                            \
 	{                                                                                          \
@@ -60,44 +88,63 @@ static size_t field_size(enum field_kind kind)
 		return sizeof(size_t);
 	case F_INT:
 	case F_UINT:
-	case F_VERDICT:
+	case F_ENUM:
 		return sizeof(int);
 	case F_BOOL:
 		return sizeof(bool);
+	case F_CHAR:
+		return 1;
+	case F_ENTITIES:
+		return sizeof(((struct finding *)0)->example);
 	case F_STR:
 		return 0;
 	}
 	return 0;
 }
 
-static void encode(struct strbuf *out, enum frame_type type, const void *obj,
-		   const struct field *fields, size_t nfields)
+/* Appends obj's fields to a payload. */
+static void put_fields(struct strbuf *payload, const void *obj, const struct field *fields,
+		       size_t nfields)
 {
-	struct strbuf payload = { 0 };
 	for (size_t i = 0; i < nfields; i++) {
 		const char *at = (const char *)obj + fields[i].offset;
 		if (fields[i].kind != F_STR) {
-			strbuf_append(&payload, at, field_size(fields[i].kind));
+			strbuf_append(payload, at, field_size(fields[i].kind));
 			continue;
 		}
 		const char *s = *(char *const *)at;
 		uint32_t len = s ? (uint32_t)strlen(s) : UINT32_MAX;
-		strbuf_append(&payload, (const char *)&len, sizeof len);
+		strbuf_append(payload, (const char *)&len, sizeof len);
 		if (s)
-			strbuf_append(&payload, s, len);
+			strbuf_append(payload, s, len);
 	}
+}
+
+/* Appends one frame holding `payload`. */
+static void put_frame(struct strbuf *out, enum frame_type type, const struct strbuf *payload)
+{
 	unsigned char kind = (unsigned char)type;
-	uint32_t len = (uint32_t)payload.len;
+	uint32_t len = (uint32_t)payload->len;
 	strbuf_append(out, (const char *)&kind, 1);
 	strbuf_append(out, (const char *)&len, sizeof len);
-	strbuf_append(out, payload.data ? payload.data : "", payload.len);
+	strbuf_append(out, payload->data ? payload->data : "", payload->len);
+}
+
+static void encode(struct strbuf *out, enum frame_type type, const void *obj,
+		   const struct field *fields, size_t nfields)
+{
+	struct strbuf payload = { 0 };
+	put_fields(&payload, obj, fields, nfields);
+	put_frame(out, type, &payload);
 	strbuf_free(&payload);
 }
 
-/* Fills obj from p; on malformed input frees what it allocated and returns -1. */
-static int decode(const char *p, size_t len, void *obj, const struct field *fields, size_t nfields)
+/* Fills obj from p at *pos, moving *pos past what it read. Returns -1 on malformed input;
+ * strings read so far stay in obj for the caller to free. */
+static int get_fields(const char *p, size_t len, size_t *at_pos, void *obj,
+		      const struct field *fields, size_t nfields)
 {
-	size_t pos = 0;
+	size_t pos = *at_pos;
 	for (size_t i = 0; i < nfields; i++) {
 		char *at = (char *)obj + fields[i].offset;
 		if (fields[i].kind != F_STR) {
@@ -122,19 +169,36 @@ static int decode(const char *p, size_t len, void *obj, const struct field *fiel
 		*(char **)at = xstrndup(p + pos, slen);
 		pos += slen;
 	}
-	return pos == len ? 0 : -1;
+	*at_pos = pos;
+	return 0;
 malformed:
 	return -1;
 }
 
-void wire_target(struct strbuf *out, const struct target *t)
+/* Fills obj from the whole of p. */
+static int decode(const char *p, size_t len, void *obj, const struct field *fields, size_t nfields)
 {
-	encode(out, FRAME_TARGET, t, target_fields, sizeof target_fields / sizeof target_fields[0]);
+	size_t pos = 0;
+	return get_fields(p, len, &pos, obj, fields, nfields) == 0 && pos == len ? 0 : -1;
 }
 
+void wire_target(struct strbuf *out, const struct target *t)
+{
+	encode(out, FRAME_TARGET, t, target_fields, NFIELDS(target_fields));
+}
+
+/* A result's fields, then its findings: their number and each one's fields. */
 void wire_result(struct strbuf *out, const struct result *r)
 {
-	encode(out, FRAME_RESULT, r, result_fields, sizeof result_fields / sizeof result_fields[0]);
+	struct strbuf payload = { 0 };
+	put_fields(&payload, r, result_fields, NFIELDS(result_fields));
+	size_t count = r->findings.count;
+	strbuf_append(&payload, (const char *)&count, sizeof count);
+	for (size_t i = 0; i < count; i++)
+		put_fields(&payload, &r->findings.items[i], finding_fields,
+			   NFIELDS(finding_fields));
+	put_frame(out, FRAME_RESULT, &payload);
+	strbuf_free(&payload);
 }
 
 struct begin {
@@ -152,6 +216,23 @@ void wire_begin(struct strbuf *out, size_t case_index, size_t run, long long out
 {
 	struct begin b = { case_index, run, output_offset };
 	encode(out, FRAME_BEGIN, &b, begin_fields, 3);
+}
+
+static const struct field resume_fields[] = { { offsetof(struct begin, case_index), F_SIZE } };
+
+void wire_resume(struct strbuf *out, size_t case_index)
+{
+	struct begin b = { .case_index = case_index };
+	encode(out, FRAME_RESUME, &b, resume_fields, NFIELDS(resume_fields));
+}
+
+int wire_read_resume(const char *p, size_t len, size_t *case_index)
+{
+	struct begin b;
+	if (decode(p, len, &b, resume_fields, NFIELDS(resume_fields)) < 0)
+		return -1;
+	*case_index = b.case_index;
+	return 0;
 }
 
 struct message {
@@ -172,7 +253,7 @@ long wire_split(const char *buf, size_t len, enum frame_type *type, const char *
 	if (len < 1 + sizeof plen)
 		return 0;
 	memcpy(&plen, buf + 1, sizeof plen);
-	if (buf[0] < FRAME_TARGET || buf[0] > FRAME_END)
+	if (buf[0] < FRAME_TARGET || buf[0] > FRAME_RESUME)
 		return -1;
 	if (len < 1 + sizeof plen + plen)
 		return 0;
@@ -185,7 +266,7 @@ long wire_split(const char *buf, size_t len, enum frame_type *type, const char *
 int wire_read_target(const char *p, size_t len, struct target *t)
 {
 	*t = (struct target){ 0 };
-	if (decode(p, len, t, target_fields, sizeof target_fields / sizeof target_fields[0]) == 0)
+	if (decode(p, len, t, target_fields, NFIELDS(target_fields)) == 0)
 		return 0;
 	target_free(t);
 	return -1;
@@ -194,8 +275,25 @@ int wire_read_target(const char *p, size_t len, struct target *t)
 int wire_read_result(const char *p, size_t len, struct result *r)
 {
 	*r = (struct result){ 0 };
-	if (decode(p, len, r, result_fields, sizeof result_fields / sizeof result_fields[0]) == 0)
+	size_t pos = 0, count = 0;
+	if (get_fields(p, len, &pos, r, result_fields, NFIELDS(result_fields)) < 0 ||
+	    pos + sizeof count > len)
+		goto malformed;
+	memcpy(&count, p + pos, sizeof count);
+	pos += sizeof count;
+	/* Each finding takes more than one byte: a count beyond that is garbage. */
+	if (count > len - pos)
+		goto malformed;
+	r->findings.items = xcalloc(count ? count : 1, sizeof *r->findings.items);
+	for (size_t i = 0; i < count; i++) {
+		r->findings.count = i + 1;
+		if (get_fields(p, len, &pos, &r->findings.items[i], finding_fields,
+			       NFIELDS(finding_fields)) < 0)
+			goto malformed;
+	}
+	if (pos == len)
 		return 0;
+malformed:
 	result_free(r);
 	return -1;
 }

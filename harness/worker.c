@@ -184,6 +184,17 @@ long long worker_output_offset(void)
 	return size > 0 ? (long long)size : 0;
 }
 
+char *worker_own_output(long long offset)
+{
+	off_t size = lseek(STDOUT_FILENO, 0, SEEK_END);
+	if (size <= offset)
+		return xstrdup("");
+	char *text = xmalloc((size_t)(size - offset) + 1);
+	ssize_t n = pread(STDOUT_FILENO, text, (size_t)(size - offset), offset);
+	text[n > 0 ? n : 0] = '\0';
+	return text;
+}
+
 void worker_mark_output(struct worker *w, long long offset)
 {
 	w->output_mark = offset;

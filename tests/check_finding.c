@@ -104,9 +104,11 @@ START_TEST(test_headline_and_note)
 	ck_assert_str_eq(head.data, "read-write data race on global memory: this write conflicts "
 				    "with a read at line 18 (2 times, kernel "
 				    "shift_after_global_barrier)");
-	ck_assert_str_eq(note.data,
-			 "the conflicting read; e.g. work-items global (0,0,0) local (0,0,0) group "
-			 "(0,0,0) and global (63,0,0) local (31,0,0) group (1,0,0)");
+	ck_assert_str_eq(
+		note.data,
+		"the conflicting read: e.g. work-item global (63,0,0) local (31,0,0) group "
+		"(1,0,0) made it while global (0,0,0) local (0,0,0) group (0,0,0) made the "
+		"write at line 16:8");
 	strbuf_free(&head);
 	strbuf_free(&note);
 	finding_list_free(&list);

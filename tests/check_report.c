@@ -20,6 +20,7 @@ static struct result sample(enum verdict verdict, bool racy)
 		.n = 1024,
 		.l = 64,
 		.verdict = verdict,
+		.output = verdict,
 		.racy = racy,
 		.repeat = 1,
 		.kernel_ns = 2000000,

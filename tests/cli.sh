@@ -44,8 +44,14 @@ missing_path() { run 2 run "$cases/no_such.yaml"; }
 unknown_command() { run 2 frobnicate; }
 junit_unwritable() { run 2 run --junit /nonexistent-folder/report.xml "$cases/good.yaml" && has "cannot write the JUnit report"; }
 catalogue_listed() {
-	for f in $(cd "$top" && ls cases/*/*.yaml kernels/*/*.cl); do
+	for f in $(cd "$top" && ls cases/*/*.yaml kernels/*/*.cl expected/*/*.expect); do
 		grep -q "	$f" "$top/catalogue.am" || { echo "$f is not in catalogue.am" >>"$out"; return 1; }
+	done
+}
+every_case_has_golden() {
+	for f in $(cd "$top" && ls cases/*/*.yaml); do
+		golden=expected/${f#cases/}
+		[ -f "$top/${golden%.yaml}.expect" ] || { echo "$f has no golden ${golden%.yaml}.expect" >>"$out"; return 1; }
 	done
 }
 
@@ -54,7 +60,8 @@ check "an unknown option is a usage error (exit 2)" unknown_option
 check "a case path that does not exist is a usage error (exit 2)" missing_path
 check "an unknown command is a usage error (exit 2)" unknown_command
 check "a JUnit report that cannot be written is a usage error (exit 2)" junit_unwritable
-check "every case and kernel of the catalogue is listed in catalogue.am" catalogue_listed
+check "every case, kernel and golden of the catalogue is listed in catalogue.am" catalogue_listed
+check "every case of the catalogue has a golden in expected/" every_case_has_golden
 
 if ! "$CLHARNESS" devices 2>/dev/null | grep -q '^pocl-cpu'; then
 	for t in devices typo arg-count build-error timeout crash json tap tap-failures overrides built-once no-device; do
