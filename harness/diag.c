@@ -98,14 +98,15 @@ static char *source_line(const char *path, int line)
 	return strbuf_take(&sb);
 }
 
-void diag_render(struct strbuf *out, const char *file, int line, int col,
-		 enum diag_severity severity, const char *message, bool colour)
+static const char *const severity_colours[] = {
+	[DIAG_ERROR] = "\033[1;31m",
+	[DIAG_WARNING] = "\033[1;35m",
+	[DIAG_NOTE] = "\033[1;36m",
+};
+
+void diag_render_header(struct strbuf *out, const char *file, int line, int col,
+			enum diag_severity severity, const char *message, bool colour)
 {
-	static const char *const colours[] = {
-		[DIAG_ERROR] = "\033[1;31m",
-		[DIAG_WARNING] = "\033[1;35m",
-		[DIAG_NOTE] = "\033[1;36m",
-	};
 	const char *bold = colour ? "\033[1m" : "";
 	const char *reset = colour ? "\033[0m" : "";
 
@@ -115,9 +116,15 @@ void diag_render(struct strbuf *out, const char *file, int line, int col,
 		if (col > 0)
 			strbuf_printf(out, ":%d", col);
 	}
-	strbuf_printf(out, ":%s %s%s:%s %s\n", reset, colour ? colours[severity] : "",
+	strbuf_printf(out, ":%s %s%s:%s %s\n", reset, colour ? severity_colours[severity] : "",
 		      diag_severity_name(severity), reset, message);
+}
 
+void diag_render(struct strbuf *out, const char *file, int line, int col,
+		 enum diag_severity severity, const char *message, bool colour)
+{
+	const char *reset = colour ? "\033[0m" : "";
+	diag_render_header(out, file, line, col, severity, message, colour);
 	if (file == NULL || line <= 0)
 		return;
 	char *text = source_line(file, line);
@@ -129,7 +136,7 @@ void diag_render(struct strbuf *out, const char *file, int line, int col,
 		/* Tabs stay tabs so the caret lines up under the same column as the text. */
 		for (int i = 0; i < col - 1 && text[i] != '\0'; i++)
 			strbuf_append(out, text[i] == '\t' ? "\t" : " ", 1);
-		strbuf_printf(out, "%s^%s\n", colour ? colours[severity] : "", reset);
+		strbuf_printf(out, "%s^%s\n", colour ? severity_colours[severity] : "", reset);
 	}
 	free(text);
 }

@@ -24,6 +24,7 @@ static const struct ref_info refs[] = {
 	{ "inclusive_scan_per_block", REF_INCLUSIVE_SCAN_PER_BLOCK, 1, true, false, true },
 	{ "exclusive_scan_per_block", REF_EXCLUSIVE_SCAN_PER_BLOCK, 1, true, false, true },
 	{ "rotate", REF_ROTATE, 1, false, true, false },
+	{ "histogram", REF_HISTOGRAM, 1, false, false, false },
 };
 
 const struct ref_info *ref_lookup(const char *name)
@@ -207,6 +208,13 @@ void ref_compute(enum ref_kind kind, const struct ref_input *inputs, size_t grou
 			long long src = ((long long)(i % n) + shift % (long long)n + (long long)n) %
 					(long long)n;
 			out->want[i] = elem_get(x->type, x->data, (size_t)src);
+		}
+		break;
+	case REF_HISTOGRAM:
+		for (size_t i = 0; i < n; i++) {
+			double v = elem_get(x->type, x->data, i);
+			if (v >= 0 && v < (double)count && v == floor(v))
+				out->want[(size_t)v] += 1;
 		}
 		break;
 	}

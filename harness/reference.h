@@ -21,6 +21,7 @@ enum ref_kind {
 	REF_INCLUSIVE_SCAN_PER_BLOCK,
 	REF_EXCLUSIVE_SCAN_PER_BLOCK,
 	REF_ROTATE,
+	REF_HISTOGRAM,
 };
 
 /* What a case may say about a reference, from the table in reference.c. */
@@ -59,7 +60,8 @@ struct ref_output {
 
 /* Computes `count` elements of reference `kind` over the inputs. group is the group or
  * block size of per-group references; shift the rotation of REF_ROTATE. Groups past
- * the end of the input reduce nothing and get the operation's identity. */
+ * the end of the input reduce nothing and get the operation's identity. REF_HISTOGRAM's
+ * element b counts the inputs equal to b; other values fall in no bin. */
 void ref_compute(enum ref_kind kind, const struct ref_input *inputs, size_t group, long long shift,
 		 size_t count, struct ref_output *out);
 void ref_output_free(struct ref_output *out);

@@ -216,9 +216,10 @@ static void finding_diagnostics(struct strbuf *out, const struct result *r, cons
 	run_tag(&msg, r);
 	diag_render(out, file, f->at.line, f->at.col, f->severity, msg.data, colour);
 	finding_note(&note, f);
-	if (note.len > 0)
-		diag_render(out, file, f->other.line, f->other.line > 0 ? f->other.col : 0,
-			    DIAG_NOTE, note.data, colour);
+	if (note.len > 0 && f->other.line > 0)
+		diag_render(out, file, f->other.line, f->other.col, DIAG_NOTE, note.data, colour);
+	else if (note.len > 0)
+		diag_render_header(out, file, f->at.line, f->at.col, DIAG_NOTE, note.data, colour);
 	strbuf_free(&msg);
 	strbuf_free(&note);
 }

@@ -113,6 +113,20 @@ START_TEST(test_rotate)
 }
 END_TEST
 
+START_TEST(test_histogram)
+{
+	/* Bins 0..3: -1 and 9 fall in none. */
+	static const uint32_t values[] = { 2, 0, 2, 3, 9, 2, 0 };
+	static const int32_t signed_values[] = { 1, -1, 1 };
+	struct ref_output out = run(REF_HISTOGRAM, ELEM_UINT, values, 7, 0, 0, 4);
+	expect_values(&out, (double[]){ 2, 0, 3, 1 }, 4, "histogram");
+	ref_output_free(&out);
+	out = run(REF_HISTOGRAM, ELEM_INT, signed_values, 3, 0, 0, 2);
+	expect_values(&out, (double[]){ 0, 2 }, 2, "histogram of signed values");
+	ref_output_free(&out);
+}
+END_TEST
+
 START_TEST(test_integer_sums_wrap_like_the_device)
 {
 	const int32_t big[] = { INT32_MAX, 1 };
@@ -162,6 +176,7 @@ Suite *reference_suite(void)
 	tcase_add_test(tc, test_scans);
 	tcase_add_test(tc, test_scan_bounds_follow_the_prefix);
 	tcase_add_test(tc, test_rotate);
+	tcase_add_test(tc, test_histogram);
 	tcase_add_test(tc, test_integer_sums_wrap_like_the_device);
 	tcase_add_test(tc, test_float_sum_is_compensated);
 	tcase_add_test(tc, test_lookup_by_name);
