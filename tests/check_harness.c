@@ -21,6 +21,7 @@ int main(void)
 	srunner_add_suite(runner, expr_suite());
 	srunner_add_suite(runner, finding_suite());
 	srunner_add_suite(runner, gen_suite());
+	srunner_add_suite(runner, golden_suite());
 	srunner_add_suite(runner, oglog_suite());
 	srunner_add_suite(runner, reference_suite());
 	srunner_add_suite(runner, report_suite());

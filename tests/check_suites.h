@@ -11,6 +11,7 @@ Suite *dispatch_suite(void);
 Suite *expr_suite(void);
 Suite *finding_suite(void);
 Suite *gen_suite(void);
+Suite *golden_suite(void);
 Suite *oglog_suite(void);
 Suite *reference_suite(void);
 Suite *report_suite(void);

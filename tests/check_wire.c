@@ -78,12 +78,63 @@ START_TEST(test_partial_and_garbled_frames)
 }
 END_TEST
 
+START_TEST(test_findings_travel_with_their_result)
+{
+	struct finding findings[2] = {
+		{ .kind = FINDING_RACE,
+		  .severity = DIAG_WARNING,
+		  .what = "write-write",
+		  .space = "global",
+		  .kernel = "k",
+		  .file = "kernels/k.cl",
+		  .at = { 17, 23, 'w' },
+		  .other = { 17, 23, 'w' },
+		  .count = 248,
+		  .example = { { .is_item = true, .global = { 1, 0, 0 }, .group = { 0, 0, 0 } },
+			       { .is_item = true, .global = { 0, 0, 0 } } },
+		  .nexample = 2,
+		  .input_set = "zeros" },
+		{ .kind = FINDING_API_ERROR, .severity = DIAG_ERROR, .info = "CL_INVALID_VALUE" },
+	};
+	struct result r = { .case_name = "x",
+			    .verdict = VERDICT_RACE,
+			    .output = VERDICT_PASS,
+			    .simulated = true,
+			    .findings = { findings, 2 } };
+	struct strbuf sb = { 0 };
+	wire_result(&sb, &r);
+	enum frame_type type;
+	const char *payload;
+	size_t len;
+	wire_split(sb.data, sb.len, &type, &payload, &len);
+	struct result back;
+	ck_assert_msg(wire_read_result(payload, len, &back) == 0, "The frame decodes.");
+	ck_assert_msg(back.findings.count == 2 && back.simulated && back.output == VERDICT_PASS,
+		      "Both findings, the output verdict and the simulator flag arrive.");
+	const struct finding *f = &back.findings.items[0];
+	ck_assert_msg(f->kind == FINDING_RACE && f->severity == DIAG_WARNING && f->count == 248 &&
+			      f->at.line == 17 && f->other.access == 'w' && f->nexample == 2 &&
+			      f->example[0].global[0] == 1 && f->example[0].is_item,
+		      "The finding's numbers and example survive.");
+	ck_assert_str_eq(f->file, "kernels/k.cl");
+	ck_assert_str_eq(f->input_set, "zeros");
+	ck_assert_msg(back.findings.items[1].what == NULL &&
+			      strcmp(back.findings.items[1].info, "CL_INVALID_VALUE") == 0,
+		      "NULL and set strings stay apart.");
+	result_free(&back);
+	ck_assert_msg(wire_read_result(payload, len - 1, &back) < 0,
+		      "A result cut inside its findings does not decode.");
+	strbuf_free(&sb);
+}
+END_TEST
+
 Suite *wire_suite(void)
 {
 	Suite *s = suite_create("wire");
 	TCase *tc = tcase_create("wire");
 	tcase_add_test(tc, test_result_round_trip);
 	tcase_add_test(tc, test_partial_and_garbled_frames);
+	tcase_add_test(tc, test_findings_travel_with_their_result);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -142,5 +142,85 @@ check "--size and --local replace the case's own" overrides
 check "a program is built once per device; inputs, and references that do not depend on L, once per size" built_once
 check "a device that matches nothing is a setup error, and a skip under --tap" no_device
 
+# The oclgrind backend. Unavailable is not an error: the devices still run.
+unavailable_is_a_note() {
+	CLHARNESS_OCLGRIND_ICD=/nonexistent/liboclgrind-rt-icd.so run 0 run "$cases/good.yaml" &&
+		has "clharness: note: oclgrind is unavailable, so nothing runs on it: /nonexistent/liboclgrind-rt-icd.so cannot be read" &&
+		[ "$(count '^pass .*good .*pocl-cpu')" -eq 2 ] &&
+		CLHARNESS_OCLGRIND_ICD= run 0 devices && has "oclgrind         unavailable: configure found no liboclgrind-rt-icd.so"
+}
+unavailable_is_a_tap_skip() {
+	CLHARNESS_OCLGRIND_ICD=/nonexistent/liboclgrind-rt-icd.so run 0 run --tap --device pocl,oclgrind "$cases/good.yaml" &&
+		has "ok 1 - good [oclgrind] build # SKIP oclgrind is unavailable: /nonexistent/liboclgrind-rt-icd.so cannot be read" &&
+		has "1..3"
+}
+check "without Oclgrind the oclgrind backend is reported unavailable, and the devices still run" unavailable_is_a_note
+check "under --tap an unavailable oclgrind is a skipped test a case" unavailable_is_a_tap_skip
+
+if ! "$CLHARNESS" devices 2>/dev/null | grep -q '^oclgrind '; then
+	for t in plain-run json-findings hostile-env golden-diff bless bless-needs-oclgrind; do
+		n=$((n + 1))
+		echo "ok $n - $t # SKIP no Oclgrind (install oclgrind)"
+	done
+	echo "1..$n"
+	exit 0
+fi
+
+tree=$(mktemp -d)
+trap 'rm -f "$out"; rm -rf "$tree"' EXIT
+# A catalogue of one case in a tree of its own, to break and bless its golden freely.
+mkdir -p "$tree/cases/t" "$tree/kernels/reduce" "$tree/expected/t"
+cp "$top/kernels/reduce/halving_nobarrier.cl" "$tree/kernels/reduce/"
+cp "$top/cases/reduce/halving_nobarrier.yaml" "$tree/cases/t/racy.yaml"
+sed 's/reduce\/halving_nobarrier/t\/racy/' "$top/expected/reduce/halving_nobarrier.expect" >"$tree/expected/t/racy.expect"
+
+plain_run_includes_oclgrind() {
+	run 0 run "$cases/good.yaml" && [ "$(count '^pass .*good .*oclgrind .*N=64 L=16')" -eq 1 ] &&
+		[ "$(count '^pass .*good .*pocl-cpu')" -eq 2 ]
+}
+json_carries_findings() {
+	run 0 run --json --device oclgrind "$tree/cases/t/racy.yaml" &&
+		has '"verdict":"race","expected":true,"output":"wrong-output"' &&
+		has '"findings":[{"severity":"error","kind":"race","what":"read-write","space":"local","kernel":"reduce_sum_nobarrier"' &&
+		has '"at":{"line":14,"col":17,"access":"w"},"other":{"line":14,"col":20,"access":"r"}' &&
+		has '"example":[{"global":[1,0,0],"local":[1,0,0],"group":[0,0,0]}'
+}
+# Quick mode would miss the race between inner groups, a budget of 1000 the race after a
+# flood of uninitialised reads: the harness sets Oclgrind's environment itself.
+hostile_environment() {
+	OCLGRIND_QUICK=1 OCLGRIND_MAX_ERRORS=1000 OCLGRIND_UNIFORM_WRITES=1 run 0 run --device oclgrind \
+		"$top/cases/traps/inner_group_edges.yaml" "$top/cases/traps/flood_then_race.yaml" \
+		"$top/cases/reduce/result_same_value_by_all.yaml" &&
+		[ "$(count '^race .*traps/inner_group_edges')" -eq 1 ] &&
+		[ "$(count '^race .*traps/flood_then_race')" -eq 1 ] &&
+		has "warning: write-write data race on global memory"
+}
+golden_diff_fails() {
+	sed -i 's/local 14 14/local 14 15/' "$tree/expected/t/racy.expect"
+	run 1 run --device oclgrind "$tree/cases/t/racy.yaml" &&
+		has "expected/t/racy.expect:4: error: oclgrind N=256 L=32 differs from its golden" &&
+		has "    -   error race read-write local 14 15" && has "    +   error race read-write local 14 14" &&
+		run 0 run --tap --device oclgrind "$tree/cases/t/racy.yaml" &&
+		has "not ok 1 - t/racy [oclgrind] N=256 L=32: race, which its golden does not say"
+}
+bless_rewrites() {
+	rm "$tree/expected/t/racy.expect"
+	run 0 run --bless --device oclgrind "$tree/cases/t/racy.yaml" &&
+		has "clharness: wrote $tree/expected/t/racy.expect" &&
+		grep -q '^  error race read-write local 14 14$' "$tree/expected/t/racy.expect" &&
+		grep -q '^devices: ran$' "$tree/expected/t/racy.expect" &&
+		run 0 run --device pocl,oclgrind "$tree/cases/t/racy.yaml" && ! has "differs"
+}
+bless_needs_oclgrind() {
+	run 2 run --bless --device pocl "$tree/cases/t/racy.yaml" && has "--bless writes goldens from a simulator's runs"
+}
+
+check "a plain run runs every device and oclgrind" plain_run_includes_oclgrind
+check "--json carries each finding's kind, space, sites and example work-items" json_carries_findings
+check "OCLGRIND_QUICK, OCLGRIND_MAX_ERRORS and OCLGRIND_UNIFORM_WRITES in the environment change nothing" hostile_environment
+check "a report that differs from its golden fails, showing the diff" golden_diff_fails
+check "--bless writes a golden that the next run matches" bless_rewrites
+check "--bless needs oclgrind" bless_needs_oclgrind
+
 echo "1..$n"
 exit 0
