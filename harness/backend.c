@@ -11,6 +11,16 @@ const struct backend *const backends[] = {
 };
 const size_t backend_count = sizeof backends / sizeof backends[0];
 
+void kernel_sig_free(struct kernel_sig *sig)
+{
+	for (size_t i = 0; i < sig->count; i++) {
+		free(sig->params[i].name);
+		free(sig->params[i].type);
+	}
+	free(sig->params);
+	*sig = (struct kernel_sig){ 0 };
+}
+
 void target_free(struct target *t)
 {
 	free(t->name);

@@ -29,6 +29,21 @@ struct target {
 	unsigned device_index;
 };
 
+/* One parameter of a kernel, as the driver describes it (clGetKernelArgInfo). */
+struct kernel_param {
+	char *name;
+	char *type;	    /* the driver's spelling: "float*", "uint" */
+	enum arg_kind kind; /* a global or constant pointer is a buffer; local; or a scalar */
+	bool read_only;	    /* a pointer to const or to constant memory: only read */
+};
+
+struct kernel_sig {
+	struct kernel_param *params;
+	size_t count;
+};
+
+void kernel_sig_free(struct kernel_sig *sig);
+
 struct backend_session;
 
 #define BACKEND_LOST (-2)
@@ -64,6 +79,11 @@ struct backend {
 	int (*execute)(struct backend_session *session, const struct test_case *tc,
 		       const struct plan *plan, void *const *initial, void **final, unsigned repeat,
 		       uint64_t *kernel_ns, struct result *failure);
+	/* Builds the program in `path` and describes the parameters of its `kernel`, for
+	 * checks that generate the arguments a user leaves out. Returns 0, or -1 after
+	 * filling `failure` (build-error with the log, or case-error for a missing kernel). */
+	int (*inspect)(struct backend_session *session, const char *path, const char *kernel,
+		       struct kernel_sig *sig, struct result *failure);
 	void (*close)(struct backend_session *session);
 };
 

@@ -38,6 +38,12 @@ static int device_execute(struct backend_session *session, const struct test_cas
 			      failure);
 }
 
+static int device_inspect(struct backend_session *session, const char *path, const char *kernel,
+			  struct kernel_sig *sig, struct result *failure)
+{
+	return clexec_inspect((struct clexec *)session, path, kernel, "", sig, failure);
+}
+
 static void device_close(struct backend_session *session)
 {
 	clexec_close((struct clexec *)session);
@@ -49,5 +55,6 @@ const struct backend backend_device = {
 	.open = device_open,
 	.build = device_build,
 	.execute = device_execute,
+	.inspect = device_inspect,
 	.close = device_close,
 };

@@ -374,6 +374,13 @@ static int og_execute(struct backend_session *session, const struct test_case *t
 	return status;
 }
 
+static int og_inspect(struct backend_session *session, const char *path, const char *kernel,
+		      struct kernel_sig *sig, struct result *failure)
+{
+	struct og_session *s = (struct og_session *)session;
+	return clexec_inspect(s->strict.cx, path, kernel, BUILD_OPTIONS, sig, failure);
+}
+
 static void og_close(struct backend_session *session)
 {
 	struct og_session *s = (struct og_session *)session;
@@ -395,5 +402,6 @@ const struct backend backend_oclgrind = {
 	.open = og_open,
 	.build = og_build,
 	.execute = og_execute,
+	.inspect = og_inspect,
 	.close = og_close,
 };

@@ -3,6 +3,7 @@
 
 #include "clexec.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -103,17 +104,17 @@ static void find_writable(struct clexec *cx, const struct test_case *tc)
 
 /* Reports a failed build at the first error the log names, in the kernel's own file;
  * the whole log goes along as the detail. */
-static void build_failed(struct result *failure, const struct step *st, const char *target,
+static void build_failed(struct result *failure, const char *kernel_path, const char *target,
 			 cl_int err, const char *log)
 {
 	int line = 0, col = 0;
 	char *first = NULL;
 	if (buildlog_first_error(log, &line, &col, &first))
-		result_set_diag(failure, VERDICT_BUILD_ERROR, st->kernel_path, line, col,
+		result_set_diag(failure, VERDICT_BUILD_ERROR, kernel_path, line, col,
 				"%s (build failed on %s: %s (%d))", first, target,
 				ocl_error_name(err), err);
 	else
-		result_set_diag(failure, VERDICT_BUILD_ERROR, st->kernel_path, 0, 0,
+		result_set_diag(failure, VERDICT_BUILD_ERROR, kernel_path, 0, 0,
 				"kernel file failed to build on %s: %s (%d)", target,
 				ocl_error_name(err), err);
 	free(first);
@@ -123,24 +124,24 @@ static void build_failed(struct result *failure, const struct step *st, const ch
 
 /* Returns the cached or freshly built program for one step, or NULL after filling
  * `failure` with the build error and its log. */
-static cl_program program_for(struct clexec *cx, const struct test_case *tc, const struct step *st,
-			      const char *options, unsigned *built, struct result *failure)
+static cl_program program_for(struct clexec *cx, const char *kernel_path, const char *options,
+			      unsigned *built, struct result *failure)
 {
 	for (size_t i = 0; i < cx->nprograms; i++) {
 		struct cached_program *cp = &cx->programs[i];
-		if (strcmp(cp->path, st->kernel_path) != 0 || strcmp(cp->options, options) != 0)
+		if (strcmp(cp->path, kernel_path) != 0 || strcmp(cp->options, options) != 0)
 			continue;
 		if (cp->program == NULL)
-			build_failed(failure, st, cx->target.name, CL_BUILD_PROGRAM_FAILURE,
-				     cp->log);
+			build_failed(failure, kernel_path, cx->target.name,
+				     CL_BUILD_PROGRAM_FAILURE, cp->log);
 		return cp->program;
 	}
 
 	size_t len;
-	char *source = read_file(st->kernel_path, &len);
+	char *source = read_file(kernel_path, &len);
 	if (source == NULL) {
-		result_set_diag(failure, VERDICT_CASE_ERROR, tc->path, st->file_pos.line,
-				st->file_pos.col, "cannot read kernel file %s", st->kernel_path);
+		result_set_diag(failure, VERDICT_CASE_ERROR, kernel_path, 0, 0,
+				"cannot read the kernel file: %s", strerror(errno));
 		return NULL;
 	}
 	cl_int err;
@@ -148,7 +149,7 @@ static cl_program program_for(struct clexec *cx, const struct test_case *tc, con
 	cl_program program = clCreateProgramWithSource(cx->context, 1, sources, &len, &err);
 	free(source);
 	if (program == NULL) {
-		result_set_diag(failure, VERDICT_BUILD_ERROR, st->kernel_path, 0, 0,
+		result_set_diag(failure, VERDICT_BUILD_ERROR, kernel_path, 0, 0,
 				"clCreateProgramWithSource: %s (%d)", ocl_error_name(err), err);
 		return NULL;
 	}
@@ -157,12 +158,11 @@ static cl_program program_for(struct clexec *cx, const struct test_case *tc, con
 
 	cx->programs = xreallocarray(cx->programs, cx->nprograms + 1, sizeof *cx->programs);
 	struct cached_program *cp = &cx->programs[cx->nprograms++];
-	*cp = (struct cached_program){ .path = xstrdup(st->kernel_path),
-				       .options = xstrdup(options) };
+	*cp = (struct cached_program){ .path = xstrdup(kernel_path), .options = xstrdup(options) };
 	if (err != CL_SUCCESS) {
 		cp->log = ocl_build_log(program, cx->device);
 		clReleaseProgram(program);
-		build_failed(failure, st, cx->target.name, err, cp->log);
+		build_failed(failure, kernel_path, cx->target.name, err, cp->log);
 		return NULL;
 	}
 	cp->program = program;
@@ -261,7 +261,7 @@ int clexec_build(struct clexec *cx, const struct test_case *tc, const char *opti
 	unsigned built = 0;
 	for (size_t s = 0; s < tc->nsteps && status == 0; s++) {
 		const struct step *st = &tc->steps[s];
-		cl_program program = program_for(cx, tc, st, all, &built, failure);
+		cl_program program = program_for(cx, st->kernel_path, all, &built, failure);
 		if (program == NULL) {
 			status = -1;
 			break;
@@ -497,6 +497,60 @@ out:
 			clReleaseMemObject(mems[b]);
 	free(mems);
 	return status;
+}
+
+int clexec_inspect(struct clexec *cx, const char *path, const char *kernel, const char *options,
+		   struct kernel_sig *sig, struct result *failure)
+{
+	*sig = (struct kernel_sig){ 0 };
+	char *all = xasprintf("-cl-kernel-arg-info%s%s", *options ? " " : "", options);
+	unsigned built = 0;
+	cl_program program = program_for(cx, path, all, &built, failure);
+	free(all);
+	if (program == NULL)
+		return -1;
+	cl_int err;
+	cl_kernel k = clCreateKernel(program, kernel, &err);
+	if (k == NULL) {
+		result_set_diag(failure, VERDICT_CASE_ERROR, path, 0, 0,
+				"no kernel named '%s' in %s (%s (%d))", kernel, path,
+				ocl_error_name(err), err);
+		return -1;
+	}
+	cl_uint nargs = 0;
+	clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL);
+	sig->params = xcalloc(nargs ? nargs : 1, sizeof *sig->params);
+	for (cl_uint a = 0; a < nargs; a++) {
+		cl_kernel_arg_address_qualifier space = CL_KERNEL_ARG_ADDRESS_PRIVATE;
+		cl_kernel_arg_type_qualifier qualifier = 0;
+		char type[256] = "", name[256] = "";
+		err = clGetKernelArgInfo(k, a, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof space,
+					 &space, NULL);
+		clGetKernelArgInfo(k, a, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof qualifier, &qualifier,
+				   NULL);
+		clGetKernelArgInfo(k, a, CL_KERNEL_ARG_TYPE_NAME, sizeof type - 1, type, NULL);
+		clGetKernelArgInfo(k, a, CL_KERNEL_ARG_NAME, sizeof name - 1, name, NULL);
+		if (err != CL_SUCCESS) {
+			result_set_diag(failure, VERDICT_CASE_ERROR, path, 0, 0,
+					"%s keeps no description of %s's arguments (%s (%d)): give "
+					"every argument with --arg",
+					cx->target.name, kernel, ocl_error_name(err), err);
+			clReleaseKernel(k);
+			kernel_sig_free(sig);
+			return -1;
+		}
+		sig->params[sig->count++] = (struct kernel_param){
+			.name = xstrdup(name),
+			.type = xstrdup(type),
+			.kind = space == CL_KERNEL_ARG_ADDRESS_LOCAL	 ? ARG_LOCAL
+				: space == CL_KERNEL_ARG_ADDRESS_PRIVATE ? ARG_SCALAR
+									 : ARG_BUFFER,
+			.read_only = space == CL_KERNEL_ARG_ADDRESS_CONSTANT ||
+				     (qualifier & CL_KERNEL_ARG_TYPE_CONST),
+		};
+	}
+	clReleaseKernel(k);
+	return 0;
 }
 
 void clexec_close(struct clexec *cx)

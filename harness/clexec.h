@@ -22,6 +22,10 @@ int clexec_execute(struct clexec *cx, const struct test_case *tc, const struct p
 		   void *const *initial, void **final, unsigned repeat, uint64_t *kernel_ns,
 		   struct result *failure);
 
+/* As backend.inspect, building with `options` added. */
+int clexec_inspect(struct clexec *cx, const char *path, const char *kernel, const char *options,
+		   struct kernel_sig *sig, struct result *failure);
+
 void clexec_close(struct clexec *cx);
 
 #endif

@@ -395,7 +395,11 @@ static int cmd_run(int argc, char **argv)
 		diag_list_free(&diags);
 	}
 
-	struct run_options opt = { sizes, nsizes, locals, nlocals, (unsigned)repeat };
+	struct run_options opt = { .sizes = sizes,
+				   .nsizes = nsizes,
+				   .locals = locals,
+				   .nlocals = nlocals,
+				   .repeat = (unsigned)repeat };
 	struct selection sel;
 	struct golden_book book;
 	int status = 0;

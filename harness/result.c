@@ -112,5 +112,10 @@ void result_free(struct result *r)
 	free(r->buffer);
 	free(r->expect_diff);
 	finding_list_free(&r->findings);
+	for (size_t i = 0; i < r->nkept; i++) {
+		free(r->kept[i].name);
+		free(r->kept[i].data);
+	}
+	free(r->kept);
 	*r = (struct result){ 0 };
 }

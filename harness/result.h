@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "elem.h"
 #include "finding.h"
 
 /* In order of precedence among a simulator's findings: the first that applies names a
@@ -23,6 +24,14 @@ enum verdict {
 	VERDICT_TIMEOUT,
 	VERDICT_CRASH,
 	VERDICT_SKIP, /* the target lacks something the run needs */
+};
+
+/* One buffer as a device left it, kept where runs are compared across devices. */
+struct kept_buffer {
+	char *name;
+	enum elem_type type;
+	size_t count;
+	void *data;
 };
 
 /* Who decides whether a result is the one its case expects. */
@@ -68,8 +77,10 @@ struct result {
 	size_t compared;
 	enum verdict output;	      /* pass or wrong-output, where outputs were compared */
 	struct finding_list findings; /* a simulator's diagnostics, folded */
-	enum expectation expect;      /* set by the parent, never sent by a worker */
-	char *expect_diff;	      /* EXPECT_UNMET: the golden's lines and this result's */
+	struct kept_buffer *kept;     /* run_options.keep_outputs: every output buffer */
+	size_t nkept;
+	enum expectation expect; /* set by the parent, never sent by a worker */
+	char *expect_diff;	 /* EXPECT_UNMET: the golden's lines and this result's */
 };
 
 const char *verdict_name(enum verdict v);

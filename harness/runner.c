@@ -203,6 +203,24 @@ static void check_outputs(const struct test_case *tc, const struct plan *plan, s
 	}
 }
 
+/* Hands the result the output buffers themselves, for comparing devices with each other. */
+static void keep_outputs(const struct test_case *tc, const struct plan *plan, void **final,
+			 struct result *r)
+{
+	for (size_t b = 0; b < tc->nbuffers; b++) {
+		if (!tc->buffers[b].output)
+			continue;
+		r->kept = xreallocarray(r->kept, r->nkept + 1, sizeof *r->kept);
+		struct kept_buffer *k = &r->kept[r->nkept++];
+		*k = (struct kept_buffer){ .name = xstrdup(tc->buffers[b].name),
+					   .type = tc->buffers[b].type,
+					   .count = plan->buffer_counts[b] };
+		size_t bytes = k->count * elem_size(k->type);
+		k->data = xmalloc(bytes ? bytes : 1);
+		memcpy(k->data, final[b], bytes);
+	}
+}
+
 /* Returns the backend's execute status: 0, -1, or BACKEND_LOST. */
 static int run_one(const struct backend *b, struct backend_session *session, const struct target *t,
 		   const struct test_case *tc, const struct run_options *opt, long long n,
@@ -226,6 +244,8 @@ static int run_one(const struct backend *b, struct backend_session *session, con
 	int status = b->execute(session, tc, &plan, in->data, final, opt->repeat, &r->kernel_ns, r);
 	if (status == 0)
 		check_outputs(tc, &plan, in, final, r);
+	if (status == 0 && opt->keep_outputs)
+		keep_outputs(tc, &plan, final, r);
 	result_settle(r);
 
 	for (size_t k = 0; k < tc->nbuffers; k++)

@@ -3,6 +3,7 @@
 #ifndef CLH_RUNNER_H
 #define CLH_RUNNER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "backend.h"
@@ -14,7 +15,8 @@ struct run_options {
 	size_t nsizes;
 	const long long *locals; /* NULL: each case's own local sizes */
 	size_t nlocals;
-	unsigned repeat; /* launches per run; the output of the last is checked */
+	unsigned repeat;   /* launches per run; the output of the last is checked */
+	bool keep_outputs; /* copy every output buffer into its result */
 };
 
 /* Where results go. begin() announces each run before it starts, so that a run that

@@ -117,6 +117,9 @@ struct test_case {
 /* Loads and validates one case file. Returns the case, or NULL with at least one error
  * in diags; every error is file:line:col with a message that says what to change. */
 struct test_case *case_load(const char *path, struct diag_list *diags);
+/* The same for a case held in memory: `path` names it in diagnostics and kernel files are
+ * looked for from its folder, as if the text were a file there. */
+struct test_case *case_load_text(const char *path, const char *text, struct diag_list *diags);
 void case_free(struct test_case *tc);
 
 /* The name a case is known by: its path below the last "cases/" folder, without

@@ -187,7 +187,15 @@ void wire_target(struct strbuf *out, const struct target *t)
 	encode(out, FRAME_TARGET, t, target_fields, NFIELDS(target_fields));
 }
 
-/* A result's fields, then its findings: their number and each one's fields. */
+#define K(member, kind)                                                                            \
+	{                                                                                          \
+		offsetof(struct kept_buffer, member), kind                                         \
+	}
+static const struct field kept_fields[] = { K(name, F_STR), K(type, F_ENUM), K(count, F_SIZE) };
+#undef K
+
+/* A result's fields, then its findings (their number and each one's fields), then its
+ * kept buffers (their number, and each one's fields and bytes). */
 void wire_result(struct strbuf *out, const struct result *r)
 {
 	struct strbuf payload = { 0 };
@@ -197,6 +205,12 @@ void wire_result(struct strbuf *out, const struct result *r)
 	for (size_t i = 0; i < count; i++)
 		put_fields(&payload, &r->findings.items[i], finding_fields,
 			   NFIELDS(finding_fields));
+	strbuf_append(&payload, (const char *)&r->nkept, sizeof r->nkept);
+	for (size_t i = 0; i < r->nkept; i++) {
+		put_fields(&payload, &r->kept[i], kept_fields, NFIELDS(kept_fields));
+		strbuf_append(&payload, r->kept[i].data,
+			      r->kept[i].count * elem_size(r->kept[i].type));
+	}
 	put_frame(out, FRAME_RESULT, &payload);
 	strbuf_free(&payload);
 }
@@ -253,7 +267,7 @@ long wire_split(const char *buf, size_t len, enum frame_type *type, const char *
 	if (len < 1 + sizeof plen)
 		return 0;
 	memcpy(&plen, buf + 1, sizeof plen);
-	if (buf[0] < FRAME_TARGET || buf[0] > FRAME_RESUME)
+	if (buf[0] < FRAME_TARGET || buf[0] > FRAME_SIGNATURE)
 		return -1;
 	if (len < 1 + sizeof plen + plen)
 		return 0;
@@ -272,17 +286,23 @@ int wire_read_target(const char *p, size_t len, struct target *t)
 	return -1;
 }
 
+/* Reads a count at *pos; -1 when it does not fit, or when there could not be that many
+ * items of at least one byte each in what is left. */
+static int get_count(const char *p, size_t len, size_t *pos, size_t *count)
+{
+	if (*pos + sizeof *count > len)
+		return -1;
+	memcpy(count, p + *pos, sizeof *count);
+	*pos += sizeof *count;
+	return *count > len - *pos ? -1 : 0;
+}
+
 int wire_read_result(const char *p, size_t len, struct result *r)
 {
 	*r = (struct result){ 0 };
 	size_t pos = 0, count = 0;
 	if (get_fields(p, len, &pos, r, result_fields, NFIELDS(result_fields)) < 0 ||
-	    pos + sizeof count > len)
-		goto malformed;
-	memcpy(&count, p + pos, sizeof count);
-	pos += sizeof count;
-	/* Each finding takes more than one byte: a count beyond that is garbage. */
-	if (count > len - pos)
+	    get_count(p, len, &pos, &count) < 0)
 		goto malformed;
 	r->findings.items = xcalloc(count ? count : 1, sizeof *r->findings.items);
 	for (size_t i = 0; i < count; i++) {
@@ -290,6 +310,20 @@ int wire_read_result(const char *p, size_t len, struct result *r)
 		if (get_fields(p, len, &pos, &r->findings.items[i], finding_fields,
 			       NFIELDS(finding_fields)) < 0)
 			goto malformed;
+	}
+	if (get_count(p, len, &pos, &count) < 0)
+		goto malformed;
+	r->kept = xcalloc(count ? count : 1, sizeof *r->kept);
+	for (size_t i = 0; i < count; i++) {
+		struct kept_buffer *k = &r->kept[i];
+		r->nkept = i + 1;
+		if (get_fields(p, len, &pos, k, kept_fields, NFIELDS(kept_fields)) < 0 ||
+		    k->type > ELEM_FLOAT || k->count > (len - pos) / elem_size(k->type))
+			goto malformed;
+		size_t bytes = k->count * elem_size(k->type);
+		k->data = xmalloc(bytes ? bytes : 1);
+		memcpy(k->data, p + pos, bytes);
+		pos += bytes;
 	}
 	if (pos == len)
 		return 0;
@@ -319,4 +353,41 @@ int wire_read_message(const char *p, size_t len, char **message)
 	}
 	*message = m.text ? m.text : xstrdup("");
 	return 0;
+}
+
+#define P(member, kind)                                                                            \
+	{                                                                                          \
+		offsetof(struct kernel_param, member), kind                                        \
+	}
+static const struct field param_fields[] = { P(name, F_STR), P(type, F_STR), P(kind, F_ENUM),
+					     P(read_only, F_BOOL) };
+#undef P
+
+void wire_signature(struct strbuf *out, const struct kernel_sig *sig)
+{
+	struct strbuf payload = { 0 };
+	strbuf_append(&payload, (const char *)&sig->count, sizeof sig->count);
+	for (size_t i = 0; i < sig->count; i++)
+		put_fields(&payload, &sig->params[i], param_fields, NFIELDS(param_fields));
+	put_frame(out, FRAME_SIGNATURE, &payload);
+	strbuf_free(&payload);
+}
+
+int wire_read_signature(const char *p, size_t len, struct kernel_sig *sig)
+{
+	*sig = (struct kernel_sig){ 0 };
+	size_t pos = 0, count;
+	if (get_count(p, len, &pos, &count) < 0)
+		return -1;
+	sig->params = xcalloc(count ? count : 1, sizeof *sig->params);
+	for (size_t i = 0; i < count; i++) {
+		sig->count = i + 1;
+		if (get_fields(p, len, &pos, &sig->params[i], param_fields, NFIELDS(param_fields)) <
+		    0)
+			break;
+	}
+	if (sig->count == count && pos == len)
+		return 0;
+	kernel_sig_free(sig);
+	return -1;
 }

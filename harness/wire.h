@@ -15,6 +15,7 @@ enum frame_type {
 	FRAME_ERROR,	  /* the worker cannot go on: message */
 	FRAME_END,	  /* the worker finished its job */
 	FRAME_RESUME,	  /* the worker stops here: a fresh one goes on from a case */
+	FRAME_SIGNATURE,  /* a kernel's parameters, from backend.inspect */
 };
 
 /* Appends one frame (type, length, payload) to `out`. */
@@ -24,6 +25,7 @@ void wire_begin(struct strbuf *out, size_t case_index, size_t run, long long out
 void wire_result(struct strbuf *out, const struct result *r);
 void wire_message(struct strbuf *out, enum frame_type type, const char *message);
 void wire_resume(struct strbuf *out, size_t case_index);
+void wire_signature(struct strbuf *out, const struct kernel_sig *sig);
 
 /* Splits the first whole frame off `buf`: returns its total length (0 if the frame is not
  * complete yet, -1 if malformed) with its type and payload. */
@@ -36,5 +38,6 @@ int wire_read_begin(const char *p, size_t len, size_t *case_index, size_t *run,
 int wire_read_result(const char *p, size_t len, struct result *r);
 int wire_read_message(const char *p, size_t len, char **message);
 int wire_read_resume(const char *p, size_t len, size_t *case_index);
+int wire_read_signature(const char *p, size_t len, struct kernel_sig *sig);
 
 #endif
