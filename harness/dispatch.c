@@ -323,6 +323,85 @@ void dispatch_run(struct dispatcher *d, size_t index, void (*emit)(void *ctx, st
 	}
 }
 
+struct inspect_job {
+	const struct backend *backend;
+	const struct target *target;
+	const char *path;
+	const char *kernel;
+};
+
+/* In a worker: opens the target and sends the kernel's signature, or why there is none. */
+static void inspect_main(void *arg, int fd, int control)
+{
+	const struct inspect_job *job = arg;
+	struct strbuf out = { 0 };
+	struct backend_session *session;
+	char *cause = NULL;
+	if (job->backend->open(job->target, &session, &cause) < 0) {
+		wire_message(&out, FRAME_ERROR, cause);
+		worker_send(fd, &out);
+		return;
+	}
+	struct kernel_sig sig;
+	struct result failure = { 0 };
+	if (job->backend->inspect(session, job->path, job->kernel, &sig, &failure) == 0)
+		wire_signature(&out, &sig);
+	else
+		wire_result(&out, &failure);
+	worker_send(fd, &out);
+	job->backend->close(session);
+	strbuf_free(&out);
+}
+
+int dispatch_inspect(struct dispatcher *d, size_t index, const char *path, const char *kernel,
+		     struct kernel_sig *sig, struct result *failure)
+{
+	struct inspect_job job = { d->backend, &d->targets[index], path, kernel };
+	struct worker w;
+	char *cause = NULL;
+	if (worker_start(&w, inspect_main, &job, &cause) < 0) {
+		result_set_diag(failure, VERDICT_CRASH, path, 0, 0, "%s", cause);
+		free(cause);
+		return -1;
+	}
+	uint64_t deadline = clock_now_ns() + d->timeout_s * NS_PER_S;
+	enum frame_type type;
+	const char *payload;
+	size_t len;
+	enum worker_event ev = worker_next(&w, deadline, &type, &payload, &len);
+	int status = -1;
+	if (ev == WORKER_TIMEOUT) {
+		result_set_diag(failure, VERDICT_TIMEOUT, path, 0, 0,
+				"building it on %s took over %u s", d->targets[index].name,
+				d->timeout_s);
+	} else if (ev == WORKER_GONE) {
+		char *printed = worker_output_tail(&w, 2000);
+		char *how = worker_finish(&w, false);
+		result_set_diag(failure, VERDICT_CRASH, path, 0, 0,
+				"the worker building it on %s died: %s", d->targets[index].name,
+				how ? how : "it exited early");
+		failure->detail = printed;
+		free(how);
+	} else if (type == FRAME_SIGNATURE) {
+		status = wire_read_signature(payload, len, sig);
+	} else if (type == FRAME_RESULT) {
+		struct result r;
+		if (wire_read_result(payload, len, &r) == 0) {
+			result_set_diag(failure, r.verdict, r.file, r.line, r.col, "%s", r.message);
+			failure->detail = r.detail ? xstrdup(r.detail) : NULL;
+			result_free(&r);
+		}
+	} else if (type == FRAME_ERROR) {
+		char *message = NULL;
+		wire_read_message(payload, len, &message);
+		result_set_diag(failure, VERDICT_CRASH, path, 0, 0, "cannot open %s: %s",
+				d->targets[index].name, message);
+		free(message);
+	}
+	free(worker_finish(&w, true));
+	return status;
+}
+
 void dispatch_close(struct dispatcher *d)
 {
 	if (d == NULL)

@@ -346,7 +346,7 @@ void finding_headline(struct strbuf *out, const struct finding *f)
 	if (f->kernel)
 		strbuf_printf(out, ", kernel %s", f->kernel);
 	if (f->input_set)
-		strbuf_printf(out, ", %s inputs", f->input_set);
+		strbuf_printf(out, ", with the %s inputs", f->input_set);
 	strbuf_puts(out, ")");
 }
 

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "adhoc.h"
 #include "backend.h"
 #include "golden.h"
 #include "report.h"
@@ -25,6 +26,7 @@
 static const char usage_text[] =
 	"usage: clharness devices\n"
 	"       clharness run [OPTION]... [CASE|DIR]...\n"
+	"       clharness check FILE.cl --kernel NAME --global G --local L [--arg SPEC]...\n"
 	"\n"
 	"Runs OpenCL kernel cases on every OpenCL device and under the Oclgrind simulator,\n"
 	"compares each output buffer with a CPU reference, reports the data races, barrier\n"
@@ -52,6 +54,19 @@ static const char usage_text[] =
 	"                      run (needs oclgrind), for a person to review in the diff\n"
 	"  -h, --help          print this help\n"
 	"  -V, --version       print the version\n"
+	"\n"
+	"Options of check (a kernel checked without a case; --device, --json, --timeout\n"
+	"and --color as for run):\n"
+	"      --kernel NAME   the kernel to launch\n"
+	"      --global G      the global size; --local L the work-group size\n"
+	"      --arg SPEC      one argument in the case-file syntax, e.g. '{buffer: float,\n"
+	"                      count: N, init: {random: [0, 10]}}', '{local: float, count:\n"
+	"                      L}', '{scalar: uint, value: 1000}'; bound by its name: or\n"
+	"                      else in order; the rest come from the kernel's signature\n"
+	"      --save FILE     also write the equivalent case file\n"
+	"The check runs several input sets (random, zeros, repeats, and scalars 0 and 1)\n"
+	"on Oclgrind and every device, reports each finding with the sets that exposed it,\n"
+	"and compares the outputs of the devices.\n"
 	"\n"
 	"Exit status: 0 when every result is what its case expects, 1 when any is not,\n"
 	"2 on usage or setup errors. Under --tap a failure is its \"not ok\" line and the\n"
@@ -467,6 +482,124 @@ out:
 	return status;
 }
 
+static int cmd_check(int argc, char **argv)
+{
+	enum {
+		OPT_KERNEL = 256,
+		OPT_GLOBAL,
+		OPT_LOCAL,
+		OPT_ARG,
+		OPT_SAVE,
+		OPT_JSON,
+		OPT_TIMEOUT,
+		OPT_COLOR
+	};
+	static const struct option options[] = {
+		{ "kernel", required_argument, NULL, OPT_KERNEL },
+		{ "global", required_argument, NULL, OPT_GLOBAL },
+		{ "local", required_argument, NULL, OPT_LOCAL },
+		{ "arg", required_argument, NULL, OPT_ARG },
+		{ "device", required_argument, NULL, 'd' },
+		{ "save", required_argument, NULL, OPT_SAVE },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "color", required_argument, NULL, OPT_COLOR },
+		{ "colour", required_argument, NULL, OPT_COLOR },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct adhoc_request rq = { .timeout_s = 60 };
+	enum report_format format = REPORT_TEXT;
+	const char *colour = "auto";
+	long long timeout = 60;
+	int status = EXIT_USAGE;
+
+	optind = 1;
+	int c;
+	while ((c = getopt_long(argc, argv, "d:h", options, NULL)) != -1) {
+		switch (c) {
+		case OPT_KERNEL:
+			rq.kernel = optarg;
+			break;
+		case OPT_GLOBAL:
+		case OPT_LOCAL:
+			if (parse_positive(optarg, 1LL << 32,
+					   c == OPT_GLOBAL ? &rq.global : &rq.local) < 0) {
+				usage_error("--%s takes a positive whole number, found '%s'",
+					    c == OPT_GLOBAL ? "global" : "local", optarg);
+				goto out;
+			}
+			break;
+		case OPT_ARG:
+			rq.specs = xreallocarray(rq.specs, rq.nspecs + 1, sizeof *rq.specs);
+			rq.specs[rq.nspecs++] = optarg;
+			break;
+		case 'd':
+			add_patterns(&rq.patterns, &rq.npatterns, optarg);
+			break;
+		case OPT_SAVE:
+			rq.save_path = optarg;
+			break;
+		case OPT_JSON:
+			format = REPORT_JSON;
+			break;
+		case OPT_TIMEOUT:
+			if (parse_positive(optarg, 86400, &timeout) < 0) {
+				usage_error("--timeout takes seconds from 1 to 86400, found '%s'",
+					    optarg);
+				goto out;
+			}
+			rq.timeout_s = (unsigned)timeout;
+			break;
+		case OPT_COLOR:
+			if (strcmp(optarg, "auto") && strcmp(optarg, "always") &&
+			    strcmp(optarg, "never")) {
+				usage_error("--color takes auto, always or never, found '%s'",
+					    optarg);
+				goto out;
+			}
+			colour = optarg;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			status = 0;
+			goto out;
+		default:
+			fprintf(stderr, "Try 'clharness --help'.\n");
+			goto out;
+		}
+	}
+	if (optind + 1 != argc) {
+		usage_error("check takes one kernel file, found %d", argc - optind);
+		goto out;
+	}
+	rq.kernel_path = argv[optind];
+	struct stat st;
+	if (stat(rq.kernel_path, &st) < 0 || !S_ISREG(st.st_mode)) {
+		usage_error("cannot read the kernel file '%s'", rq.kernel_path);
+		goto out;
+	}
+	if (rq.kernel == NULL || rq.global == 0 || rq.local == 0) {
+		usage_error("check needs --kernel NAME, --global G and --local L");
+		goto out;
+	}
+	if (rq.global % rq.local != 0) {
+		usage_error("--global %lld is not a multiple of --local %lld: OpenCL 1.2 launches "
+			    "whole work-groups",
+			    rq.global, rq.local);
+		goto out;
+	}
+	bool want_colour = strcmp(colour, "always") == 0 ||
+			   (strcmp(colour, "auto") == 0 && isatty(STDOUT_FILENO));
+	struct reporter reporter;
+	report_init(&reporter, format, stdout, want_colour);
+	status = adhoc_run(&rq, &reporter);
+out:
+	free(rq.specs);
+	free(rq.patterns);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -486,5 +619,7 @@ int main(int argc, char **argv)
 		return cmd_devices(argc - 1, argv + 1);
 	if (strcmp(cmd, "run") == 0)
 		return cmd_run(argc - 1, argv + 1);
-	return usage_error("unknown command '%s' (known: devices, run)", cmd);
+	if (strcmp(cmd, "check") == 0)
+		return cmd_check(argc - 1, argv + 1);
+	return usage_error("unknown command '%s' (known: devices, run, check)", cmd);
 }

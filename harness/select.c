@@ -88,6 +88,12 @@ void selection_run(struct selection *sel, size_t i, void (*emit)(void *ctx, stru
 	dispatch_run(sel->targets[i].d, sel->targets[i].index, emit, ctx);
 }
 
+struct dispatcher *selection_dispatcher(const struct selection *sel, size_t i, size_t *index)
+{
+	*index = sel->targets[i].index;
+	return sel->targets[i].d;
+}
+
 void selection_free(struct selection *sel)
 {
 	for (size_t b = 0; b < backend_count && sel->dispatchers; b++)

@@ -38,6 +38,8 @@ const struct target *selection_target(const struct selection *sel, size_t i);
 /* Runs every case on selected target i, handing each result to emit(). */
 void selection_run(struct selection *sel, size_t i, void (*emit)(void *ctx, struct result *r),
 		   void *ctx);
+/* The dispatcher of selected target i, for work beyond running cases on it. */
+struct dispatcher *selection_dispatcher(const struct selection *sel, size_t i, size_t *index);
 void selection_free(struct selection *sel);
 
 #endif

@@ -14,7 +14,8 @@ char *test_data_path(const char *relative)
 
 int main(void)
 {
-	SRunner *runner = srunner_create(case_load_suite());
+	SRunner *runner = srunner_create(adhoc_suite());
+	srunner_add_suite(runner, case_load_suite());
 	srunner_add_suite(runner, compare_suite());
 	srunner_add_suite(runner, devname_suite());
 	srunner_add_suite(runner, dispatch_suite());

@@ -4,6 +4,7 @@
 
 #include <check.h>
 
+Suite *adhoc_suite(void);
 Suite *case_load_suite(void);
 Suite *compare_suite(void);
 Suite *devname_suite(void);

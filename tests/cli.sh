@@ -158,7 +158,8 @@ check "without Oclgrind the oclgrind backend is reported unavailable, and the de
 check "under --tap an unavailable oclgrind is a skipped test a case" unavailable_is_a_tap_skip
 
 if ! "$CLHARNESS" devices 2>/dev/null | grep -q '^oclgrind '; then
-	for t in plain-run json-findings hostile-env golden-diff bless bless-needs-oclgrind; do
+	for t in plain-run json-findings hostile-env golden-diff bless bless-needs-oclgrind \
+		check-race check-input-sets check-save check-bad-arg check-outputs-differ check-build-error; do
 		n=$((n + 1))
 		echo "ok $n - $t # SKIP no Oclgrind (install oclgrind)"
 	done
@@ -215,12 +216,55 @@ bless_needs_oclgrind() {
 	run 2 run --bless --device pocl "$tree/cases/t/racy.yaml" && has "--bless writes goldens from a simulator's runs"
 }
 
+# clharness check, as a new user meets it: a reduction from the catalogue with one barrier
+# deleted names the race, its two lines and the memory space.
+sed '/The next level reads what this one wrote/,+1d' "$top/kernels/reduce/halving.cl" >"$tree/nobarrier.cl"
+check_names_the_race() {
+	run 1 check "$tree/nobarrier.cl" --kernel reduce_sum --global 256 --local 32 &&
+		has "nobarrier.cl:12:17: error: read-write data race on local memory: this write conflicts with a read at line 12" &&
+		has "nobarrier.cl:12:20: note: the conflicting read" &&
+		has "with the random, zeros, repeats inputs" && has "check: reduce_sum on 2 targets with 3 input sets: 1 error"
+}
+check_input_sets() {
+	run 1 check --device oclgrind "$top/kernels/shift/across_groups_barrier.cl" --kernel shift_after_barrier \
+		--global 128 --local 32 --arg '{name: n, scalar: uint, value: 128}' &&
+		has "(4 times, kernel shift_after_barrier, with the scalar-1 inputs)" &&
+		[ "$(count '^race ')" -eq 1 ] && [ "$(count '^pass ')" -eq 4 ]
+}
+check_save() {
+	run 0 check "$data/kernels/copy.cl" --kernel copy --global 64 --local 16 --save "$tree/cases/t/saved.yaml" &&
+		has "clharness: wrote $tree/cases/t/saved.yaml" && grep -q "name: copy}" "$tree/cases/t/saved.yaml" &&
+		run 0 run --device pocl,oclgrind "$tree/cases/t/saved.yaml" && [ "$(count '^pass ')" -eq 2 ]
+}
+check_bad_arg() {
+	run 2 check "$data/kernels/copy.cl" --kernel copy --global 64 --local 16 --arg '{bufer: int, count: N}' &&
+		has "--arg 1: error: an argument needs exactly one of buffer, local or scalar" &&
+		run 2 check "$data/kernels/copy.cl" --kernel copy --global 64 --local 16 --arg '{scalar: int, value: 1}' &&
+		has "--arg 1: error: gives a scalar, but parameter 1 of copy (int* in) is a buffer" &&
+		run 2 check "$data/kernels/copy.cl" --kernel copy --global 60 --local 16 && has "not a multiple of --local 16"
+}
+check_outputs_differ() {
+	run 0 check "$data/kernels/device_version.cl" --kernel device_version --global 64 --local 16 &&
+		has "warning: with the random inputs, pocl-cpu and oclgrind leave different values in out" &&
+		has "outputs differ between targets for 3 input sets"
+}
+check_build_error() {
+	run 1 check "$data/kernels/broken.cl" --kernel broken --global 16 --local 16 &&
+		has "kernels/broken.cl:4:26: error: use of undeclared identifier 'undeclared_name'"
+}
+
 check "a plain run runs every device and oclgrind" plain_run_includes_oclgrind
 check "--json carries each finding's kind, space, sites and example work-items" json_carries_findings
 check "OCLGRIND_QUICK, OCLGRIND_MAX_ERRORS and OCLGRIND_UNIFORM_WRITES in the environment change nothing" hostile_environment
 check "a report that differs from its golden fails, showing the diff" golden_diff_fails
 check "--bless writes a golden that the next run matches" bless_rewrites
 check "--bless needs oclgrind" bless_needs_oclgrind
+check "check names a deleted barrier's race, its two lines and the memory space" check_names_the_race
+check "check runs input sets and says which one exposed each finding" check_input_sets
+check "check --save writes a case that run loads" check_save
+check "check reports a wrong --arg as --arg N and runs nothing" check_bad_arg
+check "check flags outputs that differ between targets" check_outputs_differ
+check "check reports a build error at the kernel's own line" check_build_error
 
 echo "1..$n"
 exit 0
