@@ -446,7 +446,7 @@ void report_result(struct reporter *rp, const struct result *r)
 	else if (r->verdict == VERDICT_SKIP)
 		rp->skipped++;
 	else
-		rp->racy_recorded++;
+		rp->expected_bugs++;
 	if (r->drift > rp->worst_drift)
 		rp->worst_drift = r->drift;
 	rp->kernel_ns += r->kernel_ns;
@@ -561,10 +561,11 @@ void report_finish(struct reporter *rp, size_t ntargets, uint64_t wall_ns, bool 
 		out = rp->out;
 	}
 	fprintf(out,
-		"%ssummary: %zu result%s on %zu device%s: %zu pass, %zu racy with wrong output "
-		"(recorded), %zu skipped, %zu failed",
+		"%ssummary: %zu result%s on %zu device%s: %zu pass, %zu expected bug%s (found "
+		"by a simulator, or a racy kernel's output recorded), %zu skipped, %zu failed",
 		lead, rp->results, rp->results == 1 ? "" : "s", ntargets, ntargets == 1 ? "" : "s",
-		rp->passed, rp->racy_recorded, rp->skipped, rp->unexpected);
+		rp->passed, rp->expected_bugs, rp->expected_bugs == 1 ? "" : "s", rp->skipped,
+		rp->unexpected);
 	if (rp->broken_cases)
 		fprintf(out, "; %zu case file%s did not load", rp->broken_cases,
 			rp->broken_cases == 1 ? "" : "s");

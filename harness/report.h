@@ -19,7 +19,7 @@ struct reporter {
 	size_t results;	   /* results reported: the TAP test number */
 	size_t unexpected; /* results that are not what their case expects */
 	size_t passed;
-	size_t racy_recorded; /* racy cases whose output was wrong, as it may be */
+	size_t expected_bugs; /* expected bugs: a simulator's findings, a racy wrong output */
 	size_t skipped;
 	size_t broken_cases; /* case files that did not load */
 	double worst_drift;
