@@ -578,11 +578,7 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 	struct run_options opt = { .repeat = 1, .keep_outputs = true };
 	struct selection sel;
 	selection_open(&sel, rq->patterns, rq->npatterns, cases, ncases, &opt, rq->timeout_s);
-	for (size_t m = 0; m < sel.nmissing; m++)
-		fprintf(stderr, "clharness: note: %s is unavailable, so nothing runs on it: %s\n",
-			sel.missing[m].backend->fixed_target ? sel.missing[m].backend->fixed_target
-							     : sel.missing[m].backend->name,
-			sel.missing[m].reason);
+	selection_report_missing(&sel, rp, cases, ncases);
 	for (size_t t = 0; t < sel.count; t++)
 		selection_run(&sel, t, check_emit, &st);
 

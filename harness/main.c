@@ -183,33 +183,34 @@ static void add_patterns(char ***patterns, size_t *npatterns, char *arg)
 	}
 }
 
-/* Backends the run asked for that cannot run: a skipped test a case under TAP, so the
- * gap shows in the test log; a note elsewhere. */
-static void report_missing(struct reporter *rp, const struct selection *sel,
-			   struct test_case *const *cases, size_t ncases)
+/* Reads --timeout's seconds; -1 after saying what is wrong. */
+static int timeout_option(const char *arg, unsigned *seconds)
 {
-	for (size_t m = 0; m < sel->nmissing; m++) {
-		const struct backend *b = sel->missing[m].backend;
-		const char *target = b->fixed_target ? b->fixed_target : b->name;
-		if (rp->format != REPORT_TAP) {
-			fprintf(stderr,
-				"clharness: note: %s is unavailable, so nothing runs on it: %s\n",
-				target, sel->missing[m].reason);
-			continue;
-		}
-		for (size_t c = 0; c < ncases; c++) {
-			struct result r = { .case_name = cases[c]->name,
-					    .case_path = cases[c]->path,
-					    .target = (char *)target,
-					    .backend = (char *)b->name,
-					    .verdict = VERDICT_SKIP,
-					    .output = VERDICT_SKIP };
-			r.message =
-				xasprintf("%s is unavailable: %s", target, sel->missing[m].reason);
-			report_result(rp, &r);
-			free(r.message);
-		}
+	long long v;
+	if (parse_positive(arg, 86400, &v) < 0) {
+		usage_error("--timeout takes seconds from 1 to 86400, found '%s'", arg);
+		return -1;
 	}
+	*seconds = (unsigned)v;
+	return 0;
+}
+
+/* Reads --color's word; -1 after saying what is wrong. */
+static int colour_option(const char *arg, const char **colour)
+{
+	if (strcmp(arg, "auto") && strcmp(arg, "always") && strcmp(arg, "never")) {
+		usage_error("--color takes auto, always or never, found '%s'", arg);
+		return -1;
+	}
+	*colour = arg;
+	return 0;
+}
+
+/* Whether the text report is coloured: always, or auto on a terminal. */
+static bool colour_wanted(const char *colour)
+{
+	return strcmp(colour, "always") == 0 ||
+	       (strcmp(colour, "auto") == 0 && isatty(STDOUT_FILENO));
 }
 
 static const char *human_bytes(uint64_t bytes, char *buf, size_t size)
@@ -291,7 +292,8 @@ static int cmd_run(int argc, char **argv)
 	long long *sizes = NULL, *locals = NULL;
 	size_t nsizes = 0, nlocals = 0;
 	enum report_format format = REPORT_TEXT;
-	long long timeout = 60, repeat = 1;
+	long long repeat = 1;
+	unsigned timeout = 60;
 	bool timing = false, bless = false;
 	const char *colour = "auto";
 	const char *junit_path = NULL;
@@ -327,10 +329,8 @@ static int cmd_run(int argc, char **argv)
 			junit_path = optarg;
 			break;
 		case OPT_TIMEOUT:
-			if (parse_positive(optarg, 86400, &timeout) < 0)
-				return usage_error(
-					"--timeout takes seconds from 1 to 86400, found '%s'",
-					optarg);
+			if (timeout_option(optarg, &timeout) < 0)
+				return EXIT_USAGE;
 			break;
 		case OPT_REPEAT:
 			if (parse_positive(optarg, 1000000, &repeat) < 0)
@@ -345,11 +345,8 @@ static int cmd_run(int argc, char **argv)
 			bless = true;
 			break;
 		case OPT_COLOR:
-			if (strcmp(optarg, "auto") && strcmp(optarg, "always") &&
-			    strcmp(optarg, "never"))
-				return usage_error(
-					"--color takes auto, always or never, found '%s'", optarg);
-			colour = optarg;
+			if (colour_option(optarg, &colour) < 0)
+				return EXIT_USAGE;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -383,10 +380,8 @@ static int cmd_run(int argc, char **argv)
 		}
 	}
 
-	bool want_colour = strcmp(colour, "always") == 0 ||
-			   (strcmp(colour, "auto") == 0 && isatty(STDOUT_FILENO));
 	struct reporter reporter;
-	report_init(&reporter, format, stdout, want_colour);
+	report_init(&reporter, format, stdout, colour_wanted(colour));
 	FILE *junit = NULL;
 	if (junit_path) {
 		junit = fopen(junit_path, "w");
@@ -421,7 +416,7 @@ static int cmd_run(int argc, char **argv)
 	/* A golden holds the case's own shapes: other sizes have none to match. */
 	golden_book_open(&book, cases, ncases, bless, sizes == NULL && locals == NULL,
 			 golden_broken, &reporter);
-	selection_open(&sel, patterns, npatterns, cases, ncases, &opt, (unsigned)timeout);
+	selection_open(&sel, patterns, npatterns, cases, ncases, &opt, timeout);
 	bool simulated = false;
 	for (size_t t = 0; t < sel.count; t++)
 		simulated |= strcmp(selection_target(&sel, t)->type, "simulator") == 0;
@@ -434,7 +429,7 @@ static int cmd_run(int argc, char **argv)
 		status = EXIT_USAGE;
 		goto out;
 	}
-	report_missing(&reporter, &sel, cases, ncases);
+	selection_report_missing(&sel, &reporter, cases, ncases);
 	if (sel.count == 0) {
 		char *reason =
 			npatterns
@@ -511,7 +506,6 @@ static int cmd_check(int argc, char **argv)
 	struct adhoc_request rq = { .timeout_s = 60 };
 	enum report_format format = REPORT_TEXT;
 	const char *colour = "auto";
-	long long timeout = 60;
 	int status = EXIT_USAGE;
 
 	optind = 1;
@@ -544,21 +538,12 @@ static int cmd_check(int argc, char **argv)
 			format = REPORT_JSON;
 			break;
 		case OPT_TIMEOUT:
-			if (parse_positive(optarg, 86400, &timeout) < 0) {
-				usage_error("--timeout takes seconds from 1 to 86400, found '%s'",
-					    optarg);
+			if (timeout_option(optarg, &rq.timeout_s) < 0)
 				goto out;
-			}
-			rq.timeout_s = (unsigned)timeout;
 			break;
 		case OPT_COLOR:
-			if (strcmp(optarg, "auto") && strcmp(optarg, "always") &&
-			    strcmp(optarg, "never")) {
-				usage_error("--color takes auto, always or never, found '%s'",
-					    optarg);
+			if (colour_option(optarg, &colour) < 0)
 				goto out;
-			}
-			colour = optarg;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -589,10 +574,8 @@ static int cmd_check(int argc, char **argv)
 			    rq.global, rq.local);
 		goto out;
 	}
-	bool want_colour = strcmp(colour, "always") == 0 ||
-			   (strcmp(colour, "auto") == 0 && isatty(STDOUT_FILENO));
 	struct reporter reporter;
-	report_init(&reporter, format, stdout, want_colour);
+	report_init(&reporter, format, stdout, colour_wanted(colour));
 	status = adhoc_run(&rq, &reporter);
 out:
 	free(rq.specs);

@@ -3,6 +3,7 @@
 
 #include "select.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,6 +93,33 @@ struct dispatcher *selection_dispatcher(const struct selection *sel, size_t i, s
 {
 	*index = sel->targets[i].index;
 	return sel->targets[i].d;
+}
+
+void selection_report_missing(const struct selection *sel, struct reporter *rp,
+			      struct test_case *const *cases, size_t ncases)
+{
+	for (size_t m = 0; m < sel->nmissing; m++) {
+		const struct backend *b = sel->missing[m].backend;
+		const char *target = b->fixed_target ? b->fixed_target : b->name;
+		if (rp->format != REPORT_TAP) {
+			fprintf(stderr,
+				"clharness: note: %s is unavailable, so nothing runs on it: %s\n",
+				target, sel->missing[m].reason);
+			continue;
+		}
+		for (size_t c = 0; c < ncases; c++) {
+			struct result r = { .case_name = cases[c]->name,
+					    .case_path = cases[c]->path,
+					    .target = (char *)target,
+					    .backend = (char *)b->name,
+					    .verdict = VERDICT_SKIP,
+					    .output = VERDICT_SKIP };
+			r.message =
+				xasprintf("%s is unavailable: %s", target, sel->missing[m].reason);
+			report_result(rp, &r);
+			free(r.message);
+		}
+	}
 }
 
 void selection_free(struct selection *sel)

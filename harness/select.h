@@ -8,6 +8,7 @@
 
 #include "backend.h"
 #include "dispatch.h"
+#include "report.h"
 #include "runner.h"
 
 /* A backend the patterns ask for (or that a plain run includes) but that cannot run. */
@@ -38,6 +39,10 @@ const struct target *selection_target(const struct selection *sel, size_t i);
 /* Runs every case on selected target i, handing each result to emit(). */
 void selection_run(struct selection *sel, size_t i, void (*emit)(void *ctx, struct result *r),
 		   void *ctx);
+/* Says which backends the run asked for cannot run: under TAP a skipped test for each
+ * case, so the gap shows in the test log; a note on stderr elsewhere. */
+void selection_report_missing(const struct selection *sel, struct reporter *rp,
+			      struct test_case *const *cases, size_t ncases);
 /* The dispatcher of selected target i, for work beyond running cases on it. */
 struct dispatcher *selection_dispatcher(const struct selection *sel, size_t i, size_t *index);
 void selection_free(struct selection *sel);
