@@ -191,6 +191,7 @@ static void lost_run(const struct run_job *job, size_t c, size_t run, enum verdi
 	struct result r;
 	runner_result_init(&r, job->backend, job->target, tc, n, l);
 	result_set_diag(&r, verdict, tc->path, 0, 0, "%s", message);
+	result_settle(&r);
 	r.detail = printed ? xstrdup(printed) : NULL;
 	emit(ctx, &r);
 	result_free(&r);

@@ -397,9 +397,10 @@ void report_set_junit(struct reporter *rp, FILE *junit)
 	rp->junit = junit;
 }
 
-/* One <testcase>: expected results pass (a racy kernel's wrong output goes to its
- * system-out); harness-side verdicts (timeout, crash, build and case errors) are errors,
- * a wrong output a failure, a skip skipped. */
+/* One <testcase>: expected results pass (a racy kernel's wrong output, or the race a
+ * simulator found in it, goes to its system-out); harness-side verdicts (timeout, crash,
+ * build and case errors) are errors, a wrong output or a bug found a failure, a skip
+ * skipped. */
 static void junit_result(struct reporter *rp, const struct result *r)
 {
 	struct strbuf *out = &rp->junit_cases;
@@ -415,10 +416,13 @@ static void junit_result(struct reporter *rp, const struct result *r)
 	if (r->verdict == VERDICT_PASS) {
 		strbuf_puts(out, "/>\n");
 	} else {
-		const char *element = r->verdict == VERDICT_SKIP	   ? "skipped"
-				      : result_expected(r)		   ? "system-out"
-				      : r->verdict == VERDICT_WRONG_OUTPUT ? "failure"
-									   : "error";
+		bool harness_side = r->verdict == VERDICT_BUILD_ERROR ||
+				    r->verdict == VERDICT_CASE_ERROR ||
+				    r->verdict == VERDICT_TIMEOUT || r->verdict == VERDICT_CRASH;
+		const char *element = r->verdict == VERDICT_SKIP ? "skipped"
+				      : result_expected(r)	 ? "system-out"
+				      : harness_side		 ? "error"
+								 : "failure";
 		rp->junit_skipped += r->verdict == VERDICT_SKIP;
 		rp->junit_failures += strcmp(element, "failure") == 0;
 		rp->junit_errors += strcmp(element, "error") == 0;

@@ -277,6 +277,7 @@ int runner_run_case(const struct backend *b, struct backend_session *session,
 	}
 	int built = b->build(session, tc, &failure);
 	if (built < 0) {
+		result_settle(&failure);
 		sink->emit(sink->ctx, &failure);
 		result_free(&failure);
 		return 0;
