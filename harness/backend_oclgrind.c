@@ -265,6 +265,14 @@ static void fold(void *ctx, const struct oglog_message *m)
 	finding_list_add(f->list, m, kernel_file, (void *)f->tc);
 }
 
+/* Keeps the reason of the first fatal error, in ctx's info. */
+static void keep_fatal(void *ctx, const struct oglog_message *m)
+{
+	struct oglog_message *fatal = ctx;
+	if (m->kind == OGLOG_FATAL && fatal->info == NULL && m->info)
+		fatal->info = xstrdup(m->info);
+}
+
 /* Adds what Oclgrind logged and printed since the marks to `list`. */
 static void collect(const struct simulation *sim, long long logged, long long printed,
 		    const struct test_case *tc, struct finding_list *list)
@@ -280,32 +288,33 @@ static void collect(const struct simulation *sim, long long logged, long long pr
 	free(out);
 }
 
+/* A kernel Oclgrind cannot simulate fails to be created, with the reason printed rather
+ * than returned: where it printed one since `printed`, that is the failure, a build
+ * error of the program at `path`. */
+static void explain_refusal(long long printed, const char *path, struct result *failure)
+{
+	struct oglog_message fatal = { 0 };
+	char *out = worker_own_output(printed);
+	oglog_parse(out, keep_fatal, &fatal);
+	if (fatal.info) {
+		result_set_diag(failure, VERDICT_BUILD_ERROR, path, 0, 0,
+				"Oclgrind cannot simulate this program: %s", fatal.info);
+		free(failure->detail);
+		failure->detail = xstrdup(out);
+	}
+	free(fatal.info);
+	free(out);
+}
+
 static int og_build(struct backend_session *session, const struct test_case *tc,
 		    struct result *failure)
 {
 	struct og_session *s = (struct og_session *)session;
 	long long printed = worker_output_offset();
 	int built = clexec_build(s->strict.cx, tc, BUILD_OPTIONS, failure);
-	if (built >= 0)
-		return built;
-	/* A kernel Oclgrind cannot simulate fails to be created, with the reason printed. */
-	struct finding_list printed_findings = { 0 };
-	char *out = worker_own_output(printed);
-	struct folding folding = { &printed_findings, tc, true };
-	oglog_parse(out, fold, &folding);
-	for (size_t i = 0; i < printed_findings.count; i++) {
-		const struct finding *f = &printed_findings.items[i];
-		if (f->kind != FINDING_SIMULATOR_ERROR)
-			continue;
-		result_set_diag(failure, VERDICT_BUILD_ERROR, tc->steps[0].kernel_path, 0, 0,
-				"Oclgrind cannot simulate this program: %s", f->info);
-		free(failure->detail);
-		failure->detail = xstrdup(out);
-		break;
-	}
-	finding_list_free(&printed_findings);
-	free(out);
-	return -1;
+	if (built < 0)
+		explain_refusal(printed, tc->steps[0].kernel_path, failure);
+	return built;
 }
 
 /* Runs the plan once more on the lenient context and turns every write-write race that
@@ -378,7 +387,11 @@ static int og_inspect(struct backend_session *session, const char *path, const c
 		      struct kernel_sig *sig, struct result *failure)
 {
 	struct og_session *s = (struct og_session *)session;
-	return clexec_inspect(s->strict.cx, path, kernel, BUILD_OPTIONS, sig, failure);
+	long long printed = worker_output_offset();
+	int status = clexec_inspect(s->strict.cx, path, kernel, BUILD_OPTIONS, sig, failure);
+	if (status < 0)
+		explain_refusal(printed, path, failure);
+	return status;
 }
 
 static void og_close(struct backend_session *session)

@@ -159,7 +159,8 @@ check "under --tap an unavailable oclgrind is a skipped test a case" unavailable
 
 if ! "$CLHARNESS" devices 2>/dev/null | grep -q '^oclgrind '; then
 	for t in plain-run json-findings hostile-env golden-diff bless bless-needs-oclgrind \
-		check-race check-input-sets check-save check-bad-arg check-outputs-differ check-build-error; do
+		check-race check-input-sets check-save check-bad-arg check-outputs-differ check-build-error \
+		cannot-simulate; do
 		n=$((n + 1))
 		echo "ok $n - $t # SKIP no Oclgrind (install oclgrind)"
 	done
@@ -253,6 +254,12 @@ check_build_error() {
 		has "kernels/broken.cl:4:26: error: use of undeclared identifier 'undeclared_name'"
 }
 
+cannot_simulate() {
+	run 1 run --device pocl,oclgrind "$cases/explicit_assume.yaml" &&
+		has "kernels/explicit_assume.cl: error: Oclgrind cannot simulate this program: Undefined external function: llvm.assume" &&
+		[ "$(count '^build-error .*oclgrind')" -eq 1 ] && [ "$(count '^pass .*pocl-cpu')" -eq 1 ]
+}
+
 check "a plain run runs every device and oclgrind" plain_run_includes_oclgrind
 check "--json carries each finding's kind, space, sites and example work-items" json_carries_findings
 check "OCLGRIND_QUICK, OCLGRIND_MAX_ERRORS and OCLGRIND_UNIFORM_WRITES in the environment change nothing" hostile_environment
@@ -265,6 +272,7 @@ check "check --save writes a case that run loads" check_save
 check "check reports a wrong --arg as --arg N and runs nothing" check_bad_arg
 check "check flags outputs that differ between targets" check_outputs_differ
 check "check reports a build error at the kernel's own line" check_build_error
+check "a kernel Oclgrind cannot simulate is a build error that says why, and devices still run it" cannot_simulate
 
 echo "1..$n"
 exit 0
