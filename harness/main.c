@@ -240,10 +240,10 @@ static int cmd_devices(int argc, char **argv)
 	for (size_t i = 0; i < sel.count; i++) {
 		const struct target *t = selection_target(&sel, i);
 		char local[32], global[32], alloc[32];
-		printf("%-16s %-5s %s\n", t->name, t->type, t->device);
-		printf("%-16s       platform %s, %s, driver %s\n", "", t->platform, t->opencl,
+		printf("%-16s %-9s %s\n", t->name, t->type, t->device);
+		printf("%-16s           platform %s, %s, driver %s\n", "", t->platform, t->opencl,
 		       t->driver);
-		printf("%-16s       %u compute units, work-groups up to %llu, local memory %s, "
+		printf("%-16s           %u compute units, work-groups up to %llu, local memory %s, "
 		       "global memory %s, buffers up to %s\n",
 		       "", t->compute_units, (unsigned long long)t->max_work_group,
 		       human_bytes(t->local_mem, local, sizeof local),
