@@ -3,6 +3,7 @@
 
 #include "finding.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -268,6 +269,16 @@ void finding_entity(struct strbuf *out, const struct oglog_entity *e)
 			      e->group[2]);
 }
 
+/* Oclgrind's sentence, as the second half of one of ours: its capital lowered. */
+static void clause(struct strbuf *out, const char *text)
+{
+	if (text == NULL || *text == '\0')
+		return;
+	char first = (char)tolower((unsigned char)text[0]);
+	strbuf_append(out, &first, 1);
+	strbuf_puts(out, text + 1);
+}
+
 /* "local memory", or "memory" when the space is unknown. */
 static void memory(struct strbuf *out, const struct finding *f)
 {
@@ -295,15 +306,17 @@ void finding_headline(struct strbuf *out, const struct finding *f)
 				      "different %ss, here and at line %d",
 				      strcmp(f->what, "barrier") == 0 ? "barrier" : f->what,
 				      f->other.line);
-		else
-			strbuf_printf(out, "work-group divergence at this %s: %s", f->what,
-				      f->info ? f->info : "not every work-item reached it");
+		else {
+			strbuf_printf(out, "work-group divergence at this %s: ", f->what);
+			clause(out, f->info ? f->info : "not every work-item reached it");
+		}
 		break;
 	case FINDING_OUT_OF_BOUNDS:
-		if (strcmp(f->what, "index") == 0)
-			strbuf_printf(out, "out-of-bounds index into a %s%sarray: %s",
-				      f->space ? f->space : "", f->space ? " " : "", f->info);
-		else {
+		if (strcmp(f->what, "index") == 0) {
+			strbuf_printf(out, "out-of-bounds index into a %s%sarray: ",
+				      f->space ? f->space : "", f->space ? " " : "");
+			clause(out, f->info);
+		} else {
 			strbuf_printf(out, "out-of-bounds %s of ", f->what);
 			memory(out, f);
 		}

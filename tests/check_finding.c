@@ -126,6 +126,20 @@ START_TEST(test_divergence_between_two_barriers)
 }
 END_TEST
 
+START_TEST(test_divergence_at_one_barrier)
+{
+	struct finding_list list = findings_of("divergence_barrier.log", "k.cl");
+	ck_assert_msg(list.count == 1 && list.items[0].count == 2,
+		      "Both work-groups' divergence fold into one finding.");
+	struct strbuf head = { 0 };
+	finding_headline(&head, &list.items[0]);
+	ck_assert_str_eq(head.data, "work-group divergence at this barrier: only 16 out of 32 "
+				    "work-items executed barrier (2 times, kernel half_barrier)");
+	strbuf_free(&head);
+	finding_list_free(&list);
+}
+END_TEST
+
 START_TEST(test_out_of_bounds_and_uninitialized)
 {
 	struct finding_list list = findings_of("private_index.log", "k.cl");
@@ -196,6 +210,7 @@ Suite *finding_suite(void)
 	tcase_add_test(tc, test_write_first_whatever_the_order);
 	tcase_add_test(tc, test_headline_and_note);
 	tcase_add_test(tc, test_divergence_between_two_barriers);
+	tcase_add_test(tc, test_divergence_at_one_barrier);
 	tcase_add_test(tc, test_out_of_bounds_and_uninitialized);
 	tcase_add_test(tc, test_suppression_is_a_warning);
 	tcase_add_test(tc, test_api_errors_keep_their_text);
