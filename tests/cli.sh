@@ -166,7 +166,7 @@ unavailable_is_a_tap_skip() {
 check "without Oclgrind the oclgrind backend is reported unavailable, and the devices still run" unavailable_is_a_note
 check "under --tap an unavailable oclgrind is a skipped test a case" unavailable_is_a_tap_skip
 
-if ! "$CLHARNESS" devices 2>/dev/null | grep -q '^oclgrind '; then
+if ! "$CLHARNESS" devices 2>/dev/null | grep -q '^oclgrind  *simulator '; then
 	for t in plain-run json-findings hostile-env golden-diff bless bless-needs-oclgrind \
 		check-race check-input-sets check-save check-bad-arg check-outputs-differ check-build-error \
 		cannot-simulate; do
