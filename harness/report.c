@@ -271,7 +271,7 @@ static void text_result(struct reporter *rp, const struct result *r)
 						   ? colours[VERDICT_PASS]
 						   : colours[r->verdict])
 					: "";
-	strbuf_printf(&out, "%s%-12s%s %-32s %-14s ", colour, verdict_name(r->verdict),
+	strbuf_printf(&out, "%s%-18s%s %-32s %-14s ", colour, verdict_name(r->verdict),
 		      rp->colour ? "\033[0m" : "", r->case_name, r->target);
 	struct strbuf sh = { 0 };
 	shape(&sh, r);
