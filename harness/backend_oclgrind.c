@@ -207,18 +207,6 @@ static long long log_size(const struct simulation *sim)
 	return size > 0 ? (long long)size : 0;
 }
 
-/* What Oclgrind logged since `from`. Caller frees. */
-static char *log_since(const struct simulation *sim, long long from)
-{
-	long long size = log_size(sim);
-	if (size <= from)
-		return xstrdup("");
-	char *text = xmalloc((size_t)(size - from) + 1);
-	ssize_t n = pread(sim->log, text, (size_t)(size - from), from);
-	text[n > 0 ? n : 0] = '\0';
-	return text;
-}
-
 static int og_open(const struct target *target, struct backend_session **out, char **cause)
 {
 	if (prepare(cause) < 0)
@@ -277,7 +265,7 @@ static void keep_fatal(void *ctx, const struct oglog_message *m)
 static void collect(const struct simulation *sim, long long logged, long long printed,
 		    const struct test_case *tc, struct finding_list *list)
 {
-	char *log = log_since(sim, logged);
+	char *log = read_fd_from(sim->log, logged);
 	struct folding folding = { list, tc, false };
 	oglog_parse(log, fold, &folding);
 	free(log);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static void out_of_memory(size_t size)
 {
@@ -153,4 +154,15 @@ char *read_file(const char *path, size_t *len)
 	if (len)
 		*len = sb.len;
 	return strbuf_take(&sb);
+}
+
+char *read_fd_from(int fd, long long offset)
+{
+	off_t size = lseek(fd, 0, SEEK_END);
+	if (size <= offset)
+		return xstrdup("");
+	char *text = xmalloc((size_t)(size - offset) + 1);
+	ssize_t n = pread(fd, text, (size_t)(size - offset), offset);
+	text[n > 0 ? n : 0] = '\0';
+	return text;
 }

@@ -34,6 +34,10 @@ void strbuf_free(struct strbuf *sb);
 /* Nanoseconds on a clock that never goes back; only differences mean anything. */
 uint64_t clock_now_ns(void);
 
+/* What the open file `fd` holds from `offset` to its end, NUL-terminated; "" when there is
+ * nothing there. Caller frees. */
+char *read_fd_from(int fd, long long offset);
+
 /* Reads a whole file into a NUL-terminated buffer; NULL with errno set on failure. */
 char *read_file(const char *path, size_t *len);
 

@@ -186,13 +186,7 @@ long long worker_output_offset(void)
 
 char *worker_own_output(long long offset)
 {
-	off_t size = lseek(STDOUT_FILENO, 0, SEEK_END);
-	if (size <= offset)
-		return xstrdup("");
-	char *text = xmalloc((size_t)(size - offset) + 1);
-	ssize_t n = pread(STDOUT_FILENO, text, (size_t)(size - offset), offset);
-	text[n > 0 ? n : 0] = '\0';
-	return text;
+	return read_fd_from(STDOUT_FILENO, offset);
 }
 
 void worker_mark_output(struct worker *w, long long offset)
