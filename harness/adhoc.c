@@ -308,39 +308,6 @@ struct check_state {
 	bool failed;
 };
 
-static bool has_set_name(const char *list, const char *name)
-{
-	size_t len = strlen(name);
-	for (const char *p = list; (p = strstr(p, name)) != NULL; p += len)
-		if ((p == list || p[-1] == ' ') && (p[len] == '\0' || p[len] == ','))
-			return true;
-	return false;
-}
-
-/* Folds a run's finding into the check's, adding its input set to those that showed it. */
-static void merge_finding(struct finding_list *merged, const struct finding *f, const char *set)
-{
-	for (size_t i = 0; i < merged->count; i++) {
-		struct finding *m = &merged->items[i];
-		if (!finding_same(m, f))
-			continue;
-		m->count += f->count;
-		if (f->severity < m->severity)
-			m->severity = f->severity;
-		if (!has_set_name(m->input_set, set)) {
-			char *longer = xasprintf("%s, %s", m->input_set, set);
-			free(m->input_set);
-			m->input_set = longer;
-		}
-		return;
-	}
-	merged->items = xreallocarray(merged->items, merged->count + 1, sizeof *merged->items);
-	struct finding *copy = &merged->items[merged->count++];
-	finding_copy(copy, f);
-	free(copy->input_set);
-	copy->input_set = xstrdup(set);
-}
-
 static void check_emit(void *ctx, struct result *r)
 {
 	struct check_state *st = ctx;
@@ -352,8 +319,8 @@ static void check_emit(void *ctx, struct result *r)
 	for (size_t i = 0; i < r->findings.count; i++) {
 		free(r->findings.items[i].input_set);
 		r->findings.items[i].input_set = xstrdup(adhoc_set_name(set));
-		merge_finding(&st->merged, &r->findings.items[i], adhoc_set_name(set));
 	}
+	finding_list_merge(&st->merged, &r->findings);
 	st->failed |= finding_list_has_errors(&r->findings) ||
 		      (r->verdict != VERDICT_PASS && r->verdict != VERDICT_WRONG_OUTPUT &&
 		       r->verdict != VERDICT_SKIP && r->findings.count == 0);

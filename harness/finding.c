@@ -171,6 +171,26 @@ void finding_copy(struct finding *dst, const struct finding *src)
 	dst->input_set = dup_or_null(src->input_set);
 }
 
+/* Whether `name` is one of the comma-separated names of `list`. */
+static bool listed(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+	for (const char *p = list; (p = strstr(p, name)) != NULL; p += len)
+		if ((p == list || p[-1] == ' ') && (p[len] == '\0' || p[len] == ','))
+			return true;
+	return false;
+}
+
+/* Adds src's input set to dst's, once. */
+static void join_input_sets(struct finding *dst, const char *src)
+{
+	if (src == NULL || (dst->input_set && listed(dst->input_set, src)))
+		return;
+	char *joined = dst->input_set ? xasprintf("%s, %s", dst->input_set, src) : xstrdup(src);
+	free(dst->input_set);
+	dst->input_set = joined;
+}
+
 void finding_list_merge(struct finding_list *dst, const struct finding_list *src)
 {
 	for (size_t i = 0; i < src->count; i++) {
@@ -181,6 +201,7 @@ void finding_list_merge(struct finding_list *dst, const struct finding_list *src
 				dst->items[j].count += f->count;
 				if (f->severity < dst->items[j].severity)
 					dst->items[j].severity = f->severity;
+				join_input_sets(&dst->items[j], f->input_set);
 				folded = true;
 			}
 		}

@@ -60,8 +60,8 @@ typedef const char *(*finding_file_fn)(void *ctx, const char *kernel);
 void finding_list_add(struct finding_list *list, const struct oglog_message *m,
 		      finding_file_fn file_of, void *ctx);
 
-/* Adds every finding of src to dst, folding equal ones (counts add up; the first one's
- * example and input set stay). */
+/* Adds every finding of src to dst, folding equal ones: counts add up, the first one's
+ * example stays, and the input sets that showed it are joined ("random, zeros"). */
 void finding_list_merge(struct finding_list *dst, const struct finding_list *src);
 
 /* Orders findings as reports list them: errors first, then by file, line and kind. */

@@ -195,6 +195,18 @@ START_TEST(test_merge_adds_counts)
 	ck_assert_msg(a.count == 1 && a.items[0].count == 4, "Equal findings add their counts.");
 	finding_list_merge(&a, &c);
 	ck_assert_msg(a.count == 3, "Different findings are appended.");
+	struct finding_list zeros = findings_of("race_global_rw.log", "k.cl");
+	struct finding_list repeats = findings_of("race_global_rw.log", "k.cl");
+	zeros.items[0].input_set = xstrdup("zeros");
+	repeats.items[0].input_set = xstrdup("repeats");
+	struct finding_list sets = { 0 };
+	finding_list_merge(&sets, &zeros);
+	finding_list_merge(&sets, &repeats);
+	finding_list_merge(&sets, &zeros);
+	ck_assert_str_eq(sets.items[0].input_set, "zeros, repeats");
+	finding_list_free(&sets);
+	finding_list_free(&zeros);
+	finding_list_free(&repeats);
 	ck_assert_msg(finding_list_has_errors(&a), "Races are errors.");
 	finding_list_free(&a);
 	finding_list_free(&b);
