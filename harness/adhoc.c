@@ -551,22 +551,10 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 
 	struct strbuf text = { 0 };
 	finding_list_sort(&st.merged);
-	if (rp->format == REPORT_TEXT) {
-		for (size_t i = 0; i < st.merged.count; i++) {
-			struct strbuf head = { 0 }, note = { 0 };
-			const struct finding *f = &st.merged.items[i];
-			finding_headline(&head, f);
-			diag_render(&text, f->file ? f->file : rq->kernel_path, f->at.line,
-				    f->at.col, f->severity, head.data, rp->colour);
-			finding_note(&note, f);
-			if (note.len && f->other.line > 0)
-				diag_render(&text, f->file ? f->file : rq->kernel_path,
-					    f->other.line, f->other.col, DIAG_NOTE, note.data,
-					    rp->colour);
-			strbuf_free(&head);
-			strbuf_free(&note);
-		}
-	}
+	if (rp->format == REPORT_TEXT)
+		for (size_t i = 0; i < st.merged.count; i++)
+			report_finding(&text, &st.merged.items[i], rq->kernel_path, NULL,
+				       rp->colour);
 	size_t differing = 0;
 	for (size_t i = 0; i < st.noutputs; i++) {
 		for (size_t j = 0; j < i; j++) {

@@ -206,14 +206,14 @@ static void run_tag(struct strbuf *out, const struct result *r)
 	strbuf_puts(out, "]");
 }
 
-/* One finding at its line with a caret, then a note on the other line it names. */
-static void finding_diagnostics(struct strbuf *out, const struct result *r, const struct finding *f,
-				bool colour)
+void report_finding(struct strbuf *out, const struct finding *f, const char *file_if_unknown,
+		    const struct result *r, bool colour)
 {
-	const char *file = f->file ? f->file : r->case_path;
+	const char *file = f->file ? f->file : file_if_unknown;
 	struct strbuf msg = { 0 }, note = { 0 };
 	finding_headline(&msg, f);
-	run_tag(&msg, r);
+	if (r)
+		run_tag(&msg, r);
 	diag_render(out, file, f->at.line, f->at.col, f->severity, msg.data, colour);
 	finding_note(&note, f);
 	if (note.len > 0 && f->other.line > 0)
@@ -236,7 +236,7 @@ static bool has_diagnostics(const struct result *r)
 static void result_diagnostics(struct strbuf *out, const struct result *r, bool colour)
 {
 	for (size_t i = 0; i < r->findings.count; i++)
-		finding_diagnostics(out, r, &r->findings.items[i], colour);
+		report_finding(out, &r->findings.items[i], r->case_path, r, colour);
 	if (r->message) {
 		enum diag_severity sev = r->verdict == VERDICT_SKIP ? DIAG_NOTE
 					 : result_expected(r)	    ? DIAG_WARNING

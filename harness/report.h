@@ -45,6 +45,12 @@ void report_set_junit(struct reporter *rp, FILE *junit);
 /* Whether every result so far was what its case expects. */
 bool report_all_expected(const struct reporter *rp);
 
+/* One finding GCC-style: at its line with a caret, then a note at the other line it names
+ * or with its example work-items. Placed in `file_if_unknown` when the finding names no
+ * file; tagged with the run r came from, unless r is NULL. */
+void report_finding(struct strbuf *out, const struct finding *f, const char *file_if_unknown,
+		    const struct result *r, bool colour);
+
 /* Writes s as a JSON string literal, quotes included. */
 void json_string(struct strbuf *out, const char *s);
 /* Writes s escaped for XML text and attribute values. */
