@@ -42,6 +42,49 @@ static void add_finding_line(struct golden_run *run, const char *text)
 	run->findings[run->nfindings++] = xstrdup(text);
 }
 
+#define VERDICT_BIT(v) (1u << (unsigned)(v))
+
+/* "devices: pass", "devices: ran" or a comma-separated list of verdict names. */
+static bool parse_devices(struct golden *g, const char *text, int lineno, struct diag_list *diags)
+{
+	const char *words = text + strlen("devices: ");
+	unsigned mask = 0;
+	for (const char *w = words; *w;) {
+		size_t len = strcspn(w, ", ");
+		char *word = xstrndup(w, len);
+		bool known = false;
+		if (strcmp(word, "ran") == 0) {
+			mask |= VERDICT_BIT(VERDICT_PASS) | VERDICT_BIT(VERDICT_WRONG_OUTPUT);
+			known = true;
+		}
+		for (int v = VERDICT_PASS; v <= VERDICT_SKIP; v++)
+			if (strcmp(verdict_name((enum verdict)v), word) == 0) {
+				mask |= VERDICT_BIT(v);
+				known = true;
+			}
+		if (!known) {
+			diag_add(diags, DIAG_ERROR, g->path, lineno, (int)(w - text) + 1,
+				 "devices: takes pass, ran, or a comma-separated list of verdicts "
+				 "such as 'wrong-output' or 'pass, crash'; found '%s'",
+				 word);
+			free(word);
+			return false;
+		}
+		free(word);
+		w += len;
+		w += strspn(w, ", ");
+	}
+	if (mask == 0) {
+		diag_add(diags, DIAG_ERROR, g->path, lineno, 10,
+			 "devices: needs at least one verdict, such as pass");
+		return false;
+	}
+	g->devices = mask;
+	free(g->devices_text);
+	g->devices_text = xstrdup(words);
+	return true;
+}
+
 /* One line of a golden; returns false after reporting what is wrong with it. */
 static bool parse_line(struct golden *g, const char *text, int lineno, struct diag_list *diags)
 {
@@ -60,19 +103,8 @@ static bool parse_line(struct golden *g, const char *text, int lineno, struct di
 		add_finding_line(&g->runs[g->nruns - 1], finding);
 		return true;
 	}
-	if (strncmp(text, "devices: ", 9) == 0) {
-		const char *word = text + 9;
-		if (strcmp(word, "pass") == 0)
-			g->devices = GOLDEN_DEVICES_PASS;
-		else if (strcmp(word, "ran") == 0)
-			g->devices = GOLDEN_DEVICES_RAN;
-		else {
-			diag_add(diags, DIAG_ERROR, g->path, lineno, 10,
-				 "devices: takes pass or ran, found '%s'", word);
-			return false;
-		}
-		return true;
-	}
+	if (strncmp(text, "devices: ", 9) == 0)
+		return parse_devices(g, text, lineno, diags);
 	const char *colon = strrchr(text, ':');
 	if (colon == NULL || colon[1] != ' ' || colon == text) {
 		diag_add(diags, DIAG_ERROR, g->path, lineno, 1,
@@ -135,6 +167,7 @@ void golden_free(struct golden *g)
 		free(g->runs[i].output);
 	}
 	free(g->runs);
+	free(g->devices_text);
 	free(g->path);
 	free(g);
 }
@@ -246,17 +279,14 @@ void golden_judge(struct golden *g, struct result *r)
 		judge_simulated(g, r);
 		return;
 	}
-	if (g->devices == GOLDEN_DEVICES_UNSAID)
+	if (g->devices == 0)
 		return;
-	bool ok = r->verdict == VERDICT_PASS || r->verdict == VERDICT_SKIP ||
-		  (g->devices == GOLDEN_DEVICES_RAN && r->verdict == VERDICT_WRONG_OUTPUT);
-	if (ok) {
+	if (r->verdict == VERDICT_SKIP || (g->devices & VERDICT_BIT(r->verdict))) {
 		r->expect = EXPECT_MET;
 		return;
 	}
-	char *what = xasprintf("the golden says devices: %s, but %s gave %s",
-			       g->devices == GOLDEN_DEVICES_PASS ? "pass" : "ran", r->target,
-			       verdict_name(r->verdict));
+	char *what = xasprintf("the golden says devices: %s, but %s gave %s", g->devices_text,
+			       r->target, verdict_name(r->verdict));
 	unmet(r, g->path, 0, what, NULL);
 	free(what);
 }
@@ -273,6 +303,7 @@ void golden_writer_add(struct golden_writer *w, const struct result *r)
 {
 	if (!r->simulated)
 		return;
+	w->always_wrong = (w->always_wrong || !w->simulated) && r->output == VERDICT_WRONG_OUTPUT;
 	w->simulated = true;
 	w->buggy |= finding_list_has_errors(&r->findings);
 	char *label = golden_label(r);
@@ -286,13 +317,23 @@ void golden_writer_add(struct golden_writer *w, const struct result *r)
 	free(label);
 }
 
-char *golden_writer_text(const struct golden_writer *w, const char *case_name, bool racy)
+/* Whether a devices line says more than a simulator's run can tell. */
+static bool devices_hand_written(unsigned devices)
 {
+	unsigned derivable = VERDICT_BIT(VERDICT_PASS) | VERDICT_BIT(VERDICT_WRONG_OUTPUT);
+	return (devices & ~derivable) != 0;
+}
+
+char *golden_writer_text(const struct golden_writer *w, const char *case_name, bool racy,
+			 const struct golden *previous)
+{
+	const char *devices = racy || w->buggy ? "ran" : w->always_wrong ? "wrong-output" : "pass";
+	if (previous && devices_hand_written(previous->devices))
+		devices = previous->devices_text;
 	return xasprintf("# What clharness must report for %s, written by `clharness run "
 			 "--bless`:\n# review the diff before committing it.\n"
 			 "devices: %s\n%s",
-			 case_name, racy || w->buggy ? "ran" : "pass",
-			 w->runs.data ? w->runs.data : "");
+			 case_name, devices, w->runs.data ? w->runs.data : "");
 }
 
 void golden_writer_free(struct golden_writer *w)
@@ -415,7 +456,11 @@ size_t golden_book_write(const struct golden_book *book, FILE *notes)
 			failed++;
 			continue;
 		}
-		char *text = golden_writer_text(&book->writers[c], tc->name, tc->racy);
+		struct diag_list ignored = { 0 };
+		struct golden *previous = golden_load(path, &ignored);
+		diag_list_free(&ignored);
+		char *text = golden_writer_text(&book->writers[c], tc->name, tc->racy, previous);
+		golden_free(previous);
 		size_t len;
 		char *old = read_file(path, &len);
 		if (old == NULL || strcmp(old, text) != 0) {

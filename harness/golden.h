@@ -1,9 +1,11 @@
 /* golden.h - a case's golden: what the harness must report for it, kept in
  * expected/<topic>/<name>.expect. On a simulator, run by run: the output verdict and the
  * normalised findings (kind, memory space, source lines), which are deterministic there.
- * On real devices one word for every run: `pass`, or `ran` for a buggy kernel, since what
- * a race does on hardware varies. A small line language, like Oclgrind's own test
- * expectations: any line more or less is a difference. */
+ * On real devices one list of verdicts every run must be among: `pass`; `ran` (pass or
+ * wrong-output) for a racy kernel, since what a race does on hardware varies;
+ * `wrong-output` for a kernel that is wrong everywhere; or any verdicts a person lists,
+ * such as `crash` for a kernel a CPU device's stack cannot hold. A small line language, like
+ * Oclgrind's own test expectations: any line more or less is a difference. */
 #ifndef CLH_GOLDEN_H
 #define CLH_GOLDEN_H
 
@@ -14,8 +16,6 @@
 #include "diag.h"
 #include "result.h"
 #include "testcase.h"
-
-enum golden_devices { GOLDEN_DEVICES_UNSAID, GOLDEN_DEVICES_PASS, GOLDEN_DEVICES_RAN };
 
 /* One simulator run: "oclgrind N=256 L=32: wrong-output" and its findings' lines. */
 struct golden_run {
@@ -29,7 +29,8 @@ struct golden_run {
 
 struct golden {
 	char *path;
-	enum golden_devices devices;
+	unsigned devices;   /* a bit (1u << verdict) per verdict a device may give; 0: unsaid */
+	char *devices_text; /* the line's words as written, for messages */
 	struct golden_run *runs;
 	size_t nruns;
 };
@@ -53,13 +54,18 @@ const struct golden_run *golden_unseen(const struct golden *g);
 struct golden_writer {
 	bool buggy;	    /* a simulator found an error */
 	bool simulated;	    /* some result came from a simulator */
+	bool always_wrong;  /* every simulator run so far gave wrong output */
 	struct strbuf runs; /* the simulator blocks so far */
 };
 
 void golden_writer_add(struct golden_writer *w, const struct result *r);
-/* The golden's text: `devices: ran` when the case says racy or a simulator found an error,
- * else `devices: pass`; then each simulator run's block. Caller frees. */
-char *golden_writer_text(const struct golden_writer *w, const char *case_name, bool racy);
+/* The golden's text: `devices: ran` when the case says racy or a simulator found an error;
+ * `devices: wrong-output` when every simulator run gave wrong output and found no error,
+ * since such a kernel is wrong whatever the order of its work-items; else `devices: pass`.
+ * A `previous` devices line naming verdicts no simulator can foresee (crash, timeout...)
+ * is kept as a person wrote it. Then each simulator run's block. Caller frees. */
+char *golden_writer_text(const struct golden_writer *w, const char *case_name, bool racy,
+			 const struct golden *previous);
 void golden_writer_free(struct golden_writer *w);
 
 /* A result's simulator block label, "oclgrind N=256 L=32". Caller frees. */

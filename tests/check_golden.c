@@ -72,7 +72,7 @@ START_TEST(test_load_runs_and_findings)
 	struct diag_list diags = { 0 };
 	struct golden *g = golden_load(path, &diags);
 	ck_assert_msg(g != NULL && diags.count == 0, "A good golden loads without errors.");
-	ck_assert_msg(g->devices == GOLDEN_DEVICES_RAN, "devices: ran is read.");
+	ck_assert_msg(strcmp(g->devices_text, "ran") == 0, "devices: ran is read.");
 	ck_assert_msg(g->nruns == 2, "Two runs, not %zu.", g->nruns);
 	ck_assert_str_eq(g->runs[0].label, "oclgrind N=256 L=32");
 	ck_assert_str_eq(g->runs[0].output, "wrong-output");
@@ -96,8 +96,8 @@ START_TEST(test_mistakes_are_reported_at_their_line)
 	struct diag_list diags = { 0 };
 	ck_assert_msg(golden_load(path, &diags) == NULL, "A malformed golden does not load.");
 	ck_assert_msg(diags.count == 4, "Each bad line is one error, not %zu.", diags.count);
-	ck_assert_msg(diags.items[0].line == 1 && strstr(diags.items[0].message, "pass or ran"),
-		      "devices: takes pass or ran: %s", diags.items[0].message);
+	ck_assert_msg(diags.items[0].line == 1 && strstr(diags.items[0].message, "found 'maybe'"),
+		      "devices: takes pass, ran or verdicts: %s", diags.items[0].message);
 	ck_assert_msg(diags.items[1].line == 2 && strstr(diags.items[1].message, "needs a run"),
 		      "A finding needs a run above it: %s", diags.items[1].message);
 	ck_assert_msg(diags.items[2].line == 3 && diags.items[2].col == 19 &&
@@ -155,31 +155,91 @@ START_TEST(test_judging_simulator_runs)
 }
 END_TEST
 
-START_TEST(test_judging_devices)
+/* Judges one device result of `verdict` by a golden whose devices line is `line`. */
+static enum expect judge_device(const char *line, enum verdict verdict, char **diff)
 {
-	char *path = temp_golden("devices: pass\noclgrind N=256 L=32: pass\n");
+	char *text = xasprintf("devices: %s\noclgrind N=256 L=32: pass\n", line);
+	char *path = temp_golden(text);
 	struct diag_list diags = { 0 };
 	struct golden *g = golden_load(path, &diags);
-	struct result wrong = { .target = xstrdup("pocl-cpu"), .verdict = VERDICT_WRONG_OUTPUT };
-	golden_judge(g, &wrong);
-	ck_assert_msg(
-		wrong.expect == EXPECT_UNMET &&
-			strstr(wrong.expect_diff, "devices: pass, but pocl-cpu gave wrong-output"),
-		"devices: pass rejects a wrong output.");
-	g->devices = GOLDEN_DEVICES_RAN;
-	struct result again = { .target = xstrdup("pocl-cpu"), .verdict = VERDICT_WRONG_OUTPUT };
-	golden_judge(g, &again);
-	ck_assert_msg(again.expect == EXPECT_MET, "devices: ran accepts any output.");
-	struct result crash = { .target = xstrdup("pocl-cpu"), .verdict = VERDICT_CRASH };
-	golden_judge(g, &crash);
-	ck_assert_msg(crash.expect == EXPECT_UNMET, "devices: ran still rejects a crash.");
+	ck_assert_msg(g != NULL, "'devices: %s' loads.", line);
+	struct result r = { .target = xstrdup("pocl-cpu"), .verdict = verdict };
+	golden_judge(g, &r);
+	enum expect e = r.expect;
+	if (diff)
+		*diff = r.expect_diff ? xstrdup(r.expect_diff) : NULL;
 	ck_assert_msg(golden_unseen(g) != NULL, "The simulator run the golden lists never came.");
-	result_free(&wrong);
-	result_free(&again);
-	result_free(&crash);
+	result_free(&r);
 	golden_free(g);
 	unlink(path);
 	free(path);
+	free(text);
+	return e;
+}
+
+START_TEST(test_judging_devices)
+{
+	char *diff = NULL;
+	ck_assert_msg(judge_device("pass", VERDICT_WRONG_OUTPUT, &diff) == EXPECT_UNMET &&
+			      strstr(diff, "devices: pass, but pocl-cpu gave wrong-output"),
+		      "devices: pass rejects a wrong output.");
+	free(diff);
+	ck_assert_msg(judge_device("ran", VERDICT_WRONG_OUTPUT, NULL) == EXPECT_MET,
+		      "devices: ran accepts any output.");
+	ck_assert_msg(judge_device("ran", VERDICT_CRASH, NULL) == EXPECT_UNMET,
+		      "devices: ran still rejects a crash.");
+	ck_assert_msg(judge_device("wrong-output", VERDICT_PASS, NULL) == EXPECT_UNMET,
+		      "devices: wrong-output rejects a right output: the bug must show.");
+	ck_assert_msg(judge_device("wrong-output", VERDICT_WRONG_OUTPUT, NULL) == EXPECT_MET,
+		      "devices: wrong-output accepts a wrong output.");
+	ck_assert_msg(judge_device("pass, crash", VERDICT_CRASH, NULL) == EXPECT_MET,
+		      "A list of verdicts accepts each of them.");
+	ck_assert_msg(judge_device("pass, crash", VERDICT_TIMEOUT, NULL) == EXPECT_UNMET,
+		      "A list of verdicts rejects the others.");
+	ck_assert_msg(judge_device("crash", VERDICT_SKIP, NULL) == EXPECT_MET,
+		      "A device that skips the case meets any golden.");
+}
+END_TEST
+
+START_TEST(test_blessing_derives_the_devices_word)
+{
+	struct golden_writer w = { 0 };
+	struct result wrong = { .simulated = true,
+				.backend = xstrdup("oclgrind"),
+				.target = xstrdup("oclgrind"),
+				.output = VERDICT_WRONG_OUTPUT };
+	golden_writer_add(&w, &wrong);
+	char *text = golden_writer_text(&w, "student/x", false, NULL);
+	ck_assert_msg(strstr(text, "devices: wrong-output\n") != NULL,
+		      "Wrong output with no error found is wrong on every device:\n%s", text);
+	free(text);
+	text = golden_writer_text(&w, "student/x", true, NULL);
+	ck_assert_msg(strstr(text, "devices: ran\n") != NULL,
+		      "A racy case's wrong output may differ between devices:\n%s", text);
+	free(text);
+	char *path = temp_golden("devices: pass, crash\n");
+	struct diag_list diags = { 0 };
+	struct golden *previous = golden_load(path, &diags);
+	text = golden_writer_text(&w, "student/x", false, previous);
+	ck_assert_msg(strstr(text, "devices: pass, crash\n") != NULL,
+		      "A devices line a person wrote, naming a crash, is kept:\n%s", text);
+	free(text);
+	golden_free(previous);
+	unlink(path);
+	free(path);
+	struct result right = { .simulated = true,
+				.backend = xstrdup("oclgrind"),
+				.target = xstrdup("oclgrind"),
+				.output = VERDICT_PASS };
+	golden_writer_add(&w, &right);
+	text = golden_writer_text(&w, "student/x", false, NULL);
+	ck_assert_msg(strstr(text, "devices: pass\n") != NULL,
+		      "One right output among wrong ones is not a wrong-everywhere kernel:\n%s",
+		      text);
+	free(text);
+	result_free(&wrong);
+	result_free(&right);
+	golden_writer_free(&w);
 }
 END_TEST
 
@@ -190,7 +250,7 @@ START_TEST(test_blessing_writes_what_judging_reads)
 	struct result device = { .backend = xstrdup("device"), .verdict = VERDICT_PASS };
 	golden_writer_add(&w, &device);
 	golden_writer_add(&w, &r);
-	char *text = golden_writer_text(&w, "reduce/x", false);
+	char *text = golden_writer_text(&w, "reduce/x", false, NULL);
 	ck_assert_msg(strstr(text, "devices: ran\n") != NULL,
 		      "A simulator's error makes the devices' word ran:\n%s", text);
 	ck_assert_msg(strstr(text, "oclgrind N=256 L=32: wrong-output\n"
@@ -222,6 +282,7 @@ Suite *golden_suite(void)
 	tcase_add_test(tc, test_mistakes_are_reported_at_their_line);
 	tcase_add_test(tc, test_judging_simulator_runs);
 	tcase_add_test(tc, test_judging_devices);
+	tcase_add_test(tc, test_blessing_derives_the_devices_word);
 	tcase_add_test(tc, test_blessing_writes_what_judging_reads);
 	suite_add_tcase(s, tc);
 	return s;
