@@ -23,7 +23,10 @@ static const struct ref_info refs[] = {
 	{ "exclusive_scan", REF_EXCLUSIVE_SCAN, 1, false, false, true },
 	{ "inclusive_scan_per_block", REF_INCLUSIVE_SCAN_PER_BLOCK, 1, true, false, true },
 	{ "exclusive_scan_per_block", REF_EXCLUSIVE_SCAN_PER_BLOCK, 1, true, false, true },
+	{ "sum_per_group_broadcast", REF_SUM_PER_GROUP_BROADCAST, 1, true, false, true },
+	{ "inclusive_scan_columns", REF_INCLUSIVE_SCAN_COLUMNS, 1, true, false, true },
 	{ "rotate", REF_ROTATE, 1, false, true, false },
+	{ "rotate_per_group", REF_ROTATE_PER_GROUP, 1, true, true, false },
 	{ "histogram", REF_HISTOGRAM, 1, false, false, false },
 };
 
@@ -208,6 +211,35 @@ void ref_compute(enum ref_kind kind, const struct ref_input *inputs, size_t grou
 			long long src = ((long long)(i % n) + shift % (long long)n + (long long)n) %
 					(long long)n;
 			out->want[i] = elem_get(x->type, x->data, (size_t)src);
+		}
+		break;
+	case REF_ROTATE_PER_GROUP:
+		for (size_t i = 0; i < count && group > 0; i++) {
+			size_t base = i - i % group;
+			long long g = (long long)group;
+			long long src =
+				(long long)base + ((long long)(i % group) + shift % g + g) % g;
+			if ((size_t)src < n)
+				out->want[i] = elem_get(x->type, x->data, (size_t)src);
+		}
+		break;
+	case REF_SUM_PER_GROUP_BROADCAST:
+		for (size_t base = 0; base < count && group > 0; base += group) {
+			acc_reset(&a, x->type, COMBINE_SUM);
+			for (size_t i = base; i < base + group && i < n; i++)
+				acc_add_term(&a, inputs, 1, i);
+			for (size_t i = base; i < base + group && i < count; i++)
+				record(out, i, &a);
+		}
+		break;
+	case REF_INCLUSIVE_SCAN_COLUMNS:
+		for (size_t column = 0; column < group && column < count; column++) {
+			acc_reset(&a, x->type, COMBINE_SUM);
+			for (size_t i = column; i < count; i += group) {
+				if (i < n)
+					acc_add_term(&a, inputs, 1, i);
+				record(out, i, &a);
+			}
 		}
 		break;
 	case REF_HISTOGRAM:

@@ -20,7 +20,10 @@ enum ref_kind {
 	REF_EXCLUSIVE_SCAN,
 	REF_INCLUSIVE_SCAN_PER_BLOCK,
 	REF_EXCLUSIVE_SCAN_PER_BLOCK,
+	REF_SUM_PER_GROUP_BROADCAST,
+	REF_INCLUSIVE_SCAN_COLUMNS,
 	REF_ROTATE,
+	REF_ROTATE_PER_GROUP,
 	REF_HISTOGRAM,
 };
 
@@ -59,8 +62,11 @@ struct ref_output {
 };
 
 /* Computes `count` elements of reference `kind` over the inputs. group is the group or
- * block size of per-group references; shift the rotation of REF_ROTATE. Groups past
- * the end of the input reduce nothing and get the operation's identity. REF_HISTOGRAM's
+ * block size of per-group references (the row width of REF_INCLUSIVE_SCAN_COLUMNS, which
+ * scans each column of a row-major matrix); shift the rotation of REF_ROTATE and of
+ * REF_ROTATE_PER_GROUP, which rotates within each group. Groups past the end of the
+ * input reduce nothing and get the operation's identity. REF_SUM_PER_GROUP_BROADCAST
+ * gives every element its group's sum. REF_HISTOGRAM's
  * element b counts the inputs equal to b; other values fall in no bin. */
 void ref_compute(enum ref_kind kind, const struct ref_input *inputs, size_t group, long long shift,
 		 size_t count, struct ref_output *out);

@@ -113,6 +113,32 @@ START_TEST(test_rotate)
 }
 END_TEST
 
+START_TEST(test_rotate_within_each_group)
+{
+	/* Groups of 3: {3, -1, 4}, {1, -5, 9}, {2}; each turns by one on its own. */
+	struct ref_output out = run(REF_ROTATE_PER_GROUP, ELEM_INT, ints, 7, 3, 1, 6);
+	expect_values(&out, (double[]){ -1, 4, 3, -5, 9, 1 }, 6, "rotate groups of 3 by 1");
+	ref_output_free(&out);
+}
+END_TEST
+
+START_TEST(test_group_sum_to_every_element)
+{
+	struct ref_output out = run(REF_SUM_PER_GROUP_BROADCAST, ELEM_INT, ints, 7, 3, 0, 7);
+	expect_values(&out, (double[]){ 6, 6, 6, 5, 5, 5, 2 }, 7, "group sums of 3, broadcast");
+	ref_output_free(&out);
+}
+END_TEST
+
+START_TEST(test_scan_down_each_column)
+{
+	/* Rows of 2: (3, -1), (4, 1), (-5, 9); the 7th element starts a fourth row. */
+	struct ref_output out = run(REF_INCLUSIVE_SCAN_COLUMNS, ELEM_INT, ints, 7, 2, 0, 7);
+	expect_values(&out, (double[]){ 3, -1, 7, 0, 2, 9, 4 }, 7, "column scan of width 2");
+	ref_output_free(&out);
+}
+END_TEST
+
 START_TEST(test_histogram)
 {
 	/* Bins 0..3: -1 and 9 fall in none. */
@@ -176,6 +202,9 @@ Suite *reference_suite(void)
 	tcase_add_test(tc, test_scans);
 	tcase_add_test(tc, test_scan_bounds_follow_the_prefix);
 	tcase_add_test(tc, test_rotate);
+	tcase_add_test(tc, test_rotate_within_each_group);
+	tcase_add_test(tc, test_group_sum_to_every_element);
+	tcase_add_test(tc, test_scan_down_each_column);
 	tcase_add_test(tc, test_histogram);
 	tcase_add_test(tc, test_integer_sums_wrap_like_the_device);
 	tcase_add_test(tc, test_float_sum_is_compensated);
