@@ -412,6 +412,21 @@ static bool parse_seed(struct loader *ld, struct fy_node *node, struct src_pos a
 	return true;
 }
 
+/* A case's time limit: whole seconds, 1 to 3600. A kernel that hangs on some devices
+ * costs its case this much, not the run's default. */
+static void parse_timeout(struct loader *ld, struct fy_node *node, struct src_pos at, unsigned *out)
+{
+	double seconds;
+	if (!parse_number(ld, node, at, "timeout", &seconds))
+		return;
+	if (seconds < 1 || seconds > 3600 || seconds != floor(seconds)) {
+		error_at(ld, node_pos(node, at),
+			 "timeout must be whole seconds from 1 to 3600, found %g", seconds);
+		return;
+	}
+	*out = (unsigned)seconds;
+}
+
 static void parse_init(struct loader *ld, struct fy_node *node, struct src_pos at,
 		       struct buffer_decl *buf)
 {
@@ -890,7 +905,7 @@ static void parse_case(struct loader *ld, struct fy_node *root)
 {
 	static const char *const keys[] = { "about",	 "kernel", "sizes",   "sim_sizes", "local",
 					    "sim_local", "global", "args",    "steps",	   "check",
-					    "racy",	 "seed",   "options", NULL };
+					    "racy",	 "seed",   "options", "timeout",   NULL };
 	struct test_case *tc = ld->tc;
 	struct src_pos top = { 1, 1 };
 	if (!require_mapping(ld, root, top, "a case file"))
@@ -908,6 +923,8 @@ static void parse_case(struct loader *ld, struct fy_node *root)
 			      "an about line saying what the case shows (about: ...)");
 	if ((v = get(root, "racy")) != NULL)
 		parse_bool(ld, v, top, "racy", &tc->racy);
+	if ((v = get(root, "timeout")) != NULL)
+		parse_timeout(ld, v, top, &tc->timeout_s);
 	if ((v = get(root, "options")) != NULL) {
 		tc->options = scalar(ld, v, top, "build options");
 		/* PoCL 3.1 prints LLVM noise and Oclgrind 21.10 refuses a program built with -g. */

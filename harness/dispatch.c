@@ -197,13 +197,21 @@ static void lost_run(const struct run_job *job, size_t c, size_t run, enum verdi
 	result_free(&r);
 }
 
+/* The time limit of one run of case `c`: the case's own, where it sets a shorter one. */
+static unsigned run_limit(const struct run_job *job, size_t c, unsigned timeout_s)
+{
+	unsigned own = c < job->ncases ? job->cases[c]->timeout_s : 0;
+	return own > 0 && own < timeout_s ? own : timeout_s;
+}
+
 /* Follows one worker of `job` until it finishes or leaves. Returns true when it finished
  * the job; otherwise the job's first case and run are moved past the run it left in. */
 static bool follow(struct run_job *job, struct worker *w, unsigned timeout_s,
 		   void (*emit)(void *ctx, struct result *r), void *ctx)
 {
 	size_t cur_case = job->first_case, cur_run = job->first_run;
-	uint64_t deadline = clock_now_ns() + timeout_s * NS_PER_S;
+	unsigned limit = run_limit(job, cur_case, timeout_s);
+	uint64_t deadline = clock_now_ns() + limit * NS_PER_S;
 	bool reported = false; /* the current run's result has arrived */
 	char *lost = NULL;
 	char *printed = NULL;
@@ -224,8 +232,8 @@ static bool follow(struct run_job *job, struct worker *w, unsigned timeout_s,
 				lost = xasprintf(
 					"no result after %u s: the kernel hangs or is too slow, so "
 					"its worker was killed (raise "
-					"--timeout if it is only slow)",
-					timeout_s);
+					"--timeout, or the case's timeout, if it is only slow)",
+					limit);
 			break;
 		}
 		if (ev == WORKER_GONE) {
@@ -242,7 +250,8 @@ static bool follow(struct run_job *job, struct worker *w, unsigned timeout_s,
 			long long printed_before = 0;
 			wire_read_begin(payload, len, &cur_case, &cur_run, &printed_before);
 			worker_mark_output(w, printed_before);
-			deadline = clock_now_ns() + timeout_s * NS_PER_S;
+			limit = run_limit(job, cur_case, timeout_s);
+			deadline = clock_now_ns() + limit * NS_PER_S;
 			reported = false;
 		} else if (type == FRAME_RESULT) {
 			struct result r;

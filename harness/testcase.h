@@ -93,8 +93,9 @@ struct test_case {
 	char *path; /* the case file as given */
 	char *name; /* topic/name: the path below cases/, without .yaml */
 	char *about;
-	char *options; /* extra program build options, may be NULL */
-	bool racy;     /* output may be wrong on real devices: recorded, not failed */
+	char *options;	    /* extra program build options, may be NULL */
+	bool racy;	    /* output may be wrong on real devices: recorded, not failed */
+	unsigned timeout_s; /* a run's time limit, for a kernel that may hang; 0: the run's */
 	uint64_t seed;
 	long long *sizes;
 	size_t nsizes;

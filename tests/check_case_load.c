@@ -158,6 +158,12 @@ START_TEST(test_debug_build_options_are_refused)
 }
 END_TEST
 
+START_TEST(test_timeout_takes_whole_seconds)
+{
+	expect_error("cases/timeout_zero.yaml", 3, 10, "timeout must be whole seconds");
+}
+END_TEST
+
 START_TEST(test_missing_file_is_an_error)
 {
 	expect_error("cases/no_such_case.yaml", 0, 0, "cannot read the case file");
@@ -191,6 +197,7 @@ Suite *case_load_suite(void)
 	tcase_add_test(tc, test_count_that_is_not_positive_is_an_error);
 	tcase_add_test(tc, test_exact_float_sums_need_exact_partials);
 	tcase_add_test(tc, test_debug_build_options_are_refused);
+	tcase_add_test(tc, test_timeout_takes_whole_seconds);
 	tcase_add_test(tc, test_missing_file_is_an_error);
 	tcase_add_test(tc, test_case_name_comes_from_the_path_below_cases);
 	suite_add_tcase(s, tc);

@@ -156,7 +156,7 @@ START_TEST(test_judging_simulator_runs)
 END_TEST
 
 /* Judges one device result of `verdict` by a golden whose devices line is `line`. */
-static enum expect judge_device(const char *line, enum verdict verdict, char **diff)
+static enum expectation judge_device(const char *line, enum verdict verdict, char **diff)
 {
 	char *text = xasprintf("devices: %s\noclgrind N=256 L=32: pass\n", line);
 	char *path = temp_golden(text);
@@ -165,7 +165,7 @@ static enum expect judge_device(const char *line, enum verdict verdict, char **d
 	ck_assert_msg(g != NULL, "'devices: %s' loads.", line);
 	struct result r = { .target = xstrdup("pocl-cpu"), .verdict = verdict };
 	golden_judge(g, &r);
-	enum expect e = r.expect;
+	enum expectation e = r.expect;
 	if (diff)
 		*diff = r.expect_diff ? xstrdup(r.expect_diff) : NULL;
 	ck_assert_msg(golden_unseen(g) != NULL, "The simulator run the golden lists never came.");
