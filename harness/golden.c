@@ -327,7 +327,10 @@ static bool devices_hand_written(unsigned devices)
 char *golden_writer_text(const struct golden_writer *w, const char *case_name, bool racy,
 			 const struct golden *previous)
 {
-	const char *devices = racy || w->buggy ? "ran" : w->always_wrong ? "wrong-output" : "pass";
+	const char *devices = racy		? "ran"
+			      : w->always_wrong ? "wrong-output"
+			      : w->buggy	? "ran"
+						: "pass";
 	if (previous && devices_hand_written(previous->devices))
 		devices = previous->devices_text;
 	return xasprintf("# What clharness must report for %s, written by `clharness run "

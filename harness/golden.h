@@ -59,9 +59,10 @@ struct golden_writer {
 };
 
 void golden_writer_add(struct golden_writer *w, const struct result *r);
-/* The golden's text: `devices: ran` when the case says racy or a simulator found an error;
- * `devices: wrong-output` when every simulator run gave wrong output and found no error,
- * since such a kernel is wrong whatever the order of its work-items; else `devices: pass`.
+/* The golden's text: `devices: ran` when the case says racy, since a race's output varies;
+ * else `devices: wrong-output` when every simulator run gave wrong output, since such a
+ * kernel is wrong whatever the order of its work-items; else `ran` when a simulator found
+ * an error, and `pass` when it found none.
  * A `previous` devices line naming verdicts no simulator can foresee (crash, timeout...)
  * is kept as a person wrote it. Then each simulator run's block. Caller frees. */
 char *golden_writer_text(const struct golden_writer *w, const char *case_name, bool racy,
