@@ -13,6 +13,7 @@
 
 #include "adhoc.h"
 #include "backend.h"
+#include "catalogue.h"
 #include "golden.h"
 #include "report.h"
 #include "runner.h"
@@ -27,6 +28,7 @@ static const char usage_text[] =
 	"usage: clharness devices\n"
 	"       clharness run [OPTION]... [CASE|DIR]...\n"
 	"       clharness check FILE.cl --kernel NAME --global G --local L [--arg SPEC]...\n"
+	"       clharness catalogue [--results FILE]... [CASE|DIR]...\n"
 	"\n"
 	"Runs OpenCL kernel cases on every OpenCL device and under the Oclgrind simulator,\n"
 	"compares each output buffer with a CPU reference, reports the data races, barrier\n"
@@ -67,6 +69,10 @@ static const char usage_text[] =
 	"The check runs several input sets (random, zeros, repeats, and scalars 0 and 1)\n"
 	"on Oclgrind and every device, reports each finding with the sets that exposed it,\n"
 	"and compares the outputs of the devices.\n"
+	"\n"
+	"Options of catalogue (writes the catalogue page, Markdown, to standard output):\n"
+	"  -r, --results FILE  results of `clharness run --json` to show; repeatable, so\n"
+	"                      devices of several machines stand side by side\n"
 	"\n"
 	"Exit status: 0 when every result is what its case expects, 1 when any is not,\n"
 	"2 on usage or setup errors. Under --tap a failure is its \"not ok\" line and the\n"
@@ -110,6 +116,14 @@ static void add_path(struct path_list *list, char *path)
 {
 	list->paths = xreallocarray(list->paths, list->count + 1, sizeof *list->paths);
 	list->paths[list->count++] = path;
+}
+
+static void path_list_free(struct path_list *list)
+{
+	for (size_t i = 0; i < list->count; i++)
+		free(list->paths[i]);
+	free(list->paths);
+	*list = (struct path_list){ 0 };
 }
 
 static bool is_case_file(const char *name)
@@ -156,6 +170,38 @@ struct run_state {
 	struct reporter *reporter;
 	struct golden_book *book;
 };
+
+/* The case files named from argv[first] on, folders searched; with none, the installed
+ * catalogue. Returns -1 after saying what is wrong. */
+static int collect_cases(int argc, char **argv, int first, struct path_list *paths)
+{
+	if (first == argc) {
+		const char *installed = CLH_PKGDATADIR "/cases";
+		if (collect_dir(paths, installed) < 0) {
+			fprintf(stderr,
+				"clharness: no case given, and no catalogue is installed at %s: "
+				"name case files or folders, e.g. clharness run cases/\n",
+				installed);
+			return -1;
+		}
+	}
+	for (int i = first; i < argc; i++) {
+		struct stat st;
+		if (stat(argv[i], &st) < 0) {
+			usage_error("cannot read '%s': no such file or folder", argv[i]);
+			return -1;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			if (collect_dir(paths, argv[i]) < 0) {
+				usage_error("cannot read folder '%s'", argv[i]);
+				return -1;
+			}
+		} else {
+			add_path(paths, xstrdup(argv[i]));
+		}
+	}
+	return 0;
+}
 
 static void emit_result(void *ctx, struct result *r)
 {
@@ -358,27 +404,8 @@ static int cmd_run(int argc, char **argv)
 	}
 
 	struct path_list paths = { 0 };
-	if (optind == argc) {
-		const char *installed = CLH_PKGDATADIR "/cases";
-		if (collect_dir(&paths, installed) < 0) {
-			fprintf(stderr,
-				"clharness: no case given, and no catalogue is installed at %s: "
-				"name case files or folders, e.g. clharness run cases/\n",
-				installed);
-			return EXIT_USAGE;
-		}
-	}
-	for (int i = optind; i < argc; i++) {
-		struct stat st;
-		if (stat(argv[i], &st) < 0)
-			return usage_error("cannot read '%s': no such file or folder", argv[i]);
-		if (S_ISDIR(st.st_mode)) {
-			if (collect_dir(&paths, argv[i]) < 0)
-				return usage_error("cannot read folder '%s'", argv[i]);
-		} else {
-			add_path(&paths, xstrdup(argv[i]));
-		}
-	}
+	if (collect_cases(argc, argv, optind, &paths) < 0)
+		return EXIT_USAGE;
 
 	struct reporter reporter;
 	report_init(&reporter, format, stdout, colour_wanted(colour));
@@ -468,9 +495,7 @@ out:
 	for (size_t i = 0; i < ncases; i++)
 		case_free(cases[i]);
 	free(cases);
-	for (size_t i = 0; i < paths.count; i++)
-		free(paths.paths[i]);
-	free(paths.paths);
+	path_list_free(&paths);
 	free(patterns);
 	free(sizes);
 	free(locals);
@@ -583,6 +608,95 @@ out:
 	return status;
 }
 
+/* Writes each diagnostic to stderr as GCC would. */
+static void print_diags(const struct diag_list *diags)
+{
+	struct strbuf out = { 0 };
+	for (size_t i = 0; i < diags->count; i++) {
+		const struct diag *d = &diags->items[i];
+		diag_render(&out, d->file, d->line, d->col, d->severity, d->message, false);
+	}
+	if (out.data)
+		fputs(out.data, stderr);
+	strbuf_free(&out);
+}
+
+/* clharness catalogue: the catalogue page from cases and recorded results. */
+static int cmd_catalogue(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "results", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char **files = NULL;
+	size_t nfiles = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, "r:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			files = xreallocarray(files, nfiles + 1, sizeof *files);
+			files[nfiles++] = optarg;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			free(files);
+			return 0;
+		default:
+			fprintf(stderr, "Try 'clharness --help'.\n");
+			free(files);
+			return EXIT_USAGE;
+		}
+	}
+	int status = 0;
+	struct path_list paths = { 0 };
+	struct recorded_list *lists = xcalloc(nfiles ? nfiles : 1, sizeof *lists);
+	struct catalogue_source *sources = xcalloc(nfiles ? nfiles : 1, sizeof *sources);
+	struct test_case **cases = NULL;
+	size_t ncases = 0;
+	if (collect_cases(argc, argv, optind, &paths) < 0) {
+		status = EXIT_USAGE;
+		goto out;
+	}
+	for (size_t f = 0; f < nfiles; f++) {
+		struct diag_list diags = { 0 };
+		if (resultfile_read(files[f], &lists[f], &diags) < 0)
+			status = EXIT_USAGE;
+		else if (diags.count > 0)
+			status = 1;
+		print_diags(&diags);
+		diag_list_free(&diags);
+		sources[f] = (struct catalogue_source){ .label = files[f], .results = &lists[f] };
+	}
+	if (status == EXIT_USAGE)
+		goto out;
+	cases = xcalloc(paths.count ? paths.count : 1, sizeof *cases);
+	for (size_t i = 0; i < paths.count; i++) {
+		struct diag_list diags = { 0 };
+		struct test_case *tc = case_load(paths.paths[i], &diags);
+		if (tc)
+			cases[ncases++] = tc;
+		else
+			status = 1;
+		print_diags(&diags);
+		diag_list_free(&diags);
+	}
+	char *page = catalogue_markdown(cases, ncases, sources, nfiles, NULL);
+	fputs(page, stdout);
+	free(page);
+out:
+	for (size_t i = 0; i < ncases; i++)
+		case_free(cases[i]);
+	free(cases);
+	for (size_t f = 0; f < nfiles; f++)
+		recorded_list_free(&lists[f]);
+	free(lists);
+	free(sources);
+	path_list_free(&paths);
+	free(files);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -604,5 +718,7 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 1, argv + 1);
 	if (strcmp(cmd, "check") == 0)
 		return cmd_check(argc - 1, argv + 1);
-	return usage_error("unknown command '%s' (known: devices, run, check)", cmd);
+	if (strcmp(cmd, "catalogue") == 0)
+		return cmd_catalogue(argc - 1, argv + 1);
+	return usage_error("unknown command '%s' (known: devices, run, check, catalogue)", cmd);
 }

@@ -104,6 +104,14 @@ hang_times_out() {
 		[ "$(count '^timeout .*hang .*N=16 L=16')" -eq 1 ] && [ "$(count '^pass .*good')" -eq 2 ] &&
 		[ "$(count 'no result after 2 s')" -eq 1 ]
 }
+catalogue_page() {
+	run 1 catalogue --results "$data/results/two_cases.jsonl" "$cases/good.yaml" &&
+		has "two_cases.jsonl:3:1: error: JSON" &&
+		has "| Case | What it shows | Oclgrind | pocl-cpu |" &&
+		has "| [good](../cases/good.yaml) |" &&
+		run 2 catalogue --results "$data/results/no_such.jsonl" "$cases/good.yaml" &&
+		has "cannot read the results"
+}
 crash_isolated() {
 	run 1 run --device pocl "$cases/crash.yaml" "$cases/good.yaml" &&
 		[ "$(count '^crash .*crash ')" -eq 2 ] && has "killed by signal" &&
@@ -143,6 +151,7 @@ check "devices lists pocl-cpu with its limits" devices_listed
 check "a typo in a key is reported at file:line:col and the other cases still run" typo_reported
 check "an argument count that does not match the kernel is reported at the args line" arg_count_reported
 check "a build error points at the kernel's own line and the run goes on" build_error_reported
+check "catalogue writes the page from recorded results and reports a line that is not one" catalogue_page
 check "a kernel that hangs gets timeout after its case's own limit, and the run goes on" hang_times_out
 check "a kernel that crashes its worker gets crash for each size and the run goes on" crash_isolated
 check "--json prints one object a result" json_lines
