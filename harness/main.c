@@ -215,6 +215,11 @@ static void emit_reported(void *ctx, struct result *r)
 	report_result(ctx, r);
 }
 
+static void case_broken(void *ctx, const char *path, const struct diag_list *diags)
+{
+	report_broken_case(ctx, path, diags);
+}
+
 static void golden_broken(void *ctx, const char *path, const struct diag_list *diags)
 {
 	report_broken_case(ctx, path, diags);
@@ -303,6 +308,41 @@ static int cmd_devices(int argc, char **argv)
 	}
 	selection_free(&sel);
 	return 0;
+}
+
+/* Writes each diagnostic to stderr as GCC would. */
+static void print_diags(const struct diag_list *diags)
+{
+	struct strbuf out = { 0 };
+	for (size_t i = 0; i < diags->count; i++) {
+		const struct diag *d = &diags->items[i];
+		diag_render(&out, d->file, d->line, d->col, d->severity, d->message, false);
+	}
+	if (out.data)
+		fputs(out.data, stderr);
+	strbuf_free(&out);
+}
+
+/* Loads every case of `paths`; each that does not load goes to broken(), or with none to
+ * stderr, so the others still count. Returns the loaded ones; caller frees. */
+static struct test_case **
+load_cases(const struct path_list *paths, size_t *ncases,
+	   void (*broken)(void *ctx, const char *path, const struct diag_list *diags), void *ctx)
+{
+	struct test_case **cases = xcalloc(paths->count ? paths->count : 1, sizeof *cases);
+	*ncases = 0;
+	for (size_t i = 0; i < paths->count; i++) {
+		struct diag_list diags = { 0 };
+		struct test_case *tc = case_load(paths->paths[i], &diags);
+		if (tc)
+			cases[(*ncases)++] = tc;
+		else if (broken)
+			broken(ctx, paths->paths[i], &diags);
+		if (broken == NULL)
+			print_diags(&diags);
+		diag_list_free(&diags);
+	}
+	return cases;
 }
 
 static int cmd_run(int argc, char **argv)
@@ -420,17 +460,8 @@ static int cmd_run(int argc, char **argv)
 	uint64_t start = clock_now_ns();
 
 	/* Load every case first: a broken one is reported and the others still run. */
-	struct test_case **cases = xcalloc(paths.count, sizeof *cases);
-	size_t ncases = 0;
-	for (size_t i = 0; i < paths.count; i++) {
-		struct diag_list diags = { 0 };
-		struct test_case *tc = case_load(paths.paths[i], &diags);
-		if (tc)
-			cases[ncases++] = tc;
-		else
-			report_broken_case(&reporter, paths.paths[i], &diags);
-		diag_list_free(&diags);
-	}
+	size_t ncases;
+	struct test_case **cases = load_cases(&paths, &ncases, case_broken, &reporter);
 
 	struct run_options opt = { .sizes = sizes,
 				   .nsizes = nsizes,
@@ -608,19 +639,6 @@ out:
 	return status;
 }
 
-/* Writes each diagnostic to stderr as GCC would. */
-static void print_diags(const struct diag_list *diags)
-{
-	struct strbuf out = { 0 };
-	for (size_t i = 0; i < diags->count; i++) {
-		const struct diag *d = &diags->items[i];
-		diag_render(&out, d->file, d->line, d->col, d->severity, d->message, false);
-	}
-	if (out.data)
-		fputs(out.data, stderr);
-	strbuf_free(&out);
-}
-
 /* clharness catalogue: the catalogue page from cases and recorded results. */
 static int cmd_catalogue(int argc, char **argv)
 {
@@ -670,17 +688,9 @@ static int cmd_catalogue(int argc, char **argv)
 	}
 	if (status == EXIT_USAGE)
 		goto out;
-	cases = xcalloc(paths.count ? paths.count : 1, sizeof *cases);
-	for (size_t i = 0; i < paths.count; i++) {
-		struct diag_list diags = { 0 };
-		struct test_case *tc = case_load(paths.paths[i], &diags);
-		if (tc)
-			cases[ncases++] = tc;
-		else
-			status = 1;
-		print_diags(&diags);
-		diag_list_free(&diags);
-	}
+	cases = load_cases(&paths, &ncases, NULL, NULL);
+	if (ncases < paths.count)
+		status = 1;
 	char *page = catalogue_markdown(cases, ncases, sources, nfiles, NULL);
 	fputs(page, stdout);
 	free(page);
