@@ -585,13 +585,11 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 	goto out;
 
 setup_failed:
-	for (size_t d = 0; d < diags.count; d++) {
-		struct strbuf msg = { 0 };
-		diag_render(&msg, diags.items[d].file, diags.items[d].line, diags.items[d].col,
-			    diags.items[d].severity, diags.items[d].message, rp->colour);
+	struct strbuf msg = { 0 };
+	diag_list_render(&msg, &diags, rp->colour);
+	if (msg.data)
 		fputs(msg.data, stderr);
-		strbuf_free(&msg);
-	}
+	strbuf_free(&msg);
 	status = 2;
 out:
 	for (size_t i = 0; i < st.noutputs; i++) {

@@ -140,3 +140,11 @@ void diag_render(struct strbuf *out, const char *file, int line, int col,
 	}
 	free(text);
 }
+
+void diag_list_render(struct strbuf *out, const struct diag_list *list, bool colour)
+{
+	for (size_t i = 0; i < list->count; i++) {
+		const struct diag *d = &list->items[i];
+		diag_render(out, d->file, d->line, d->col, d->severity, d->message, colour);
+	}
+}

@@ -37,6 +37,8 @@ const char *diag_severity_name(enum diag_severity severity);
  * line with a caret under the column, the way GCC does, so editors and CI annotate it. */
 void diag_render(struct strbuf *out, const char *file, int line, int col,
 		 enum diag_severity severity, const char *message, bool colour);
+/* diag_render of every diagnostic of `list`, in order. */
+void diag_list_render(struct strbuf *out, const struct diag_list *list, bool colour);
 /* The first line of diag_render alone, for a note on a line just quoted. */
 void diag_render_header(struct strbuf *out, const char *file, int line, int col,
 			enum diag_severity severity, const char *message, bool colour);

@@ -314,10 +314,7 @@ static int cmd_devices(int argc, char **argv)
 static void print_diags(const struct diag_list *diags)
 {
 	struct strbuf out = { 0 };
-	for (size_t i = 0; i < diags->count; i++) {
-		const struct diag *d = &diags->items[i];
-		diag_render(&out, d->file, d->line, d->col, d->severity, d->message, false);
-	}
+	diag_list_render(&out, diags, false);
 	if (out.data)
 		fputs(out.data, stderr);
 	strbuf_free(&out);

@@ -480,10 +480,7 @@ void report_broken_case(struct reporter *rp, const char *path, const struct diag
 {
 	rp->broken_cases++;
 	struct strbuf text = { 0 };
-	for (size_t i = 0; i < diags->count; i++) {
-		const struct diag *d = &diags->items[i];
-		diag_render(&text, d->file, d->line, d->col, d->severity, d->message, rp->colour);
-	}
+	diag_list_render(&text, diags, rp->colour);
 	if (rp->junit) {
 		rp->junit_errors++;
 		strbuf_puts(&rp->junit_cases, "  <testcase classname=\"");
