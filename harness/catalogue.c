@@ -10,19 +10,29 @@
 
 #include "util.h"
 
-/* The real devices that reported, in the order their results first appear. */
-struct columns {
-	char **targets;
+/* Distinct strings, in the order first added: found findings, verdicts, device columns. */
+struct wordset {
+	char **items;
 	size_t count;
 };
 
-static void add_column(struct columns *c, const char *target)
+/* Adds `word`, which the set takes, unless an equal one is there. */
+static void wordset_add(struct wordset *w, char *word)
 {
-	for (size_t i = 0; i < c->count; i++)
-		if (strcmp(c->targets[i], target) == 0)
+	for (size_t i = 0; i < w->count; i++)
+		if (strcmp(w->items[i], word) == 0) {
+			free(word);
 			return;
-	c->targets = xreallocarray(c->targets, c->count + 1, sizeof *c->targets);
-	c->targets[c->count++] = xstrdup(target);
+		}
+	w->items = xreallocarray(w->items, w->count + 1, sizeof *w->items);
+	w->items[w->count++] = word;
+}
+
+static void wordset_free(struct wordset *w)
+{
+	for (size_t i = 0; i < w->count; i++)
+		free(w->items[i]);
+	free(w->items);
 }
 
 static bool is_pocl(const char *target)
@@ -56,30 +66,6 @@ static char *finding_words(const struct recorded_finding *f)
 	else if (f->line > 0)
 		strbuf_printf(&s, ", line %d", f->line);
 	return strbuf_take(&s);
-}
-
-/* Distinct strings, in the order first added. */
-struct wordset {
-	char **items;
-	size_t count;
-};
-
-static void wordset_add(struct wordset *w, char *word)
-{
-	for (size_t i = 0; i < w->count; i++)
-		if (strcmp(w->items[i], word) == 0) {
-			free(word);
-			return;
-		}
-	w->items = xreallocarray(w->items, w->count + 1, sizeof *w->items);
-	w->items[w->count++] = word;
-}
-
-static void wordset_free(struct wordset *w)
-{
-	for (size_t i = 0; i < w->count; i++)
-		free(w->items[i]);
-	free(w->items);
 }
 
 /* How many runs gave each verdict: "pass (9 runs)" or "6 wrong-output, 3 pass". */
@@ -188,7 +174,7 @@ static int by_name(const void *a, const void *b)
 
 /* The page's opening: what it is, where its results came from, and the counts. */
 static void put_header(struct strbuf *out, const struct catalogue_source *sources, size_t nsources,
-		       const struct columns *devices, const struct catalogue_counts *c)
+		       const struct wordset *devices, const struct catalogue_counts *c)
 {
 	strbuf_puts(out, "# The clharness catalogue\n\n"
 			 "<!-- Written by `make catalogue` (`clharness catalogue`) from cases/ and "
@@ -200,16 +186,14 @@ static void put_header(struct strbuf *out, const struct catalogue_source *source
 			 "goldens accept any output from a racy kernel).\n\n");
 	strbuf_puts(out, "Results:");
 	for (size_t s = 0; s < nsources; s++) {
-		struct columns targets = { 0 };
+		struct wordset targets = { 0 };
 		const struct recorded_list *list = sources[s].results;
 		for (size_t i = 0; i < list->count; i++)
-			add_column(&targets, list->items[i].target);
+			wordset_add(&targets, xstrdup(list->items[i].target));
 		strbuf_printf(out, "%s `%s` (", s ? ";" : "", sources[s].label);
-		for (size_t t = 0; t < targets.count; t++) {
-			strbuf_printf(out, "%s%s", t ? ", " : "", targets.targets[t]);
-			free(targets.targets[t]);
-		}
-		free(targets.targets);
+		for (size_t t = 0; t < targets.count; t++)
+			strbuf_printf(out, "%s%s", t ? ", " : "", targets.items[t]);
+		wordset_free(&targets);
 		strbuf_puts(out, ")");
 	}
 	strbuf_puts(out, nsources ? ".\n\n" : " none.\n\n");
@@ -219,7 +203,7 @@ static void put_header(struct strbuf *out, const struct catalogue_source *source
 		      c->cases, c->topics, c->buggy);
 	bool pocl = false;
 	for (size_t d = 0; d < devices->count; d++)
-		pocl |= is_pocl(devices->targets[d]);
+		pocl |= is_pocl(devices->items[d]);
 	if (pocl)
 		strbuf_printf(out,
 			      "; **%zu of those give the right output on PoCL in every run**, so "
@@ -236,11 +220,11 @@ char *catalogue_markdown(struct test_case *const *cases, size_t ncases,
 	memcpy(sorted, cases, ncases * sizeof *sorted);
 	qsort(sorted, ncases, sizeof *sorted, by_name);
 
-	struct columns devices = { 0 };
+	struct wordset devices = { 0 }; /* real devices, in the order they first report */
 	for (size_t s = 0; s < nsources; s++)
 		for (size_t i = 0; i < sources[s].results->count; i++)
 			if (!sources[s].results->items[i].simulated)
-				add_column(&devices, sources[s].results->items[i].target);
+				wordset_add(&devices, xstrdup(sources[s].results->items[i].target));
 
 	struct catalogue_counts c = { .cases = ncases };
 	struct strbuf body = { 0 };
@@ -255,7 +239,7 @@ char *catalogue_markdown(struct test_case *const *cases, size_t ncases,
 			strbuf_printf(&body, "\n## %s\n\n| Case | What it shows | Oclgrind |",
 				      topic);
 			for (size_t d = 0; d < devices.count; d++)
-				strbuf_printf(&body, " %s |", devices.targets[d]);
+				strbuf_printf(&body, " %s |", devices.items[d]);
 			strbuf_puts(&body, "\n|---|---|---|");
 			for (size_t d = 0; d < devices.count; d++)
 				strbuf_puts(&body, "---|");
@@ -272,15 +256,15 @@ char *catalogue_markdown(struct test_case *const *cases, size_t ncases,
 		for (size_t d = 0; d < devices.count; d++) {
 			bool all_pass;
 			strbuf_puts(&cells, " ");
-			put_device_cell(&cells, sources, nsources, tc->name, devices.targets[d],
+			put_device_cell(&cells, sources, nsources, tc->name, devices.items[d],
 					&all_pass);
 			strbuf_puts(&cells, " |");
 			if (buggy && all_pass) {
 				if (last_right)
 					strbuf_printf(&right_on, "%s%s", right_on.len ? ", " : "",
 						      last_right);
-				last_right = devices.targets[d];
-				pocl_right |= is_pocl(devices.targets[d]);
+				last_right = devices.items[d];
+				pocl_right |= is_pocl(devices.items[d]);
 			}
 		}
 		c.buggy += buggy;
@@ -308,9 +292,7 @@ char *catalogue_markdown(struct test_case *const *cases, size_t ncases,
 	put_header(&page, sources, nsources, &devices, &c);
 	strbuf_puts(&page, body.data ? body.data : "");
 	strbuf_free(&body);
-	for (size_t d = 0; d < devices.count; d++)
-		free(devices.targets[d]);
-	free(devices.targets);
+	wordset_free(&devices);
 	free(sorted);
 	if (counts)
 		*counts = c;
