@@ -143,6 +143,14 @@ static void record(struct ref_output *out, size_t i, const struct acc *a)
 	}
 }
 
+/* Where element i of a rotation by `shift` reads, as an offset into its run of `size`
+ * elements: (i + shift) mod size, for a shift of either sign. */
+static size_t turned(size_t i, size_t size, long long shift)
+{
+	long long s = (long long)size;
+	return (size_t)(((long long)(i % size) + shift % s + s) % s);
+}
+
 void ref_compute(enum ref_kind kind, const struct ref_input *inputs, size_t group, long long shift,
 		 size_t count, struct ref_output *out)
 {
@@ -207,20 +215,14 @@ void ref_compute(enum ref_kind kind, const struct ref_input *inputs, size_t grou
 		break;
 	}
 	case REF_ROTATE:
-		for (size_t i = 0; i < count && n > 0; i++) {
-			long long src = ((long long)(i % n) + shift % (long long)n + (long long)n) %
-					(long long)n;
-			out->want[i] = elem_get(x->type, x->data, (size_t)src);
-		}
+		for (size_t i = 0; i < count && n > 0; i++)
+			out->want[i] = elem_get(x->type, x->data, turned(i, n, shift));
 		break;
 	case REF_ROTATE_PER_GROUP:
 		for (size_t i = 0; i < count && group > 0; i++) {
-			size_t base = i - i % group;
-			long long g = (long long)group;
-			long long src =
-				(long long)base + ((long long)(i % group) + shift % g + g) % g;
-			if ((size_t)src < n)
-				out->want[i] = elem_get(x->type, x->data, (size_t)src);
+			size_t src = i - i % group + turned(i, group, shift);
+			if (src < n)
+				out->want[i] = elem_get(x->type, x->data, src);
 		}
 		break;
 	case REF_SUM_PER_GROUP_BROADCAST:
