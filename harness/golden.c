@@ -28,11 +28,14 @@ char *golden_path_for(const char *case_path)
 			 name);
 }
 
-static bool known_verdict(const char *name)
+/* The verdict called `name`, in *v; false when no verdict has that name. */
+static bool verdict_named(const char *name, enum verdict *v)
 {
-	for (int v = VERDICT_PASS; v <= VERDICT_SKIP; v++)
-		if (strcmp(verdict_name((enum verdict)v), name) == 0)
+	for (int k = VERDICT_PASS; k <= VERDICT_SKIP; k++)
+		if (strcmp(verdict_name((enum verdict)k), name) == 0) {
+			*v = (enum verdict)k;
 			return true;
+		}
 	return false;
 }
 
@@ -52,17 +55,12 @@ static bool parse_devices(struct golden *g, const char *text, int lineno, struct
 	for (const char *w = words; *w;) {
 		size_t len = strcspn(w, ", ");
 		char *word = xstrndup(w, len);
-		bool known = false;
-		if (strcmp(word, "ran") == 0) {
+		enum verdict v;
+		if (strcmp(word, "ran") == 0)
 			mask |= VERDICT_BIT(VERDICT_PASS) | VERDICT_BIT(VERDICT_WRONG_OUTPUT);
-			known = true;
-		}
-		for (int v = VERDICT_PASS; v <= VERDICT_SKIP; v++)
-			if (strcmp(verdict_name((enum verdict)v), word) == 0) {
-				mask |= VERDICT_BIT(v);
-				known = true;
-			}
-		if (!known) {
+		else if (verdict_named(word, &v))
+			mask |= VERDICT_BIT(v);
+		else {
 			diag_add(diags, DIAG_ERROR, g->path, lineno, (int)(w - text) + 1,
 				 "devices: takes pass, ran, or a comma-separated list of verdicts "
 				 "such as 'wrong-output' or 'pass, crash'; found '%s'",
@@ -113,7 +111,8 @@ static bool parse_line(struct golden *g, const char *text, int lineno, struct di
 			 text);
 		return false;
 	}
-	if (!known_verdict(colon + 2)) {
+	enum verdict output;
+	if (!verdict_named(colon + 2, &output)) {
 		diag_add(diags, DIAG_ERROR, g->path, lineno, (int)(colon - text) + 3,
 			 "unknown verdict '%s'", colon + 2);
 		return false;
