@@ -126,12 +126,11 @@ static bool parse_line(struct golden *g, const char *text, int lineno, struct di
 	return true;
 }
 
-struct golden *golden_load(const char *path, struct diag_list *diags)
+/* A golden from the text of the file at `path`, which it leaves as it is; NULL after
+ * reporting its errors. */
+static struct golden *golden_parse(const char *path, const char *contents, struct diag_list *diags)
 {
-	size_t len;
-	char *text = read_file(path, &len);
-	if (text == NULL)
-		return NULL;
+	char *text = xstrdup(contents);
 	struct golden *g = xcalloc(1, sizeof *g);
 	g->path = xstrdup(path);
 	bool ok = true;
@@ -151,6 +150,17 @@ struct golden *golden_load(const char *path, struct diag_list *diags)
 		golden_free(g);
 		return NULL;
 	}
+	return g;
+}
+
+struct golden *golden_load(const char *path, struct diag_list *diags)
+{
+	size_t len;
+	char *text = read_file(path, &len);
+	if (text == NULL)
+		return NULL;
+	struct golden *g = golden_parse(path, text, diags);
+	free(text);
 	return g;
 }
 
@@ -458,13 +468,15 @@ size_t golden_book_write(const struct golden_book *book, FILE *notes)
 			failed++;
 			continue;
 		}
+		size_t len;
+		char *old = read_file(path, &len);
+		/* A broken golden is what --bless replaces: only a well-formed one has a
+		 * devices line to keep. */
 		struct diag_list ignored = { 0 };
-		struct golden *previous = golden_load(path, &ignored);
+		struct golden *previous = old ? golden_parse(path, old, &ignored) : NULL;
 		diag_list_free(&ignored);
 		char *text = golden_writer_text(&book->writers[c], tc->name, tc->racy, previous);
 		golden_free(previous);
-		size_t len;
-		char *old = read_file(path, &len);
 		if (old == NULL || strcmp(old, text) != 0) {
 			make_parents(path);
 			FILE *f = fopen(path, "w");
