@@ -15,6 +15,7 @@
 #include "select.h"
 #include "testcase.h"
 #include "util.h"
+#include "yamltext.h"
 
 const char *adhoc_set_name(enum input_set set)
 {
@@ -50,21 +51,14 @@ struct spec {
 static bool read_spec(const char *text, size_t index, struct spec *spec, struct diag_list *diags)
 {
 	char *where = xasprintf("--arg %zu", index);
-	struct fy_diag_cfg dcfg;
-	fy_diag_cfg_default(&dcfg);
-	dcfg.fp = NULL;
-	struct fy_diag *fdiag = fy_diag_create(&dcfg);
-	fy_diag_set_collect_errors(fdiag, true);
-	struct fy_parse_cfg pcfg = { .flags = FYPCF_QUIET | FYPCF_COLLECT_DIAG, .diag = fdiag };
-	struct fy_document *doc = fy_document_build_from_string(&pcfg, text, FY_NT);
+	struct yaml_error err;
+	struct fy_document *doc = yaml_from_text(text, false, &err);
 	struct fy_node *root = doc ? fy_document_root(doc) : NULL;
 	bool ok = false;
 	*spec = (struct spec){ 0 };
 	if (doc == NULL) {
-		void *iter = NULL;
-		struct fy_diag_error *e = fy_diag_errors_iterate(fdiag, &iter);
-		diag_add(diags, DIAG_ERROR, where, e ? e->line : 0, e ? e->column : 0, "YAML: %s",
-			 e ? e->msg : "not a YAML value");
+		diag_add(diags, DIAG_ERROR, where, err.line, err.col, "YAML: %s",
+			 err.msg ? err.msg : "not a YAML value");
 	} else if (root == NULL || !fy_node_is_mapping(root)) {
 		diag_add(diags, DIAG_ERROR, where, 0, 0,
 			 "an argument is a mapping in the case-file syntax, such as '{buffer: "
@@ -107,7 +101,7 @@ static bool read_spec(const char *text, size_t index, struct spec *spec, struct 
 	}
 	if (doc)
 		fy_document_destroy(doc);
-	fy_diag_destroy(fdiag);
+	yaml_error_free(&err);
 	free(where);
 	return ok;
 }

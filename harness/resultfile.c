@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "util.h"
+#include "yamltext.h"
 
 static struct fy_node *member(struct fy_node *map, const char *key)
 {
@@ -78,21 +79,13 @@ static void recorded_result_free(struct recorded_result *r)
 static bool read_line(const char *path, int lineno, const char *text, struct recorded_list *list,
 		      struct diag_list *diags)
 {
-	struct fy_diag_cfg dcfg;
-	fy_diag_cfg_default(&dcfg);
-	dcfg.fp = NULL;
-	struct fy_diag *fdiag = fy_diag_create(&dcfg);
-	fy_diag_set_collect_errors(fdiag, true);
-	struct fy_parse_cfg pcfg = { .flags = FYPCF_QUIET | FYPCF_COLLECT_DIAG | FYPCF_JSON_FORCE,
-				     .diag = fdiag };
-	struct fy_document *doc = fy_document_build_from_string(&pcfg, text, FY_NT);
+	struct yaml_error err;
+	struct fy_document *doc = yaml_from_text(text, true, &err);
 	struct fy_node *root = doc ? fy_document_root(doc) : NULL;
 	bool ok = false;
 	if (doc == NULL) {
-		void *iter = NULL;
-		struct fy_diag_error *e = fy_diag_errors_iterate(fdiag, &iter);
-		diag_add(diags, DIAG_ERROR, path, lineno, e ? e->column : 1, "JSON: %s",
-			 e ? e->msg : "not a JSON value");
+		diag_add(diags, DIAG_ERROR, path, lineno, err.msg ? err.col : 1, "JSON: %s",
+			 err.msg ? err.msg : "not a JSON value");
 	} else {
 		struct recorded_result r = {
 			.case_name = text_member(root, "case"),
@@ -118,7 +111,7 @@ static bool read_line(const char *path, int lineno, const char *text, struct rec
 		}
 	}
 	fy_document_destroy(doc);
-	fy_diag_destroy(fdiag);
+	yaml_error_free(&err);
 	return ok;
 }
 
