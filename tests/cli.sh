@@ -62,6 +62,15 @@ every_case_has_golden() {
 		[ -f "$top/${golden%.yaml}.expect" ] || { echo "$f has no golden ${golden%.yaml}.expect" >>"$out"; return 1; }
 	done
 }
+# doc/catalogue.md comes from a run (make catalogue), so it is not compared line by line;
+# but a case added without rewriting the page would be missing from it.
+catalogue_page_current() {
+	for f in $(cd "$top" && ls cases/*/*.yaml); do
+		grep -F -q "](../$f)" "$top/doc/catalogue.md" ||
+			{ echo "doc/catalogue.md has no row for $f: run make catalogue" >>"$out"; return 1; }
+	done
+	[ "$(grep -c '^| \[' "$top/doc/catalogue.md")" -eq "$(cd "$top" && ls cases/*/*.yaml | wc -l)" ]
+}
 
 check "--help prints usage and exits 0" help_exits_0
 check "an unknown option is a usage error (exit 2)" unknown_option
@@ -70,6 +79,7 @@ check "an unknown command is a usage error (exit 2)" unknown_command
 check "a JUnit report that cannot be written is a usage error (exit 2)" junit_unwritable
 check "every case, kernel and golden of the catalogue is listed in catalogue.am" catalogue_listed
 check "every case of the catalogue has a golden in expected/" every_case_has_golden
+check "doc/catalogue.md has one row for each case of the catalogue" catalogue_page_current
 check "every case marked racy has the bug Oclgrind reports as an error in its golden" racy_goldens_hold_errors
 
 if ! "$CLHARNESS" devices 2>/dev/null | grep -q '^pocl-cpu'; then
