@@ -3,6 +3,7 @@
 
 #include "dispatch.h"
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -25,6 +26,12 @@ struct dispatcher {
 	struct worker idle; /* the listing worker, waiting for its first target */
 	bool has_idle;
 };
+
+/* The limits every worker of these options runs under. */
+static struct worker_limits limits_of(const struct run_options *opt)
+{
+	return (struct worker_limits){ opt->cpu_limit_s, opt->address_space_limit };
+}
 
 /* What one worker runs: every case on one target from (first_case, first_run) on. */
 struct run_job {
@@ -129,7 +136,8 @@ int dispatch_open(const struct backend *b, struct test_case *const *cases, size_
 	*d = (struct dispatcher){
 		.backend = b, .cases = cases, .ncases = ncases, .opt = opt, .timeout_s = timeout_s
 	};
-	if (worker_start(&d->idle, list_main, d, cause) < 0) {
+	struct worker_limits limits = limits_of(opt);
+	if (worker_start(&d->idle, &limits, list_main, d, cause) < 0) {
 		free(d);
 		return -1;
 	}
@@ -197,6 +205,20 @@ static void lost_run(const struct run_job *job, size_t c, size_t run, enum verdi
 	result_free(&r);
 }
 
+/* Why a worker that died lost its run; names the address-space limit, which a kernel
+ * that allocates too much meets as a failed allocation inside the driver. */
+static char *crash_message(const struct run_options *opt, const char *how)
+{
+	if (opt->address_space_limit == 0)
+		return xasprintf("the worker running this died: %s; the OpenCL driver or the "
+				 "kernel crashed",
+				 how ? how : "it exited without finishing");
+	return xasprintf("the worker running this died: %s; the OpenCL driver or the kernel "
+			 "crashed (runs are limited to %.1f GiB of address space)",
+			 how ? how : "it exited without finishing",
+			 opt->address_space_limit / 1073741824.0);
+}
+
 /* The time limit of one run of case `c`: the case's own, where it sets a shorter one. */
 static unsigned run_limit(const struct run_job *job, size_t c, unsigned timeout_s)
 {
@@ -238,11 +260,19 @@ static bool follow(struct run_job *job, struct worker *w, unsigned timeout_s,
 		}
 		if (ev == WORKER_GONE) {
 			printed = worker_output_tail(w, 2000);
-			char *how = worker_finish(w, false);
-			if (!reported)
-				lost = xasprintf("the worker running this died: %s; the OpenCL "
-						 "driver or the kernel crashed",
-						 how ? how : "it exited without finishing");
+			int signal = 0;
+			char *how = worker_finish_signal(w, false, &signal);
+			if (signal == SIGXCPU) {
+				lost_verdict = VERDICT_TIMEOUT;
+				if (!reported)
+					lost = xasprintf("over %u s of CPU time (all its threads "
+							 "together), the limit of a run: the "
+							 "kernel hangs or is too slow, so its "
+							 "worker was stopped",
+							 job->opt->cpu_limit_s);
+			} else if (!reported) {
+				lost = crash_message(job->opt, how);
+			}
 			free(how);
 			break;
 		}
@@ -321,7 +351,8 @@ void dispatch_run(struct dispatcher *d, size_t index, void (*emit)(void *ctx, st
 		}
 		if (!adopted) {
 			char *cause = NULL;
-			if (worker_start(&w, run_main, &job, &cause) < 0) {
+			struct worker_limits limits = limits_of(d->opt);
+			if (worker_start(&w, &limits, run_main, &job, &cause) < 0) {
 				for (size_t c = job.first_case; c < d->ncases; c++)
 					lost_run(&job, c, 0, VERDICT_CRASH, cause, NULL, emit, ctx);
 				free(cause);
@@ -369,7 +400,8 @@ int dispatch_inspect(struct dispatcher *d, size_t index, const char *path, const
 	struct inspect_job job = { d->backend, &d->targets[index], path, kernel };
 	struct worker w;
 	char *cause = NULL;
-	if (worker_start(&w, inspect_main, &job, &cause) < 0) {
+	struct worker_limits limits = limits_of(d->opt);
+	if (worker_start(&w, &limits, inspect_main, &job, &cause) < 0) {
 		result_set_diag(failure, VERDICT_CRASH, path, 0, 0, "%s", cause);
 		free(cause);
 		return -1;

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "backend.h"
 #include "result.h"
@@ -17,6 +18,10 @@ struct run_options {
 	size_t nlocals;
 	unsigned repeat;   /* launches per run; the output of the last is checked */
 	bool keep_outputs; /* copy every output buffer into its result */
+	/* Limits on each worker process running these cases (0: none): CPU seconds of all
+	 * its threads together, and bytes of address space. */
+	unsigned cpu_limit_s;
+	uint64_t address_space_limit;
 };
 
 /* Where results go. begin() announces each run before it starts, so that a run that

@@ -9,12 +9,29 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-int worker_start(struct worker *w, void (*fn)(void *arg, int fd, int control), void *arg,
-		 char **cause)
+/* In the child: applies the limits; a soft CPU limit sends SIGXCPU, whose default action
+ * ends the process, and the hard one a second later SIGKILL, for a child that ignores it. */
+static void apply_limits(const struct worker_limits *limits)
+{
+	if (limits == NULL)
+		return;
+	if (limits->cpu_s > 0) {
+		struct rlimit cpu = { limits->cpu_s, limits->cpu_s + 1 };
+		setrlimit(RLIMIT_CPU, &cpu);
+	}
+	if (limits->address_space > 0) {
+		struct rlimit as = { limits->address_space, limits->address_space };
+		setrlimit(RLIMIT_AS, &as);
+	}
+}
+
+int worker_start(struct worker *w, const struct worker_limits *limits,
+		 void (*fn)(void *arg, int fd, int control), void *arg, char **cause)
 {
 	*w = (struct worker){ .pid = -1, .fd = -1, .control_fd = -1, .output_fd = -1 };
 	FILE *output = tmpfile();
@@ -58,6 +75,7 @@ int worker_start(struct worker *w, void (*fn)(void *arg, int fd, int control), v
 		dup2(w->output_fd, STDERR_FILENO);
 		/* Unbuffered, so what a driver prints just before it crashes is not lost. */
 		setvbuf(stdout, NULL, _IONBF, 0);
+		apply_limits(limits);
 		fn(arg, fds[1], control[0]);
 		close(fds[1]);
 		/* _exit: the parent's atexit handlers and stdio buffers are not the child's. */
@@ -154,13 +172,22 @@ enum worker_event worker_next(struct worker *w, uint64_t deadline_ns, enum frame
 
 char *worker_finish(struct worker *w, bool kill_it)
 {
+	return worker_finish_signal(w, kill_it, NULL);
+}
+
+char *worker_finish_signal(struct worker *w, bool kill_it, int *signal)
+{
 	char *how = NULL;
+	if (signal)
+		*signal = 0;
 	if (w->pid > 0) {
 		if (kill_it)
 			kill(w->pid, SIGKILL);
 		int status = 0;
 		while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
 			;
+		if (WIFSIGNALED(status) && signal)
+			*signal = WTERMSIG(status);
 		if (WIFSIGNALED(status))
 			how = xasprintf("killed by signal %d (%s)", WTERMSIG(status),
 					strsignal(WTERMSIG(status)));

@@ -21,13 +21,20 @@ struct worker {
 	long long output_mark; /* where the current run's output starts in it */
 };
 
-/* Runs fn(arg, fd, control) in a child process; fn writes frames to fd with worker_send
- * and may wait for commands on control with worker_receive. What
- * the child prints (drivers print to stdout and stderr) goes to a private file, so it can
- * neither corrupt the parent's TAP or JSON nor interleave with the report; see
- * worker_output_tail. Returns -1 with *cause when fork, pipe or the file fails. */
-int worker_start(struct worker *w, void (*fn)(void *arg, int fd, int control), void *arg,
-		 char **cause);
+/* What a worker may use, so that an untrusted kernel cannot take the machine with it;
+ * 0 leaves a limit unset. */
+struct worker_limits {
+	unsigned cpu_s;		/* CPU time of all its threads together: SIGXCPU ends it */
+	uint64_t address_space; /* bytes of virtual memory (RLIMIT_AS) */
+};
+
+/* Runs fn(arg, fd, control) in a child process under `limits` (NULL: none); fn writes frames to fd
+ * with worker_send and may wait for commands on control with worker_receive. What the child prints
+ * (drivers print to stdout and stderr) goes to a private file, so it can neither corrupt the
+ * parent's TAP or JSON nor interleave with the report; see worker_output_tail. Returns -1 with
+ * *cause when fork, pipe or the file fails. */
+int worker_start(struct worker *w, const struct worker_limits *limits,
+		 void (*fn)(void *arg, int fd, int control), void *arg, char **cause);
 
 /* Sends the child a command, a number it reads with worker_receive. */
 int worker_command(struct worker *w, uint32_t command);
@@ -45,6 +52,8 @@ enum worker_event worker_next(struct worker *w, uint64_t deadline_ns, enum frame
  * with status 0, else how it ended ("killed by signal 11 (Segmentation fault)"); the
  * caller frees it. */
 char *worker_finish(struct worker *w, bool kill_it);
+/* worker_finish, also setting *signal to the signal that ended the child, or 0. */
+char *worker_finish_signal(struct worker *w, bool kill_it, int *signal);
 
 /* In the child: how much it has printed so far, to send with the news of a run's start,
  * since the parent may read that news only after the child printed more. */

@@ -64,6 +64,18 @@ static int fake_execute(struct backend_session *session, const struct test_case 
 		}
 		if (strcmp(tc->name, "hang") == 0)
 			sleep(60);
+		if (strcmp(tc->name, "spin") == 0)
+			for (volatile unsigned long i = 0;; i++)
+				;
+		if (strcmp(tc->name, "hog") == 0) {
+			void *two_gib = malloc((size_t)2 << 30);
+			free(two_gib);
+			if (two_gib == NULL) {
+				result_set_diag(failure, VERDICT_CASE_ERROR, tc->path, 0, 0,
+						"out of host memory");
+				return -1;
+			}
+		}
 	}
 	memcpy(final[1], initial[0], plan->buffer_counts[1] * 4);
 	*kernel_ns = listed_here ? 1 : 2; /* tells the test which worker ran this */
@@ -87,8 +99,9 @@ struct collected {
 	char names[16][16];
 	long long n[16];
 	enum verdict verdict[16];
-	bool last_words[16]; /* the detail holds what the fake driver printed */
-	bool adopted[16];    /* run by the worker that listed the targets */
+	bool last_words[16];  /* the detail holds what the fake driver printed */
+	bool adopted[16];     /* run by the worker that listed the targets */
+	bool cpu_limited[16]; /* the message names the CPU-time limit */
 	size_t count;
 };
 
@@ -101,6 +114,7 @@ static void collect(void *ctx, struct result *r)
 	c->verdict[c->count] = r->verdict;
 	c->adopted[c->count] = r->kernel_ns == 1;
 	c->last_words[c->count] = r->detail && strstr(r->detail, "fake driver: about to fault");
+	c->cpu_limited[c->count] = r->message && strstr(r->message, "CPU time");
 	c->count++;
 }
 
@@ -160,12 +174,59 @@ START_TEST(test_each_failure_costs_one_run_and_the_rest_still_run)
 }
 END_TEST
 
+START_TEST(test_limits_stop_a_run_that_spins_or_allocates_too_much)
+{
+	const char *names[] = { "spin", "hog" };
+	struct test_case *cases[2];
+	char *path = test_data_path("cases/good.yaml");
+	for (int i = 0; i < 2; i++) {
+		struct diag_list diags = { 0 };
+		cases[i] = case_load(path, &diags);
+		ck_assert_msg(cases[i] != NULL, "The good case should load.");
+		free(cases[i]->name);
+		cases[i]->name = xstrdup(names[i]);
+	}
+	free(path);
+
+	struct run_options opt = { .repeat = 1,
+				   .cpu_limit_s = 1,
+				   .address_space_limit = (uint64_t)1 << 30 };
+	struct dispatcher *d;
+	char *cause = NULL;
+	ck_assert_msg(dispatch_open(&backend_fake, cases, 2, &opt, 20, &d, &cause) == 0,
+		      "The fake backend lists its target under limits.");
+	struct collected got = { 0 };
+	uint64_t start = clock_now_ns();
+	dispatch_run(d, 0, collect, &got);
+	dispatch_close(d);
+	double seconds = (clock_now_ns() - start) / 1e9;
+
+	ck_assert_msg(got.count == 4, "Four runs should give four results, not %zu.", got.count);
+	ck_assert_msg(got.verdict[0] == VERDICT_TIMEOUT && got.cpu_limited[0],
+		      "A run that spins past its CPU limit is a timeout that names the limit, not "
+		      "%s.",
+		      verdict_name(got.verdict[0]));
+	ck_assert_msg(seconds < 15,
+		      "The CPU limit (1 s), not the wall-clock one (20 s), stops the spinning run; "
+		      "it took %.1f s.",
+		      seconds);
+	ck_assert_msg(got.verdict[2] == VERDICT_CASE_ERROR,
+		      "An allocation past the address-space limit fails inside the run, not %s.",
+		      verdict_name(got.verdict[2]));
+	ck_assert_msg(got.verdict[1] == VERDICT_PASS && got.verdict[3] == VERDICT_PASS,
+		      "The runs after each still pass.");
+	for (int i = 0; i < 2; i++)
+		case_free(cases[i]);
+}
+END_TEST
+
 Suite *dispatch_suite(void)
 {
 	Suite *s = suite_create("dispatch");
 	TCase *tc = tcase_create("dispatch");
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_each_failure_costs_one_run_and_the_rest_still_run);
+	tcase_add_test(tc, test_limits_stop_a_run_that_spins_or_allocates_too_much);
 	suite_add_tcase(s, tc);
 	return s;
 }
