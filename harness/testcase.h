@@ -11,18 +11,7 @@
 #include "elem.h"
 #include "expr.h"
 #include "reference.h"
-
-/* 1-based line and column in the case file; 0 when unknown. */
-struct src_pos {
-	int line;
-	int col;
-};
-
-/* An expression with the position of its first character in the case file. */
-struct pexpr {
-	struct expr *expr;
-	struct src_pos pos;
-};
+#include "yamlread.h"
 
 enum init_kind { INIT_POISON, INIT_FILL, INIT_IOTA, INIT_RANDOM, INIT_RANDOM_INT };
 
