@@ -221,48 +221,6 @@ static void parse_arg(struct loader *ld, struct fy_node *node, struct src_pos at
 	}
 }
 
-/* Finds a kernel file relative to the case file's folder or any folder above it, so a
- * catalogue works wherever it is installed and a user's case can sit beside its kernel.
- * The climb is lexical ("a/b/" -> "a/" -> "" -> "../") to keep reported paths short. */
-static char *resolve_kernel(const char *case_path, const char *file)
-{
-	if (file[0] == '/')
-		return access(file, R_OK) == 0 ? xstrdup(file) : NULL;
-	char *dir = xstrdup(case_path);
-	char *slash = strrchr(dir, '/');
-	if (slash)
-		slash[1] = '\0';
-	else
-		dir[0] = '\0';
-	for (;;) {
-		char *candidate = xasprintf("%s%s", dir, file);
-		if (access(candidate, R_OK) == 0) {
-			free(dir);
-			return candidate;
-		}
-		free(candidate);
-		char *real = realpath(*dir ? dir : ".", NULL);
-		bool at_root = real == NULL || strcmp(real, "/") == 0;
-		free(real);
-		if (at_root)
-			break;
-		size_t len = strlen(dir);
-		size_t start = len > 0 ? len - 1 : 0; /* the trailing '/' */
-		while (start > 0 && dir[start - 1] != '/')
-			start--;
-		const char *last = dir + start;
-		if (len == 0 || strncmp(last, "../", 3) == 0) {
-			char *up = xasprintf("%s../", dir);
-			free(dir);
-			dir = up;
-		} else {
-			dir[start] = '\0';
-		}
-	}
-	free(dir);
-	return NULL;
-}
-
 static void parse_step(struct loader *ld, struct fy_node *node, struct src_pos at, bool top,
 		       struct step *step)
 {
@@ -299,7 +257,7 @@ static void parse_step(struct loader *ld, struct fy_node *node, struct src_pos a
 		step->kernel_name =
 			yr_scalar_at(&ld->r, kernel, "name", kpos, "the kernel's name (name: ...)");
 		if (step->kernel_file) {
-			step->kernel_path = resolve_kernel(ld->r.path, step->kernel_file);
+			step->kernel_path = find_upwards(ld->r.path, step->kernel_file);
 			if (step->kernel_path == NULL)
 				yr_error(&ld->r, step->file_pos,
 					 "kernel file '%s' not found beside the case file "

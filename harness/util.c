@@ -4,6 +4,8 @@
 #include "util.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,4 +167,44 @@ char *read_fd_from(int fd, long long offset)
 	ssize_t n = pread(fd, text, (size_t)(size - offset), offset);
 	text[n > 0 ? n : 0] = '\0';
 	return text;
+}
+
+/* The climb is lexical ("a/b/" -> "a/" -> "" -> "../") to keep reported paths short. */
+char *find_upwards(const char *from, const char *file)
+{
+	if (file[0] == '/')
+		return access(file, R_OK) == 0 ? xstrdup(file) : NULL;
+	char *dir = xstrdup(from);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		slash[1] = '\0';
+	else
+		dir[0] = '\0';
+	for (;;) {
+		char *candidate = xasprintf("%s%s", dir, file);
+		if (access(candidate, R_OK) == 0) {
+			free(dir);
+			return candidate;
+		}
+		free(candidate);
+		char *real = realpath(*dir ? dir : ".", NULL);
+		bool at_root = real == NULL || strcmp(real, "/") == 0;
+		free(real);
+		if (at_root)
+			break;
+		size_t len = strlen(dir);
+		size_t start = len > 0 ? len - 1 : 0; /* the trailing '/' */
+		while (start > 0 && dir[start - 1] != '/')
+			start--;
+		const char *last = dir + start;
+		if (len == 0 || strncmp(last, "../", 3) == 0) {
+			char *up = xasprintf("%s../", dir);
+			free(dir);
+			dir = up;
+		} else {
+			dir[start] = '\0';
+		}
+	}
+	free(dir);
+	return NULL;
 }

@@ -41,4 +41,9 @@ char *read_fd_from(int fd, long long offset);
 /* Reads a whole file into a NUL-terminated buffer; NULL with errno set on failure. */
 char *read_file(const char *path, size_t *len);
 
+/* The readable file `file` names, relative to the folder of the file `from` or of any
+ * folder above it (absolute: itself), so a catalogue works wherever it is installed and
+ * a user's file can sit beside what it names. NULL when there is none; caller frees. */
+char *find_upwards(const char *from, const char *file);
+
 #endif
