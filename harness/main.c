@@ -12,12 +12,17 @@
 #include <unistd.h>
 
 #include "adhoc.h"
+#include "assignment.h"
 #include "backend.h"
+#include "batch.h"
 #include "catalogue.h"
 #include "golden.h"
+#include "grade.h"
+#include "gradereport.h"
 #include "report.h"
 #include "runner.h"
 #include "select.h"
+#include "submission.h"
 #include "testcase.h"
 #include "util.h"
 
@@ -29,6 +34,7 @@ static const char usage_text[] =
 	"       clharness run [OPTION]... [CASE|DIR]...\n"
 	"       clharness check FILE.cl --kernel NAME --global G --local L [--arg SPEC]...\n"
 	"       clharness catalogue [--results FILE]... [CASE|DIR]...\n"
+	"       clharness grade [OPTION]... ASSIGNMENT SUBMISSION...\n"
 	"\n"
 	"Runs OpenCL kernel cases on every OpenCL device and under the Oclgrind simulator,\n"
 	"compares each output buffer with a CPU reference, reports the data races, barrier\n"
@@ -73,6 +79,15 @@ static const char usage_text[] =
 	"Options of catalogue (writes the catalogue page, Markdown, to standard output):\n"
 	"  -r, --results FILE  results of `clharness run --json` to show; repeatable, so\n"
 	"                      devices of several machines stand side by side\n"
+	"\n"
+	"Options of grade (a SUBMISSION is a student's .cl file, a student's folder with one\n"
+	".cl file, or a folder of those; the class table goes to standard output):\n"
+	"  -j, --jobs N        grade N submissions side by side (default 1)\n"
+	"  -o, --out DIR       write each student's NAME.txt and NAME.json, and class.csv\n"
+	"                      and class.md, to DIR (default grades)\n"
+	"  -d, --device NAME   the device for the correct and speed checks (default: the\n"
+	"                      first device `clharness devices` lists)\n"
+	"      --timeout S     a run's wall-clock limit instead of the assignment's\n"
 	"\n"
 	"Exit status: 0 when every result is what its case expects, 1 when any is not,\n"
 	"2 on usage or setup errors. Under --tap a failure is its \"not ok\" line and the\n"
@@ -704,6 +719,178 @@ out:
 	return status;
 }
 
+/* The first device, and the simulator, grading runs on; exit status 2 after saying why
+ * a target the assignment needs cannot run. */
+static int grading_targets(const struct assignment *a, const char *device_pattern, char **device,
+			   char **simulator)
+{
+	bool needs_simulator = false;
+	for (size_t i = 0; i < a->nchecks; i++)
+		needs_simulator |= a->checks[i].kind == GRADE_SIMULATE;
+	struct run_options opt = { .repeat = 1 };
+	char *patterns[] = { (char *)device_pattern, "oclgrind" };
+	struct selection sel;
+	selection_open(&sel, device_pattern ? patterns : NULL, device_pattern ? 2 : 0, NULL, 0,
+		       &opt, 60);
+	*device = *simulator = NULL;
+	for (size_t t = 0; t < sel.count; t++) {
+		const struct target *target = selection_target(&sel, t);
+		bool sim = strcmp(target->type, "simulator") == 0;
+		if (sim && *simulator == NULL)
+			*simulator = xstrdup(target->name);
+		else if (!sim && *device == NULL)
+			*device = xstrdup(target->name);
+	}
+	struct strbuf why = { 0 };
+	for (size_t m = 0; m < sel.nmissing; m++)
+		strbuf_printf(&why, "; %s: %s", sel.missing[m].backend->name,
+			      sel.missing[m].reason);
+	int status = 0;
+	if (*device == NULL) {
+		fprintf(stderr, "clharness: no OpenCL device %s%s to grade on%s\n",
+			device_pattern ? "matches " : "", device_pattern ? device_pattern : "",
+			why.data ? why.data : " (see clharness devices)");
+		status = EXIT_USAGE;
+	} else if (needs_simulator && *simulator == NULL) {
+		fprintf(stderr,
+			"clharness: %s's simulate checks need Oclgrind, which cannot run "
+			"here%s\n",
+			a->name, why.data ? why.data : "");
+		status = EXIT_USAGE;
+	}
+	strbuf_free(&why);
+	selection_free(&sel);
+	return status;
+}
+
+static void grade_progress(void *ctx, const struct student_grade *g, double seconds)
+{
+	const struct assignment *a = ctx;
+	fprintf(stderr, "graded %s: %.2f / %.2f%s%s (%.1f s)\n", g->student, g->total,
+		a->max_points, g->blocker ? ", " : "",
+		g->blocker ? verdict_name(g->blocker_verdict) : "", seconds);
+}
+
+/* clharness grade: every submission against an assignment, reports and a class table. */
+static int cmd_grade(int argc, char **argv)
+{
+	enum { OPT_TIMEOUT = 256 };
+	static const struct option options[] = {
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "device", required_argument, NULL, 'd' },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	long long jobs = 1;
+	const char *out_dir = "grades";
+	const char *device_pattern = NULL;
+	unsigned wall_s = 0;
+	optind = 1;
+	int c;
+	while ((c = getopt_long(argc, argv, "j:o:d:h", options, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			if (parse_positive(optarg, 256, &jobs) < 0)
+				return usage_error("--jobs takes a whole number from 1 to 256, "
+						   "found '%s'",
+						   optarg);
+			break;
+		case 'o':
+			out_dir = optarg;
+			break;
+		case 'd':
+			device_pattern = optarg;
+			break;
+		case OPT_TIMEOUT:
+			if (timeout_option(optarg, &wall_s) < 0)
+				return EXIT_USAGE;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 0;
+		default:
+			fprintf(stderr, "Try 'clharness --help'.\n");
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind < 2)
+		return usage_error("grade needs an assignment and at least one submission");
+
+	struct diag_list diags = { 0 };
+	struct assignment *a = assignment_load(argv[optind], &diags);
+	struct submission *subs = NULL;
+	size_t nsubs = 0;
+	if (a)
+		submissions_collect(argv + optind + 1, (size_t)(argc - optind - 1), &subs, &nsubs,
+				    &diags);
+	if (diag_error_count(&diags) > 0) {
+		print_diags(&diags);
+		diag_list_free(&diags);
+		submissions_free(subs, nsubs);
+		assignment_free(a);
+		return EXIT_USAGE;
+	}
+	diag_list_free(&diags);
+	if (mkdir(out_dir, 0777) < 0 && errno != EEXIST) {
+		fprintf(stderr, "clharness: cannot make the report folder %s: %s\n", out_dir,
+			strerror(errno));
+		submissions_free(subs, nsubs);
+		assignment_free(a);
+		return EXIT_USAGE;
+	}
+	char *device = NULL, *simulator = NULL;
+	int status = grading_targets(a, device_pattern, &device, &simulator);
+	if (status != 0)
+		goto out;
+
+	uint64_t start = clock_now_ns();
+	char *lock = xasprintf("%s/.timing.lock", out_dir);
+	struct grade_options gopt = {
+		.device = device, .simulator = simulator, .wall_s = wall_s, .speed_lock = lock
+	};
+	struct batch_options bo = { .assignment = a,
+				    .grade = &gopt,
+				    .out_dir = out_dir,
+				    .jobs = (unsigned)jobs,
+				    .progress = grade_progress,
+				    .ctx = a };
+	struct student_grade *grades = xcalloc(nsubs + 1, sizeof *grades);
+	size_t unwritten = batch_grade(&bo, subs, nsubs, grades);
+	unlink(lock);
+	free(lock);
+
+	struct strbuf csv = { 0 }, md = { 0 };
+	grade_table_csv(&csv, a, grades, nsubs);
+	grade_table_markdown(&md, a, grades, nsubs);
+	if (write_text_file(out_dir, "class.csv", csv.data) < 0 ||
+	    write_text_file(out_dir, "class.md", md.data) < 0)
+		unwritten++;
+	fputs(md.data, stdout);
+	fprintf(stderr,
+		"grade: %zu submission%s of %s graded on %s%s%s in %.1f s; reports in "
+		"%s/\n",
+		nsubs, nsubs == 1 ? "" : "s", a->name, device, simulator ? " and " : "",
+		simulator ? simulator : "", (clock_now_ns() - start) / 1e9, out_dir);
+	if (unwritten > 0) {
+		fprintf(stderr, "clharness: %zu report%s could not be written to %s\n", unwritten,
+			unwritten == 1 ? "" : "s", out_dir);
+		status = EXIT_MISMATCH;
+	}
+	strbuf_free(&csv);
+	strbuf_free(&md);
+	for (size_t i = 0; i < nsubs; i++)
+		student_grade_free(&grades[i]);
+	free(grades);
+out:
+	free(device);
+	free(simulator);
+	submissions_free(subs, nsubs);
+	assignment_free(a);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -727,5 +914,8 @@ int main(int argc, char **argv)
 		return cmd_check(argc - 1, argv + 1);
 	if (strcmp(cmd, "catalogue") == 0)
 		return cmd_catalogue(argc - 1, argv + 1);
-	return usage_error("unknown command '%s' (known: devices, run, check, catalogue)", cmd);
+	if (strcmp(cmd, "grade") == 0)
+		return cmd_grade(argc - 1, argv + 1);
+	return usage_error("unknown command '%s' (known: devices, run, check, catalogue, grade)",
+			   cmd);
 }

@@ -83,8 +83,8 @@ bool yr_number(struct yaml_reader *r, struct fy_node *node, struct src_pos at, c
 bool yr_bool(struct yaml_reader *r, struct fy_node *node, struct src_pos at, const char *what,
 	     bool *out);
 /* A non-empty list of constant positive sizes, appended to *out. */
-void yr_size_list(struct yaml_reader *r, struct fy_node *node, struct src_pos at,
-		  const char *what, long long **out, size_t *count);
+void yr_size_list(struct yaml_reader *r, struct fy_node *node, struct src_pos at, const char *what,
+		  long long **out, size_t *count);
 /* Whole seconds from 1 to max, into *out; left alone after an error. */
 void yr_seconds(struct yaml_reader *r, struct fy_node *node, struct src_pos at, const char *what,
 		unsigned max, unsigned *out);
