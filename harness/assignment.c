@@ -505,7 +505,7 @@ static void parse_check(struct loader *ld, struct fy_node *node, struct src_pos 
 					    "simulate", "forbid", "speed",  NULL };
 	yr_reject_unknown_keys(&ld->r, node, "a check", keys);
 	struct src_pos pos = yr_pos(node, at);
-	struct grade_check c = { .pos = pos, .repeat = 10, .rounds = 3 };
+	struct grade_check c = { .pos = pos, .repeat = 10, .rounds = 5 };
 	size_t before = ld->r.errors;
 	c.name = yr_scalar_at(&ld->r, node, "name", pos, "the check's name");
 	struct fy_node *v;
@@ -527,6 +527,11 @@ static void parse_check(struct loader *ld, struct fy_node *node, struct src_pos 
 			c.kind = (enum grade_kind)k;
 			nkinds++;
 		}
+	bool misspelt = false;
+	for (size_t k = 0; k < 3; k++)
+		misspelt |= yr_misspelt(&ld->r, node, kinds[k]);
+	if (nkinds == 0 && misspelt)
+		goto out; /* that mistake is reported already */
 	if (nkinds != 1) {
 		yr_error(&ld->r, pos,
 			 "a check needs exactly one of correct, simulate or speed, found %zu",

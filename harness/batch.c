@@ -54,8 +54,8 @@ static void send_summary(int fd, const struct student_grade *g, bool reports_wri
 	strbuf_printf(&out, "%d\n%s\n", g->blocker ? (int)g->blocker_verdict : -1,
 		      reports_written ? "ok" : "reports-failed");
 	for (size_t i = 0; i < g->nchecks; i++)
-		strbuf_printf(&out, "%.17g %zu %zu\n", g->checks[i].points, g->checks[i].runs,
-			      g->checks[i].passed);
+		strbuf_printf(&out, "%.17g %zu %zu %u\n", g->checks[i].points, g->checks[i].runs,
+			      g->checks[i].passed, g->checks[i].verdicts);
 	strbuf_printf(&out, "%.17g\n", g->total);
 	size_t done = 0;
 	while (done < out.len) {
@@ -94,6 +94,7 @@ static int read_summary(const char *text, const struct assignment *a, struct stu
 			return -1;
 		cg->runs = strtoul(end, &end, 10);
 		cg->passed = strtoul(end, &end, 10);
+		cg->verdicts = (unsigned)strtoul(end, &end, 10);
 		if (*end != '\n')
 			return -1;
 		p = end + 1;

@@ -168,21 +168,17 @@ static void note_failure(struct check_grade *cg, const struct result *r, unsigne
 		 r->message ? r->message : "no message", tag);
 }
 
-/* Whether a diagnostic with this text is already there: the same race found at two sizes
- * is one mistake. */
+/* Whether a diagnostic saying the same is already there: the same race found at two sizes
+ * is one mistake, whatever its count and run tag in parentheses. */
 static bool seen(const struct diag_list *list, size_t from, const struct diag *d)
 {
+	size_t len = strcspn(d->message, "(");
 	for (size_t i = 0; i < from; i++) {
 		const struct diag *o = &list->items[i];
 		if (o->line == d->line && o->col == d->col && o->severity == d->severity &&
-		    strcmp(o->file, d->file) == 0) {
-			/* Compare messages without their "(N=.., L=..)" tags. */
-			const char *a = strstr(o->message, " (N="), *b = strstr(d->message, " (N=");
-			size_t la = a ? (size_t)(a - o->message) : strlen(o->message);
-			size_t lb = b ? (size_t)(b - d->message) : strlen(d->message);
-			if (la == lb && strncmp(o->message, d->message, la) == 0)
-				return true;
-		}
+		    strcmp(o->file, d->file) == 0 && strcspn(o->message, "(") == len &&
+		    strncmp(o->message, d->message, len) == 0)
+			return true;
 	}
 	return false;
 }
@@ -251,6 +247,7 @@ static void grade_runs(struct grader *g, const struct grade_check *c, struct che
 				continue;
 			}
 			failed++;
+			cg->verdicts |= 1u << r->verdict;
 			if (reported++ < MAX_REPORTED_RUNS)
 				note_failure(cg, r, sim ? c->forbid : 0, g->path);
 			if (r->verdict == VERDICT_TIMEOUT || r->verdict == VERDICT_BUILD_ERROR)
@@ -307,6 +304,7 @@ static void grade_speed(struct grader *g, const struct grade_check *c, struct ch
 		bool ok = r_ref.verdict == VERDICT_PASS && r_mine.verdict == VERDICT_PASS;
 		if (!ok) {
 			cg->runs = 1;
+			cg->verdicts |= 1u << r_mine.verdict;
 			if (r_ref.verdict != VERDICT_PASS)
 				cg->summary = xasprintf("not timed: the reference kernel gave %s "
 							"(N=%lld, L=%lld), a fault of the "

@@ -21,11 +21,12 @@ struct grade_options {
 };
 
 struct check_grade {
-	double points; /* earned */
-	size_t passed; /* runs that passed */
-	size_t runs;   /* runs that count (a work-group size a device refuses does not) */
-	double speed;  /* GRADE_SPEED: reference kernel time / submission's; 0: not timed */
-	char *summary; /* one line: "8 of 9 runs right", "0.93 of the reference's speed" */
+	double points;	   /* earned */
+	size_t passed;	   /* runs that passed */
+	size_t runs;	   /* runs that count (a work-group size a device refuses does not) */
+	double speed;	   /* GRADE_SPEED: reference kernel time / submission's; 0: not timed */
+	char *summary;	   /* one line: "8 of 9 runs right", "0.93 of the reference's speed" */
+	unsigned verdicts; /* bits (1 << enum verdict) of the failed runs' verdicts */
 	struct diag_list diags; /* what went wrong, at the submission's lines where known */
 };
 

@@ -163,10 +163,24 @@ static void csv_field(struct strbuf *out, const char *s)
 	strbuf_puts(out, "\"");
 }
 
-/* What the table says of a student whose checks could not run. */
-static const char *row_note(const struct student_grade *g)
+/* What the table says beside a student's points: why the checks could not run, or that
+ * runs hung or crashed, which an instructor will want to look at. */
+static void row_note(struct strbuf *out, const struct student_grade *g)
 {
-	return g->blocker ? verdict_name(g->blocker_verdict) : "";
+	if (g->blocker) {
+		strbuf_puts(out, verdict_name(g->blocker_verdict));
+		return;
+	}
+	unsigned seen = 0;
+	for (size_t i = 0; i < g->nchecks; i++)
+		seen |= g->checks[i].verdicts;
+	const enum verdict told[] = { VERDICT_TIMEOUT, VERDICT_CRASH };
+	const char *sep = "";
+	for (size_t k = 0; k < 2; k++)
+		if (seen & (1u << told[k])) {
+			strbuf_printf(out, "%s%s", sep, verdict_name(told[k]));
+			sep = " and ";
+		}
 }
 
 void grade_table_csv(struct strbuf *out, const struct assignment *a,
@@ -186,9 +200,12 @@ void grade_table_csv(struct strbuf *out, const struct assignment *a,
 		}
 		strbuf_puts(out, ",");
 		points_text(out, grades[s].total);
+		struct strbuf note = { 0 };
+		row_note(&note, &grades[s]);
 		strbuf_puts(out, ",");
-		csv_field(out, row_note(&grades[s]));
+		csv_field(out, note.data ? note.data : "");
 		strbuf_puts(out, "\n");
+		strbuf_free(&note);
 	}
 }
 
@@ -227,8 +244,11 @@ void grade_table_markdown(struct strbuf *out, const struct assignment *a,
 		}
 		strbuf_puts(out, " ");
 		points_text(out, grades[s].total);
+		struct strbuf note = { 0 };
+		row_note(&note, &grades[s]);
 		strbuf_puts(out, " | ");
-		md_cell(out, row_note(&grades[s]));
+		md_cell(out, note.data ? note.data : "");
 		strbuf_puts(out, " |\n");
+		strbuf_free(&note);
 	}
 }
