@@ -371,8 +371,12 @@ static void parse_kernels(struct loader *ld, struct fy_node *node, struct src_po
 		struct kernel_proto k = { .text = text };
 		char *why = NULL;
 		if (kernel_proto_parse(text, &k.name, &k.sig, &why) < 0) {
-			yr_error(&ld->r, yr_pos(item, at), "in kernel prototype '%s': %s", text,
-				 why);
+			bool cut = strchr(text, '(') && !strchr(text, ')');
+			yr_error(&ld->r, yr_pos(item, at), "in kernel prototype '%s': %s%s", text,
+				 why,
+				 cut ? "; inside [...] a comma ends a value, so list each prototype "
+				       "on a line of its own after '- ', or quote it"
+				     : "");
 			free(why);
 			free(text);
 			continue;

@@ -15,6 +15,7 @@ char *test_data_path(const char *relative)
 int main(void)
 {
 	SRunner *runner = srunner_create(adhoc_suite());
+	srunner_add_suite(runner, assignment_suite());
 	srunner_add_suite(runner, case_load_suite());
 	srunner_add_suite(runner, catalogue_suite());
 	srunner_add_suite(runner, compare_suite());
@@ -24,9 +25,11 @@ int main(void)
 	srunner_add_suite(runner, finding_suite());
 	srunner_add_suite(runner, gen_suite());
 	srunner_add_suite(runner, golden_suite());
+	srunner_add_suite(runner, gradereport_suite());
 	srunner_add_suite(runner, oglog_suite());
 	srunner_add_suite(runner, reference_suite());
 	srunner_add_suite(runner, report_suite());
+	srunner_add_suite(runner, submission_suite());
 	srunner_add_suite(runner, wire_suite());
 	/* Under the TAP driver Check writes TAP itself; its own summary would only add noise. */
 	const char *tap = getenv("CK_TAP_LOG_FILE_NAME");

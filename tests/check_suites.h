@@ -5,6 +5,7 @@
 #include <check.h>
 
 Suite *adhoc_suite(void);
+Suite *assignment_suite(void);
 Suite *case_load_suite(void);
 Suite *catalogue_suite(void);
 Suite *compare_suite(void);
@@ -14,9 +15,11 @@ Suite *expr_suite(void);
 Suite *finding_suite(void);
 Suite *gen_suite(void);
 Suite *golden_suite(void);
+Suite *gradereport_suite(void);
 Suite *oglog_suite(void);
 Suite *reference_suite(void);
 Suite *report_suite(void);
+Suite *submission_suite(void);
 Suite *wire_suite(void);
 
 /* The path of a file under tests/data, found through $CLH_TEST_DATA (set by make check)
