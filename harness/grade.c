@@ -90,6 +90,26 @@ static void run_fresh(const struct grader *g, const char *target, struct test_ca
 	selection_free(&sel);
 }
 
+/* Takes the timing lock: exclusive around timed runs, shared around every other run, so
+ * that no grader's run competes for the device with another's timed one. Returns the
+ * descriptor to close, or -1 (no lock). */
+static int take_lock(const char *path, int how)
+{
+	if (path == NULL)
+		return -1;
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd >= 0)
+		while (flock(fd, how) < 0)
+			;
+	return fd;
+}
+
+static void drop_lock(int fd)
+{
+	if (fd >= 0)
+		close(fd);
+}
+
 /* The result of one run, from an earlier check where it ran before. */
 static const struct result *run_once(struct grader *g, bool simulated, bool substituted,
 				     const char *case_path, struct test_case *tc, long long n,
@@ -110,7 +130,9 @@ static const struct result *run_once(struct grader *g, bool simulated, bool subs
 				  .n = n,
 				  .l = l,
 				  .repeat = repeat };
+	int lock = take_lock(g->opt->speed_lock, LOCK_SH);
 	run_fresh(g, simulated ? g->opt->simulator : g->opt->device, tc, n, l, repeat, &c->r);
+	drop_lock(lock);
 	return &c->r;
 }
 
@@ -270,18 +292,6 @@ static void grade_runs(struct grader *g, const struct grade_check *c, struct che
 	case_free(tc);
 }
 
-/* Holds the lock file while timed runs run. Returns the descriptor, or -1 (no lock). */
-static int lock_timing(const char *path)
-{
-	if (path == NULL)
-		return -1;
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd >= 0)
-		while (flock(fd, LOCK_EX) < 0)
-			;
-	return fd;
-}
-
 /* A speed check: the case's own kernel and the submission timed in turns, the fastest of
  * `rounds` runs of each kept, since noise only ever adds time. */
 static void grade_speed(struct grader *g, const struct grade_check *c, struct check_grade *cg)
@@ -296,7 +306,7 @@ static void grade_speed(struct grader *g, const struct grade_check *c, struct ch
 	long long n = c->sizes[0];
 	long long l = c->locals ? c->locals[0] : ref->locals[0];
 	uint64_t best_ref = UINT64_MAX, best_mine = UINT64_MAX;
-	int lock = lock_timing(g->opt->speed_lock);
+	int lock = take_lock(g->opt->speed_lock, LOCK_EX);
 	for (unsigned round = 0; round < c->rounds; round++) {
 		struct result r_ref, r_mine;
 		run_fresh(g, g->opt->device, ref, n, l, c->repeat, &r_ref);
@@ -326,8 +336,7 @@ static void grade_speed(struct grader *g, const struct grade_check *c, struct ch
 		if (!ok)
 			break;
 	}
-	if (lock >= 0)
-		close(lock);
+	drop_lock(lock);
 	if (cg->summary == NULL) {
 		cg->runs = 1;
 		cg->speed = best_mine > 0 ? (double)best_ref / (double)best_mine : 0;
@@ -369,6 +378,7 @@ static bool kernels_match(struct grader *g, struct student_grade *sg)
 	}
 	size_t index;
 	struct dispatcher *d = selection_dispatcher(&sel, 0, &index);
+	int lock = take_lock(g->opt->speed_lock, LOCK_SH);
 	for (size_t k = 0; k < g->a->nkernels && ok; k++) {
 		const struct kernel_proto *want = &g->a->kernels[k];
 		struct kernel_sig sig = { 0 };
@@ -403,6 +413,7 @@ static bool kernels_match(struct grader *g, struct student_grade *sg)
 		result_free(&failure);
 		kernel_sig_free(&sig);
 	}
+	drop_lock(lock);
 	selection_free(&sel);
 	return ok;
 }

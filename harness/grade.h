@@ -13,11 +13,12 @@
 #include "result.h"
 
 struct grade_options {
-	const char *device;	/* the real device's name, for correct and speed checks */
-	const char *simulator;	/* the simulator's name, for simulate checks */
-	unsigned wall_s;	/* a run's wall-clock limit; 0: the assignment's */
-	const char *speed_lock; /* a file locked around timed runs, so graders running side
-				   by side do not slow each other's timings; NULL: none */
+	const char *device;    /* the real device's name, for correct and speed checks */
+	const char *simulator; /* the simulator's name, for simulate checks */
+	unsigned wall_s;       /* a run's wall-clock limit; 0: the assignment's */
+	/* A file locked, exclusively around timed runs and shared around the others, so
+	 * graders side by side never run beside another's timed run; NULL: none. */
+	const char *speed_lock;
 };
 
 struct check_grade {
