@@ -118,12 +118,11 @@ static void collect(void *ctx, struct result *r)
 	c->count++;
 }
 
-START_TEST(test_each_failure_costs_one_run_and_the_rest_still_run)
+/* The good case once for each name: the fake backend misbehaves as the name says. */
+static void named_cases(const char *const *names, size_t n, struct test_case **cases)
 {
-	const char *names[] = { "good", "lost", "segv", "hang" };
-	struct test_case *cases[4];
 	char *path = test_data_path("cases/good.yaml");
-	for (int i = 0; i < 4; i++) {
+	for (size_t i = 0; i < n; i++) {
 		struct diag_list diags = { 0 };
 		cases[i] = case_load(path, &diags);
 		ck_assert_msg(cases[i] != NULL, "The good case should load.");
@@ -131,6 +130,13 @@ START_TEST(test_each_failure_costs_one_run_and_the_rest_still_run)
 		cases[i]->name = xstrdup(names[i]);
 	}
 	free(path);
+}
+
+START_TEST(test_each_failure_costs_one_run_and_the_rest_still_run)
+{
+	const char *names[] = { "good", "lost", "segv", "hang" };
+	struct test_case *cases[4];
+	named_cases(names, 4, cases);
 
 	struct run_options opt = { .repeat = 1 };
 	struct dispatcher *d;
@@ -178,15 +184,7 @@ START_TEST(test_limits_stop_a_run_that_spins_or_allocates_too_much)
 {
 	const char *names[] = { "spin", "hog" };
 	struct test_case *cases[2];
-	char *path = test_data_path("cases/good.yaml");
-	for (int i = 0; i < 2; i++) {
-		struct diag_list diags = { 0 };
-		cases[i] = case_load(path, &diags);
-		ck_assert_msg(cases[i] != NULL, "The good case should load.");
-		free(cases[i]->name);
-		cases[i]->name = xstrdup(names[i]);
-	}
-	free(path);
+	named_cases(names, 2, cases);
 
 	struct run_options opt = { .repeat = 1,
 				   .cpu_limit_s = 1,

@@ -30,12 +30,16 @@ check() {
 has() { grep -F -q -- "$2" "$1" || { echo "$1 lacks: $2" >>"$work/why"; return 1; }; }
 lacks() { ! grep -F -q -- "$2" "$1" || { echo "$1 holds: $2" >>"$work/why"; return 1; }; }
 
-# grade NAME: grades tests/grading/NAME/ against assignments/NAME.yaml into $work/NAME.
-# A hang costs 5 s a check here rather than the assignment's 10: the scores are the same.
+# grade NAME [SUBMISSION...]: grades the submissions (default tests/grading/NAME/) against
+# assignments/NAME.yaml into $work/NAME. A hang costs 5 s a check here rather than the
+# assignment's 10: the scores are the same.
 grade() {
-	"$CLHARNESS" grade -j 2 --timeout 5 -o "$work/$1" "$assignments/$1.yaml" "$corpus/$1/" \
-		>"$work/$1.md" 2>"$work/$1.err"
-	echo $? >"$work/$1.status"
+	name=$1
+	shift
+	[ $# -gt 0 ] || set -- "$corpus/$name/"
+	"$CLHARNESS" grade -j 2 --timeout 5 -o "$work/$name" "$assignments/$name.yaml" "$@" \
+		>"$work/$name.md" 2>"$work/$name.err"
+	echo $? >"$work/$name.status"
 }
 
 # scores NAME: the class table is the expected one, student by student.
@@ -104,7 +108,9 @@ broken_assignment() {
 # machine.
 grade reduce_sum
 grade dot_product
-grade inclusive_scan
+# The catalogue's own scan is the right submission here.
+grade inclusive_scan "$CLH_TEST_DATA/../../kernels/scan/whole_array.cl" \
+	"$corpus/inclusive_scan/no_downsweep_barrier.cl"
 check "every sample submission for reduce_sum gets its expected score" reduce_scores
 check "the dot-product samples get their expected scores" dot_scores
 check "the inclusive-scan samples get their expected scores" scan_scores
