@@ -260,9 +260,13 @@ static bool follow(struct run_job *job, struct worker *w, unsigned timeout_s,
 		}
 		if (ev == WORKER_GONE) {
 			printed = worker_output_tail(w, 2000);
-			int signal = 0;
-			char *how = worker_finish_signal(w, false, &signal);
-			if (signal == SIGXCPU) {
+			struct worker_end end;
+			char *how = worker_finish_end(w, false, &end);
+			/* SIGXCPU at the soft limit; SIGKILL at the hard one, a second later, where
+			 * the driver's threads kept SIGXCPU from ending the process. */
+			unsigned limit_s = job->opt->cpu_limit_s;
+			if (limit_s > 0 && (end.signal == SIGXCPU ||
+					    (end.signal == SIGKILL && end.cpu_s >= limit_s))) {
 				lost_verdict = VERDICT_TIMEOUT;
 				if (!reported)
 					lost = xasprintf("over %u s of CPU time (all its threads "

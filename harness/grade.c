@@ -16,14 +16,12 @@
 /* Failing runs a check reports in detail; the rest are counted. */
 #define MAX_REPORTED_RUNS 3
 
-/* One run's result, kept so that checks asking for the same run share it (a race check
- * and a memory check read the same simulator run). */
+/* One run of the submission, kept so that checks asking for the same run share it (a
+ * race check and a memory check read the same simulator run). */
 struct cached_run {
 	bool simulated;
-	bool substituted; /* the submission ran, not the case's own kernel */
 	const char *case_path;
 	long long n, l;
-	unsigned repeat;
 	struct result r;
 };
 
@@ -110,28 +108,22 @@ static void drop_lock(int fd)
 		close(fd);
 }
 
-/* The result of one run, from an earlier check where it ran before. */
-static const struct result *run_once(struct grader *g, bool simulated, bool substituted,
-				     const char *case_path, struct test_case *tc, long long n,
-				     long long l, unsigned repeat)
+/* The result of one run of the submission, from an earlier check where it ran before. The
+ * result stays valid until the next call. */
+static const struct result *run_once(struct grader *g, bool simulated, const char *case_path,
+				     struct test_case *tc, long long n, long long l)
 {
 	for (size_t i = 0; i < g->ncache; i++) {
 		const struct cached_run *c = &g->cache[i];
-		if (c->simulated == simulated && c->substituted == substituted &&
-		    strcmp(c->case_path, case_path) == 0 && c->n == n && c->l == l &&
-		    c->repeat == repeat)
+		if (c->simulated == simulated && strcmp(c->case_path, case_path) == 0 &&
+		    c->n == n && c->l == l)
 			return &c->r;
 	}
 	g->cache = xreallocarray(g->cache, g->ncache + 1, sizeof *g->cache);
 	struct cached_run *c = &g->cache[g->ncache++];
-	*c = (struct cached_run){ .simulated = simulated,
-				  .substituted = substituted,
-				  .case_path = case_path,
-				  .n = n,
-				  .l = l,
-				  .repeat = repeat };
+	*c = (struct cached_run){ .simulated = simulated, .case_path = case_path, .n = n, .l = l };
 	int lock = take_lock(g->opt->speed_lock, LOCK_SH);
-	run_fresh(g, simulated ? g->opt->simulator : g->opt->device, tc, n, l, repeat, &c->r);
+	run_fresh(g, simulated ? g->opt->simulator : g->opt->device, tc, n, l, 1, &c->r);
 	drop_lock(lock);
 	return &c->r;
 }
@@ -260,7 +252,7 @@ static void grade_runs(struct grader *g, const struct grade_check *c, struct che
 				continue;
 			}
 			const struct result *r =
-				run_once(g, sim, true, c->case_path, tc, sizes[i], locals[j], 1);
+				run_once(g, sim, c->case_path, tc, sizes[i], locals[j]);
 			if (r->verdict == VERDICT_SKIP)
 				continue; /* the device cannot run this work-group size */
 			cg->runs++;
@@ -277,6 +269,10 @@ static void grade_runs(struct grader *g, const struct grade_check *c, struct che
 		}
 	}
 	drop_repeats(&cg->diags);
+	if (failed > MAX_REPORTED_RUNS)
+		diag_add(&cg->diags, DIAG_NOTE, g->path, 0, 0,
+			 "%zu more failing run%s of this check not shown",
+			 failed - MAX_REPORTED_RUNS, failed - MAX_REPORTED_RUNS == 1 ? "" : "s");
 	cg->points = cg->runs ? grade_round(c->points * (double)cg->passed / (double)cg->runs) : 0;
 	if (sim)
 		cg->summary = xasprintf("%zu of %zu simulated runs free of what it forbids",

@@ -172,22 +172,26 @@ enum worker_event worker_next(struct worker *w, uint64_t deadline_ns, enum frame
 
 char *worker_finish(struct worker *w, bool kill_it)
 {
-	return worker_finish_signal(w, kill_it, NULL);
+	return worker_finish_end(w, kill_it, NULL);
 }
 
-char *worker_finish_signal(struct worker *w, bool kill_it, int *signal)
+char *worker_finish_end(struct worker *w, bool kill_it, struct worker_end *end)
 {
 	char *how = NULL;
-	if (signal)
-		*signal = 0;
+	if (end)
+		*end = (struct worker_end){ 0 };
 	if (w->pid > 0) {
 		if (kill_it)
 			kill(w->pid, SIGKILL);
 		int status = 0;
-		while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
+		struct rusage usage = { 0 };
+		while (wait4(w->pid, &status, 0, &usage) < 0 && errno == EINTR)
 			;
-		if (WIFSIGNALED(status) && signal)
-			*signal = WTERMSIG(status);
+		if (end) {
+			end->signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+			end->cpu_s = usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
+				     (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+		}
 		if (WIFSIGNALED(status))
 			how = xasprintf("killed by signal %d (%s)", WTERMSIG(status),
 					strsignal(WTERMSIG(status)));

@@ -52,8 +52,13 @@ enum worker_event worker_next(struct worker *w, uint64_t deadline_ns, enum frame
  * with status 0, else how it ended ("killed by signal 11 (Segmentation fault)"); the
  * caller frees it. */
 char *worker_finish(struct worker *w, bool kill_it);
-/* worker_finish, also setting *signal to the signal that ended the child, or 0. */
-char *worker_finish_signal(struct worker *w, bool kill_it, int *signal);
+/* How a child ended: the signal that ended it (0: none) and the CPU time it used. */
+struct worker_end {
+	int signal;
+	double cpu_s;
+};
+/* worker_finish, also filling *end. */
+char *worker_finish_end(struct worker *w, bool kill_it, struct worker_end *end);
 
 /* In the child: how much it has printed so far, to send with the news of a run's start,
  * since the parent may read that news only after the child printed more. */
