@@ -332,27 +332,6 @@ static bool parse_bytes(struct loader *ld, struct fy_node *node, struct src_pos 
 	return ok;
 }
 
-/* One constant positive size: a speed check times one shape. */
-static void one_size(struct loader *ld, struct fy_node *node, struct src_pos at, const char *what,
-		     long long **out, size_t *count)
-{
-	struct pexpr pe = { 0 };
-	if (!yr_pexpr(&ld->r, node, at, what, 0, &pe))
-		return;
-	long long v;
-	struct expr_error err;
-	if (expr_eval(pe.expr, &(struct expr_env){ 0 }, &v, &err) < 0)
-		yr_error(&ld->r, pe.pos, "in %s: %s", what, err.message);
-	else if (v <= 0)
-		yr_error(&ld->r, pe.pos, "%s must be positive, found %lld", what, v);
-	else {
-		*out = xcalloc(1, sizeof **out);
-		**out = v;
-		*count = 1;
-	}
-	expr_free(pe.expr);
-}
-
 static void parse_kernels(struct loader *ld, struct fy_node *node, struct src_pos at)
 {
 	if (node == NULL || !fy_node_is_sequence(node) || fy_node_sequence_item_count(node) == 0) {
@@ -372,11 +351,12 @@ static void parse_kernels(struct loader *ld, struct fy_node *node, struct src_po
 		char *why = NULL;
 		if (kernel_proto_parse(text, &k.name, &k.sig, &why) < 0) {
 			bool cut = strchr(text, '(') && !strchr(text, ')');
-			yr_error(&ld->r, yr_pos(item, at), "in kernel prototype '%s': %s%s", text,
-				 why,
-				 cut ? "; inside [...] a comma ends a value, so list each prototype "
-				       "on a line of its own after '- ', or quote it"
-				     : "");
+			yr_error(
+				&ld->r, yr_pos(item, at), "in kernel prototype '%s': %s%s", text,
+				why,
+				cut ? "; inside [...] a comma ends a value, so list each prototype "
+				      "on a line of its own after '- ', or quote it"
+				    : "");
 			free(why);
 			free(text);
 			continue;
@@ -559,8 +539,11 @@ static void parse_check(struct loader *ld, struct fy_node *node, struct src_pos 
 		free(case_file);
 	}
 	if (c.kind == GRADE_SPEED) {
-		one_size(ld, yr_get(spec, "size"), pos, "size", &c.sizes, &c.nsizes);
-		one_size(ld, yr_get(spec, "local"), pos, "local", &c.locals, &c.nlocals);
+		/* A speed check times one shape. */
+		c.sizes = xcalloc(1, sizeof *c.sizes);
+		c.locals = xcalloc(1, sizeof *c.locals);
+		c.nsizes = yr_size(&ld->r, yr_get(spec, "size"), pos, "size", "size", c.sizes);
+		c.nlocals = yr_size(&ld->r, yr_get(spec, "local"), pos, "local", "local", c.locals);
 		if (yr_number(&ld->r, yr_get(spec, "full"), pos, "full", &c.full) &&
 		    yr_number(&ld->r, yr_get(spec, "none"), pos, "none", &c.none) &&
 		    !(c.none >= 0 && c.full > c.none))

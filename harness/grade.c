@@ -300,7 +300,7 @@ static void grade_speed(struct grader *g, const struct grade_check *c, struct ch
 		return;
 	}
 	long long n = c->sizes[0];
-	long long l = c->locals ? c->locals[0] : ref->locals[0];
+	long long l = c->locals[0];
 	uint64_t best_ref = UINT64_MAX, best_mine = UINT64_MAX;
 	int lock = take_lock(g->opt->speed_lock, LOCK_EX);
 	for (unsigned round = 0; round < c->rounds; round++) {

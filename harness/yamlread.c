@@ -306,6 +306,25 @@ bool yr_bool(struct yaml_reader *r, struct fy_node *node, struct src_pos at, con
 	return ok;
 }
 
+bool yr_size(struct yaml_reader *r, struct fy_node *node, struct src_pos at, const char *what,
+	     const char *subject, long long *out)
+{
+	struct pexpr pe = { 0 };
+	if (!yr_pexpr(r, node, at, what, 0, &pe))
+		return false;
+	struct expr_error err;
+	bool ok = false;
+	if (expr_eval(pe.expr, &(struct expr_env){ 0 }, out, &err) < 0)
+		yr_error(r, (struct src_pos){ pe.pos.line, pe.pos.col + err.offset }, "in %s: %s",
+			 what, err.message);
+	else if (*out <= 0)
+		yr_error(r, pe.pos, "%s must be positive, found %lld", subject, *out);
+	else
+		ok = true;
+	expr_free(pe.expr);
+	return ok;
+}
+
 /* A list of constant positive sizes: `sizes`, `sim_sizes` or `local`. */
 void yr_size_list(struct yaml_reader *r, struct fy_node *node, struct src_pos at, const char *what,
 		  long long **out, size_t *count)
@@ -316,26 +335,17 @@ void yr_size_list(struct yaml_reader *r, struct fy_node *node, struct src_pos at
 			 yr_kind(node));
 		return;
 	}
+	char *subject = xasprintf("every entry of %s", what);
 	void *iter = NULL;
 	struct fy_node *item;
 	while ((item = fy_node_sequence_iterate(node, &iter)) != NULL) {
-		struct pexpr pe = { 0 };
-		if (!yr_pexpr(r, item, at, what, 0, &pe))
-			continue;
 		long long v;
-		struct expr_error err;
-		if (expr_eval(pe.expr, &(struct expr_env){ 0 }, &v, &err) < 0)
-			yr_error(r, (struct src_pos){ pe.pos.line, pe.pos.col + err.offset },
-				 "in %s: %s", what, err.message);
-		else if (v <= 0)
-			yr_error(r, pe.pos, "every entry of %s must be positive, found %lld", what,
-				 v);
-		else {
+		if (yr_size(r, item, at, what, subject, &v)) {
 			*out = xreallocarray(*out, *count + 1, sizeof **out);
 			(*out)[(*count)++] = v;
 		}
-		expr_free(pe.expr);
 	}
+	free(subject);
 }
 
 void yr_seconds(struct yaml_reader *r, struct fy_node *node, struct src_pos at, const char *what,

@@ -82,6 +82,10 @@ bool yr_number(struct yaml_reader *r, struct fy_node *node, struct src_pos at, c
 	       double *out);
 bool yr_bool(struct yaml_reader *r, struct fy_node *node, struct src_pos at, const char *what,
 	     bool *out);
+/* One constant positive size into *out; `subject` names it where it is not positive
+ * ("every entry of sizes"). Returns false after reporting. */
+bool yr_size(struct yaml_reader *r, struct fy_node *node, struct src_pos at, const char *what,
+	     const char *subject, long long *out);
 /* A non-empty list of constant positive sizes, appended to *out. */
 void yr_size_list(struct yaml_reader *r, struct fy_node *node, struct src_pos at, const char *what,
 		  long long **out, size_t *count);
