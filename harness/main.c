@@ -117,11 +117,6 @@ static int parse_positive(const char *text, long long max, long long *out)
 	return 0;
 }
 
-static int compare_strings(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 struct path_list {
 	char **paths;
 	size_t count;
@@ -143,40 +138,26 @@ static void path_list_free(struct path_list *list)
 
 static bool is_case_file(const char *name)
 {
-	size_t len = strlen(name);
-	return (len > 5 && strcmp(name + len - 5, ".yaml") == 0) ||
-	       (len > 4 && strcmp(name + len - 4, ".yml") == 0);
+	return has_suffix(name, ".yaml") || has_suffix(name, ".yml");
 }
 
 /* Adds every case file under dir, sorted, so a run's order never depends on the file
  * system. Returns -1 if dir cannot be read. */
 static int collect_dir(struct path_list *list, const char *dir)
 {
-	DIR *d = opendir(dir);
-	if (d == NULL)
+	char **here;
+	long n = dir_entries(dir, &here);
+	if (n < 0)
 		return -1;
-	struct path_list here = { 0 };
-	struct dirent *e;
-	while ((e = readdir(d)) != NULL) {
-		if (e->d_name[0] == '.')
-			continue;
-		add_path(&here, xasprintf("%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/",
-					  e->d_name));
-	}
-	closedir(d);
-	qsort(here.paths, here.count, sizeof *here.paths, compare_strings);
-	for (size_t i = 0; i < here.count; i++) {
-		struct stat st;
-		if (stat(here.paths[i], &st) == 0 && S_ISDIR(st.st_mode)) {
-			collect_dir(list, here.paths[i]);
-			free(here.paths[i]);
-		} else if (is_case_file(here.paths[i])) {
-			add_path(list, here.paths[i]);
-		} else {
-			free(here.paths[i]);
+	for (long i = 0; i < n; i++) {
+		if (is_dir(here[i])) {
+			collect_dir(list, here[i]);
+		} else if (is_case_file(here[i])) {
+			add_path(list, here[i]);
+			here[i] = NULL;
 		}
 	}
-	free(here.paths);
+	strings_free(here, n);
 	return 0;
 }
 

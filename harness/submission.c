@@ -1,7 +1,6 @@
 /* submission.c - finds each student's kernel file. */
 #include "config.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -11,54 +10,9 @@
 #include "submission.h"
 #include "util.h"
 
-static bool is_kernel_file(const char *name)
+static bool is_kernel_file(const char *path)
 {
-	size_t len = strlen(name);
-	return len > 3 && strcmp(name + len - 3, ".cl") == 0;
-}
-
-static bool is_dir(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-static int compare_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The visible entries of `dir`, sorted; -1 when it cannot be read. */
-static long list_dir(const char *dir, char ***names)
-{
-	DIR *d = opendir(dir);
-	if (d == NULL)
-		return -1;
-	size_t n = 0;
-	*names = NULL;
-	struct dirent *e;
-	while ((e = readdir(d)) != NULL) {
-		if (e->d_name[0] == '.')
-			continue;
-		*names = xreallocarray(*names, n + 1, sizeof **names);
-		(*names)[n++] = xstrdup(e->d_name);
-	}
-	closedir(d);
-	qsort(*names, n, sizeof **names, compare_names);
-	return (long)n;
-}
-
-static void free_names(char **names, long n)
-{
-	for (long i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-}
-
-static char *join(const char *dir, const char *name)
-{
-	size_t len = strlen(dir);
-	return xasprintf("%s%s%s", dir, len && dir[len - 1] == '/' ? "" : "/", name);
+	return has_suffix(path, ".cl");
 }
 
 /* The last part of a path, without a trailing '/' or a ".cl". */
@@ -82,29 +36,22 @@ static void add(struct submission **out, size_t *count, char *student, char *pat
 	(*out)[(*count)++] = (struct submission){ student, path, problem };
 }
 
-/* One student's folder: its one .cl file. */
-static void add_student_dir(struct submission **out, size_t *count, const char *dir, char **names,
+/* One student's folder, whose entries are `paths`: its one .cl file. */
+static void add_student_dir(struct submission **out, size_t *count, const char *dir, char **paths,
 			    long n)
 {
-	char *found = NULL;
+	const char *found = NULL;
 	size_t kernels = 0;
 	for (long i = 0; i < n; i++)
-		if (is_kernel_file(names[i])) {
-			kernels++;
-			if (found == NULL)
-				found = join(dir, names[i]);
-		}
+		if (is_kernel_file(paths[i]) && kernels++ == 0)
+			found = paths[i];
 	char *problem = NULL;
 	if (kernels == 0)
 		problem = xasprintf("%s holds no .cl file", dir);
 	else if (kernels > 1)
 		problem = xasprintf("%s holds %zu .cl files; a submission is one .cl file", dir,
 				    kernels);
-	if (problem) {
-		free(found);
-		found = NULL;
-	}
-	add(out, count, student_name(dir), found, problem);
+	add(out, count, student_name(dir), problem ? NULL : xstrdup(found), problem);
 }
 
 int submissions_collect(char *const *args, size_t nargs, struct submission **out, size_t *count,
@@ -112,6 +59,7 @@ int submissions_collect(char *const *args, size_t nargs, struct submission **out
 {
 	*out = NULL;
 	*count = 0;
+	size_t errors_before = diag_error_count(diags);
 	for (size_t a = 0; a < nargs; a++) {
 		const char *arg = args[a];
 		if (!is_dir(arg)) {
@@ -126,8 +74,8 @@ int submissions_collect(char *const *args, size_t nargs, struct submission **out
 				add(out, count, student_name(arg), xstrdup(arg), NULL);
 			continue;
 		}
-		char **names;
-		long n = list_dir(arg, &names);
+		char **paths;
+		long n = dir_entries(arg, &paths);
 		if (n < 0) {
 			diag_add(diags, DIAG_ERROR, arg, 0, 0, "cannot read the folder: %s",
 				 strerror(errno));
@@ -135,32 +83,27 @@ int submissions_collect(char *const *args, size_t nargs, struct submission **out
 		}
 		size_t kernels = 0, dirs = 0;
 		for (long i = 0; i < n; i++) {
-			char *path = join(arg, names[i]);
-			kernels += is_kernel_file(names[i]);
-			dirs += is_dir(path);
-			free(path);
+			kernels += is_kernel_file(paths[i]);
+			dirs += is_dir(paths[i]);
 		}
 		if (dirs == 0 && kernels <= 1) {
-			add_student_dir(out, count, arg, names, n);
+			add_student_dir(out, count, arg, paths, n);
 		} else {
 			/* A class: each .cl file and each folder is a student. */
 			for (long i = 0; i < n; i++) {
-				char *path = join(arg, names[i]);
-				if (is_dir(path)) {
+				if (is_dir(paths[i])) {
 					char **inner;
-					long m = list_dir(path, &inner);
-					add_student_dir(out, count, path, inner, m < 0 ? 0 : m);
-					free_names(inner, m);
-				} else if (is_kernel_file(names[i])) {
-					add(out, count, student_name(path), path, NULL);
-					continue; /* the submission keeps path */
+					long m = dir_entries(paths[i], &inner);
+					add_student_dir(out, count, paths[i], inner, m < 0 ? 0 : m);
+					strings_free(inner, m);
+				} else if (is_kernel_file(paths[i])) {
+					add(out, count, student_name(paths[i]), paths[i], NULL);
+					paths[i] = NULL; /* the submission keeps it */
 				}
-				free(path);
 			}
 		}
-		free_names(names, n);
+		strings_free(paths, n);
 	}
-	size_t before = diag_error_count(diags);
 	for (size_t i = 0; i < *count; i++)
 		for (size_t j = 0; j < i; j++)
 			if (strcmp((*out)[i].student, (*out)[j].student) == 0)
@@ -171,7 +114,7 @@ int submissions_collect(char *const *args, size_t nargs, struct submission **out
 					"one",
 					(*out)[i].student,
 					(*out)[j].path ? (*out)[j].path : (*out)[j].student);
-	return diag_error_count(diags) > 0 || before > 0 ? -1 : 0;
+	return diag_error_count(diags) > errors_before ? -1 : 0;
 }
 
 void submissions_free(struct submission *subs, size_t count)

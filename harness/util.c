@@ -3,12 +3,14 @@
 
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -207,4 +209,48 @@ char *find_upwards(const char *from, const char *file)
 	}
 	free(dir);
 	return NULL;
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+long dir_entries(const char *dir, char ***paths)
+{
+	*paths = NULL;
+	DIR *d = opendir(dir);
+	if (d == NULL)
+		return -1;
+	size_t n = 0, len = strlen(dir);
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		*paths = xreallocarray(*paths, n + 1, sizeof **paths);
+		(*paths)[n++] =
+			xasprintf("%s%s%s", dir, len && dir[len - 1] == '/' ? "" : "/", e->d_name);
+	}
+	closedir(d);
+	qsort(*paths, n, sizeof **paths, compare_strings);
+	return (long)n;
+}
+
+void strings_free(char **strings, long count)
+{
+	for (long i = 0; i < count; i++)
+		free(strings[i]);
+	free(strings);
+}
+
+bool is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool has_suffix(const char *s, const char *suffix)
+{
+	size_t len = strlen(s), slen = strlen(suffix);
+	return len > slen && strcmp(s + len - slen, suffix) == 0;
 }

@@ -3,6 +3,7 @@
 #define CLH_UTIL_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,6 +41,14 @@ char *read_fd_from(int fd, long long offset);
 
 /* Reads a whole file into a NUL-terminated buffer; NULL with errno set on failure. */
 char *read_file(const char *path, size_t *len);
+
+/* The paths of the visible entries of folder `dir` (names not starting with '.'), sorted,
+ * so that nothing depends on the order the file system keeps. Returns how many (the
+ * caller frees them with strings_free), or -1 with errno set when dir cannot be read. */
+long dir_entries(const char *dir, char ***paths);
+void strings_free(char **strings, long count);
+bool is_dir(const char *path);
+bool has_suffix(const char *s, const char *suffix);
 
 /* The readable file `file` names, relative to the folder of the file `from` or of any
  * folder above it (absolute: itself), so a catalogue works wherever it is installed and
