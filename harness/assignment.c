@@ -63,34 +63,6 @@ static void free_words(char **words, size_t n)
 	free(words);
 }
 
-/* One way to spell each scalar type, the one drivers mostly use. */
-static void normal_type(struct strbuf *out, const char *type)
-{
-	static const struct {
-		const char *from, *to;
-	} spellings[] = { { "unsigned int", "uint" },	  { "unsigned char", "uchar" },
-			  { "unsigned short", "ushort" }, { "unsigned long", "ulong" },
-			  { "unsigned", "uint" },	  { "signed int", "int" } };
-	char *flat = xstrdup(type);
-	for (char *p = flat; *p; p++)
-		if (*p == '*')
-			*p = ' ';
-	char *trimmed = flat;
-	while (isspace((unsigned char)*trimmed))
-		trimmed++;
-	char *end = trimmed + strlen(trimmed);
-	while (end > trimmed && isspace((unsigned char)end[-1]))
-		*--end = '\0';
-	const char *base = trimmed;
-	for (size_t i = 0; i < sizeof spellings / sizeof spellings[0]; i++)
-		if (strcmp(trimmed, spellings[i].from) == 0)
-			base = spellings[i].to;
-	strbuf_puts(out, base);
-	if (strchr(type, '*'))
-		strbuf_puts(out, "*");
-	free(flat);
-}
-
 /* Parses one parameter: address space, const, volatile, restrict, type words, '*', name. */
 static int parse_param(const char *text, struct kernel_param *p, char **why)
 {
@@ -140,7 +112,7 @@ static int parse_param(const char *text, struct kernel_param *p, char **why)
 	if (status == 0) {
 		struct strbuf normal = { 0 };
 		strbuf_puts(&type, pointer ? "*" : "");
-		normal_type(&normal, type.data);
+		kernel_type_normal(&normal, type.data);
 		*p = (struct kernel_param){ .name = name,
 					    .type = strbuf_take(&normal),
 					    .kind = pointer ? (enum arg_kind)space : ARG_SCALAR,
@@ -235,8 +207,8 @@ char *kernel_sig_mismatch(const struct kernel_sig *declared, const struct kernel
 	for (size_t i = 0; i < declared->count; i++) {
 		const struct kernel_param *want = &declared->params[i], *got = &actual->params[i];
 		struct strbuf want_type = { 0 }, got_type = { 0 };
-		normal_type(&want_type, want->type);
-		normal_type(&got_type, got->type);
+		kernel_type_normal(&want_type, want->type);
+		kernel_type_normal(&got_type, got->type);
 		bool same = want->kind == got->kind && strcmp(want_type.data, got_type.data) == 0;
 		char *why =
 			same ? NULL

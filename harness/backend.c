@@ -1,9 +1,11 @@
-/* backend.c - the registry of backends. */
+/* backend.c - the registry of backends, and what they share about kernel signatures. */
 #include "config.h"
 
 #include "backend.h"
 
+#include <ctype.h>
 #include <stdlib.h>
+#include <string.h>
 
 const struct backend *const backends[] = {
 	&backend_device,
@@ -30,4 +32,31 @@ void target_free(struct target *t)
 	free(t->driver);
 	free(t->opencl);
 	*t = (struct target){ 0 };
+}
+
+void kernel_type_normal(struct strbuf *out, const char *type)
+{
+	static const struct {
+		const char *from, *to;
+	} spellings[] = { { "unsigned int", "uint" },	  { "unsigned char", "uchar" },
+			  { "unsigned short", "ushort" }, { "unsigned long", "ulong" },
+			  { "unsigned", "uint" },	  { "signed int", "int" } };
+	char *flat = xstrdup(type);
+	for (char *p = flat; *p; p++)
+		if (*p == '*')
+			*p = ' ';
+	char *trimmed = flat;
+	while (isspace((unsigned char)*trimmed))
+		trimmed++;
+	char *end = trimmed + strlen(trimmed);
+	while (end > trimmed && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	const char *base = trimmed;
+	for (size_t i = 0; i < sizeof spellings / sizeof spellings[0]; i++)
+		if (strcmp(trimmed, spellings[i].from) == 0)
+			base = spellings[i].to;
+	strbuf_puts(out, base);
+	if (strchr(type, '*'))
+		strbuf_puts(out, "*");
+	free(flat);
 }

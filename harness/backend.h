@@ -10,6 +10,7 @@
 #include "plan.h"
 #include "result.h"
 #include "testcase.h"
+#include "util.h"
 
 /* One device a backend can run on, described without OpenCL types so the parent process
  * (which never touches OpenCL) can hold it. */
@@ -43,6 +44,10 @@ struct kernel_sig {
 };
 
 void kernel_sig_free(struct kernel_sig *sig);
+
+/* A parameter's type in one spelling ("unsigned int *" and "uint*" are both "uint*"),
+ * since drivers and people spell types differently. */
+void kernel_type_normal(struct strbuf *out, const char *type);
 
 struct backend_session;
 

@@ -234,9 +234,13 @@ static int check_args(const struct test_case *tc, const struct step *st, cl_kern
 			return -1;
 		}
 		/* Drivers spell the type "uint" or "unsigned int": either is the case's uint. */
-		bool unsigned_spelling = strncmp(type, "unsigned int", 12) == 0 &&
-					 strncmp(want_type, "uint", 4) == 0;
-		if (strcmp(type, want_type) != 0 && !unsigned_spelling) {
+		struct strbuf got_normal = { 0 }, want_normal = { 0 };
+		kernel_type_normal(&got_normal, type);
+		kernel_type_normal(&want_normal, want_type);
+		bool same = strcmp(got_normal.data, want_normal.data) == 0;
+		strbuf_free(&got_normal);
+		strbuf_free(&want_normal);
+		if (!same) {
 			result_set_diag(failure, VERDICT_CASE_ERROR, tc->path, arg->pos.line,
 					arg->pos.col,
 					"argument %u of %s (%s) has type %s, but the case gives %s",
