@@ -591,7 +591,8 @@ static void parse_assignment(struct loader *ld, struct fy_node *root)
 		parse_check(ld, item, top);
 }
 
-struct assignment *assignment_load(const char *path, struct diag_list *diags)
+/* Loads an assignment from `text`, or from the file at `path` when text is NULL. */
+static struct assignment *load(const char *path, const char *text, struct diag_list *diags)
 {
 	struct assignment *a = xcalloc(1, sizeof *a);
 	*a = (struct assignment){ .path = xstrdup(path),
@@ -604,7 +605,7 @@ struct assignment *assignment_load(const char *path, struct diag_list *diags)
 	if (dot && (strcmp(dot, ".yaml") == 0 || strcmp(dot, ".yml") == 0))
 		*dot = '\0';
 	struct loader ld = { .r = { .path = path, .diags = diags }, .a = a };
-	struct fy_document *doc = yr_open(&ld.r, NULL, "assignment");
+	struct fy_document *doc = yr_open(&ld.r, text, "assignment");
 	if (doc) {
 		parse_assignment(&ld, fy_document_root(doc));
 		fy_document_destroy(doc);
@@ -615,6 +616,16 @@ struct assignment *assignment_load(const char *path, struct diag_list *diags)
 		return NULL;
 	}
 	return a;
+}
+
+struct assignment *assignment_load(const char *path, struct diag_list *diags)
+{
+	return load(path, NULL, diags);
+}
+
+struct assignment *assignment_load_text(const char *path, const char *text, struct diag_list *diags)
+{
+	return load(path, text, diags);
 }
 
 void assignment_free(struct assignment *a)

@@ -64,6 +64,10 @@ struct assignment {
  * kernels must be ones the assignment declares, with the parameters its prototype says.
  * Returns NULL with every mistake in diags as file:line:col. */
 struct assignment *assignment_load(const char *path, struct diag_list *diags);
+/* The same for an assignment held in memory: `path` names it in diagnostics and its
+ * cases are looked for from its folder, as if the text were a file there. */
+struct assignment *assignment_load_text(const char *path, const char *text,
+					struct diag_list *diags);
 void assignment_free(struct assignment *a);
 
 const char *grade_kind_name(enum grade_kind kind);
