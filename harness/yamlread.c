@@ -24,8 +24,6 @@ void yr_error(struct yaml_reader *r, struct src_pos pos, const char *fmt, ...)
 	r->errors++;
 }
 
-/* The position of a node's first character. libfyaml 0.7 marks tokens, not collections,
- * so a collection is placed at its first entry; an empty one at `fallback`. */
 struct src_pos yr_pos(struct fy_node *node, struct src_pos fallback)
 {
 	if (node == NULL)
@@ -57,7 +55,6 @@ const char *yr_kind(struct fy_node *node)
 	return "a scalar";
 }
 
-/* The scalar's text as a new string, or NULL after reporting what was expected. */
 char *yr_scalar(struct yaml_reader *r, struct fy_node *node, struct src_pos at, const char *what)
 {
 	if (node == NULL || !fy_node_is_scalar(node) || yr_kind(node)[0] == 'n') {
@@ -106,9 +103,7 @@ static size_t edit_distance(const char *a, const char *b)
 	return row[lb];
 }
 
-/* Reports every key of `map` not in the NULL-terminated `allowed` list, suggesting the
- * nearest allowed key, since a typo in a key is the commonest mistake in a case file.
- * Returns how many it reported. */
+/* Suggests the nearest allowed key, since a typo in a key is the commonest mistake. */
 size_t yr_reject_unknown_keys(struct yaml_reader *r, struct fy_node *map, const char *where,
 			      const char *const *allowed)
 {
@@ -175,8 +170,6 @@ struct fy_node *yr_get(struct fy_node *map, const char *key)
 	return fy_node_mapping_lookup_by_string(map, key, FY_NT);
 }
 
-/* Whether `key` is missing from `map` only because it was misspelt there, which
- * reject_unknown_keys has already reported. */
 bool yr_misspelt(const struct yaml_reader *r, struct fy_node *map, const char *key)
 {
 	for (size_t i = 0; i < r->nsuggestions; i++)
@@ -185,7 +178,6 @@ bool yr_misspelt(const struct yaml_reader *r, struct fy_node *map, const char *k
 	return false;
 }
 
-/* Where the value of `key` in `map` is, or the map's position when the key is absent. */
 struct src_pos yr_key_pos(struct fy_node *map, const char *key, struct src_pos fallback)
 {
 	void *iter = NULL;
@@ -209,7 +201,6 @@ bool yr_require_mapping(struct yaml_reader *r, struct fy_node *node, struct src_
 	return false;
 }
 
-/* Parses an expression node. `names` are the names it may use (enum expr_name bits). */
 bool yr_pexpr(struct yaml_reader *r, struct fy_node *node, struct src_pos at, const char *what,
 	      unsigned names, struct pexpr *out)
 {
@@ -249,8 +240,6 @@ bool yr_pexpr(struct yaml_reader *r, struct fy_node *node, struct src_pos at, co
 	return true;
 }
 
-/* The scalar under `key` of `map`, as yr_scalar() reads it; silent when the key is missing
- * because it was misspelt. */
 char *yr_scalar_at(struct yaml_reader *r, struct fy_node *map, const char *key, struct src_pos at,
 		   const char *what)
 {
@@ -260,8 +249,6 @@ char *yr_scalar_at(struct yaml_reader *r, struct fy_node *map, const char *key, 
 	return yr_scalar(r, node, at, what);
 }
 
-/* The expression under `key` of `map`, as yr_pexpr() reads it; silent when the key is
- * missing because it was misspelt. */
 bool yr_pexpr_at(struct yaml_reader *r, struct fy_node *map, const char *key, struct src_pos at,
 		 const char *what, unsigned names, struct pexpr *out)
 {
@@ -325,7 +312,6 @@ bool yr_size(struct yaml_reader *r, struct fy_node *node, struct src_pos at, con
 	return ok;
 }
 
-/* A list of constant positive sizes: `sizes`, `sim_sizes` or `local`. */
 void yr_size_list(struct yaml_reader *r, struct fy_node *node, struct src_pos at, const char *what,
 		  long long **out, size_t *count)
 {
