@@ -552,7 +552,7 @@ static void parse_check(struct loader *ld, struct fy_node *node, struct src_pos 
 			 "forbid belongs to a simulate check, not a %s one", what);
 	if (c.name)
 		for (size_t i = 0; i < ld->a->nchecks; i++)
-			if (strcmp(ld->a->checks[i].name, c.name) == 0)
+			if (ld->a->checks[i].name && strcmp(ld->a->checks[i].name, c.name) == 0)
 				yr_error(&ld->r, yr_key_pos(node, "name", pos),
 					 "two checks are named %s", c.name);
 	if (ld->r.errors == before && c.case_path)

@@ -141,7 +141,7 @@ static cl_program program_for(struct clexec *cx, const char *kernel_path, const 
 	char *source = read_file(kernel_path, &len);
 	if (source == NULL) {
 		result_set_diag(failure, VERDICT_CASE_ERROR, kernel_path, 0, 0,
-				"cannot read the kernel file: %s", strerror(errno));
+				"cannot read the kernel file: %s", file_error(errno));
 		return NULL;
 	}
 	cl_int err;

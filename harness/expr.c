@@ -28,12 +28,19 @@ enum op {
 	OP_LOG2,
 };
 
+/* How deep an expression may nest, counting parentheses, calls, unary minus and the
+ * operands of a chain of binary operators alike. Parsing, evaluating and freeing all
+ * recurse by this depth, so without a limit a long enough count in a case file ends the
+ * harness with a stack overflow; no launch shape needs more than a handful. */
+enum { EXPR_MAX_DEPTH = 64 };
+
 struct node {
 	enum op op;
 	long long value;     /* OP_NUMBER */
 	enum expr_name name; /* OP_NAME */
 	struct node *lhs, *rhs;
 	int offset; /* where the operator, call or operand starts */
+	int depth;  /* 1 for a leaf; one more than its deeper operand otherwise */
 };
 
 struct expr {
@@ -47,6 +54,7 @@ struct parser {
 	int pos;
 	struct expr_error *err;
 	unsigned names;
+	int nesting; /* parentheses, calls and unary minus open at pos */
 };
 
 static const struct {
@@ -84,6 +92,10 @@ static struct node *node_new(enum op op, int offset, struct node *lhs, struct no
 	n->offset = offset;
 	n->lhs = lhs;
 	n->rhs = rhs;
+	int below = lhs ? lhs->depth : 0;
+	if (rhs && rhs->depth > below)
+		below = rhs->depth;
+	n->depth = below + 1;
 	return n;
 }
 
@@ -117,11 +129,35 @@ static struct node *expected(struct parser *p, const char *what)
 	return NULL;
 }
 
+/* Takes a node the parser just built, or fails when it makes the tree too deep. */
+static struct node *within_depth(struct parser *p, struct node *n)
+{
+	if (n == NULL || n->depth <= EXPR_MAX_DEPTH)
+		return n;
+	fail(p->err, n->offset, "expression nested more than %d deep", EXPR_MAX_DEPTH);
+	node_free(n);
+	return NULL;
+}
+
+/* Enters a parenthesis, call or unary minus at `at`; false (with the error set) when that
+ * opens more than EXPR_MAX_DEPTH at once, before the recursion could exhaust the stack. */
+static bool enter(struct parser *p, int at)
+{
+	if (p->nesting >= EXPR_MAX_DEPTH) {
+		fail(p->err, at, "expression nested more than %d deep", EXPR_MAX_DEPTH);
+		return false;
+	}
+	p->nesting++;
+	return true;
+}
+
 static struct node *parse_call(struct parser *p, int start, const char *word, size_t len)
 {
 	for (size_t f = 0; f < sizeof functions / sizeof functions[0]; f++) {
 		if (strlen(functions[f].name) != len || strncmp(functions[f].name, word, len) != 0)
 			continue;
+		if (!enter(p, start))
+			return NULL;
 		p->pos++; /* '(' */
 		struct node *args[2] = { NULL, NULL };
 		for (int a = 0; a < functions[f].arity; a++) {
@@ -147,7 +183,8 @@ static struct node *parse_call(struct parser *p, int start, const char *word, si
 								   : "')' after the arguments");
 		}
 		p->pos++;
-		return node_new(functions[f].op, start, args[0], args[1]);
+		p->nesting--;
+		return within_depth(p, node_new(functions[f].op, start, args[0], args[1]));
 	}
 	fail(p->err, start, "unknown function '%.*s' (known: min, max, ceildiv, pow, log2)",
 	     (int)len, word);
@@ -196,6 +233,8 @@ static struct node *parse_primary(struct parser *p)
 		return NULL;
 	}
 	if (c == '(') {
+		if (!enter(p, start))
+			return NULL;
 		p->pos++;
 		struct node *inner = parse_sum(p);
 		if (inner == NULL)
@@ -206,12 +245,16 @@ static struct node *parse_primary(struct parser *p)
 			return expected(p, "')'");
 		}
 		p->pos++;
+		p->nesting--;
 		return inner;
 	}
 	if (c == '-') {
+		if (!enter(p, start))
+			return NULL;
 		p->pos++;
 		struct node *operand = parse_primary(p);
-		return operand ? node_new(OP_NEG, start, operand, NULL) : NULL;
+		p->nesting--;
+		return operand ? within_depth(p, node_new(OP_NEG, start, operand, NULL)) : NULL;
 	}
 	return expected(p, "a number, a name or '('");
 }
@@ -231,7 +274,7 @@ static struct node *parse_product(struct parser *p)
 			node_free(lhs);
 			return NULL;
 		}
-		lhs = node_new(op, at, lhs, rhs);
+		lhs = within_depth(p, node_new(op, at, lhs, rhs));
 	}
 	return lhs;
 }
@@ -250,14 +293,14 @@ static struct node *parse_sum(struct parser *p)
 			node_free(lhs);
 			return NULL;
 		}
-		lhs = node_new(c == '+' ? OP_ADD : OP_SUB, at, lhs, rhs);
+		lhs = within_depth(p, node_new(c == '+' ? OP_ADD : OP_SUB, at, lhs, rhs));
 	}
 	return lhs;
 }
 
 int expr_parse(const char *text, struct expr **out, struct expr_error *err)
 {
-	struct parser p = { .text = text, .pos = 0, .err = err, .names = 0 };
+	struct parser p = { .text = text, .pos = 0, .err = err, .names = 0, .nesting = 0 };
 	struct node *root = parse_sum(&p);
 	if (root == NULL)
 		return -1;
@@ -337,6 +380,16 @@ static int eval(const struct node *n, const struct expr_env *env, long long *v,
 	case OP_POW: {
 		if (b < 0)
 			return fail(err, n->offset, "pow(%lld, %lld): negative exponent", a, b);
+		/* Bases 0, 1 and -1 never overflow, whatever the exponent; any other base
+		 * overflows within 63 multiplications, so the loop is short. */
+		if (a == 0 || a == 1) {
+			*v = b == 0 ? 1 : a;
+			return 0;
+		}
+		if (a == -1) {
+			*v = b % 2 ? -1 : 1;
+			return 0;
+		}
 		long long r = 1;
 		for (long long k = 0; k < b; k++)
 			if (__builtin_mul_overflow(r, a, &r))

@@ -121,7 +121,7 @@ int resultfile_read(const char *path, struct recorded_list *list, struct diag_li
 	char *text = read_file(path, &len);
 	if (text == NULL) {
 		diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot read the results: %s",
-			 strerror(errno));
+			 file_error(errno));
 		return -1;
 	}
 	int lineno = 1;

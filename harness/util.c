@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -139,25 +140,80 @@ uint64_t clock_now_ns(void)
 
 char *read_file(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	if (f == NULL)
+	/* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
 		return NULL;
-	struct strbuf sb = { 0 };
-	char chunk[8192];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		strbuf_append(&sb, chunk, n);
-	int failed = ferror(f);
-	int saved = errno;
-	fclose(f);
-	if (failed) {
-		strbuf_free(&sb);
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		int saved = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		close(fd);
 		errno = saved;
 		return NULL;
 	}
+	struct strbuf sb = { 0 };
+	char chunk[8192];
+	ssize_t n;
+	while ((n = read(fd, chunk, sizeof chunk)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int saved = errno;
+			close(fd);
+			strbuf_free(&sb);
+			errno = saved;
+			return NULL;
+		}
+		strbuf_append(&sb, chunk, (size_t)n);
+	}
+	close(fd);
 	if (len)
 		*len = sb.len;
 	return strbuf_take(&sb);
+}
+
+const char *file_error(int errnum)
+{
+	return errnum == EINVAL ? "not a regular file" : strerror(errnum);
+}
+
+/* The length of the UTF-8 sequence at s (at most `left` bytes), or 0 where none starts:
+ * overlong forms, surrogates and code points past U+10FFFF are not UTF-8 (RFC 3629). */
+static size_t utf8_sequence(const unsigned char *s, size_t left)
+{
+	if (s[0] < 0x80)
+		return 1;
+	size_t n = s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3
+		 : s[0] >= 0xf0 && s[0] <= 0xf4				  ? 4
+										  : 0;
+	if (n == 0 || n > left)
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) ||
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
+		return 0;
+	return n;
+}
+
+bool utf8_find_invalid(const char *text, size_t len, int *line, int *col)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	*line = *col = 1;
+	for (size_t i = 0; i < len;) {
+		size_t n = utf8_sequence(s + i, len - i);
+		if (n == 0)
+			return true;
+		if (s[i] == '\n') {
+			++*line;
+			*col = 1;
+		} else {
+			++*col;
+		}
+		i += n;
+	}
+	return false;
 }
 
 char *read_fd_from(int fd, long long offset)

@@ -39,8 +39,14 @@ uint64_t clock_now_ns(void);
  * nothing there. Caller frees. */
 char *read_fd_from(int fd, long long offset);
 
-/* Reads a whole file into a NUL-terminated buffer; NULL with errno set on failure. */
+/* Reads a whole regular file into a NUL-terminated buffer; NULL with errno set on failure,
+ * EINVAL for what is not a regular file (a FIFO or a device could block for ever). */
 char *read_file(const char *path, size_t *len);
+/* strerror, but "not a regular file" for read_file's EINVAL. */
+const char *file_error(int errnum);
+/* Whether the first `len` bytes of `text` hold anything that is not UTF-8; where they do,
+ * *line and *col (1-based, columns in characters) place the first such byte. */
+bool utf8_find_invalid(const char *text, size_t len, int *line, int *col);
 
 /* The paths of the visible entries of folder `dir` (names not starting with '.'), sorted,
  * so that nothing depends on the order the file system keeps. Returns how many (the

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "yamlread.h"
 
@@ -363,29 +362,48 @@ struct fy_document *yr_open(struct yaml_reader *r, const char *text, const char 
 	struct fy_parse_cfg pcfg = { .flags = FYPCF_QUIET | FYPCF_COLLECT_DIAG, .diag = fdiag };
 
 	struct fy_document *doc = NULL;
-	if (text == NULL && access(r->path, R_OK) != 0) {
-		yr_error(r, (struct src_pos){ 0 }, "cannot read the %s: %s", what, strerror(errno));
-	} else {
-		doc = text ? fy_document_build_from_string(&pcfg, text, FY_NT)
-			   : fy_document_build_from_file(&pcfg, r->path);
-		if (doc == NULL) {
-			size_t before = r->errors;
-			void *iter = NULL;
-			struct fy_diag_error *e;
-			while ((e = fy_diag_errors_iterate(fdiag, &iter)) != NULL)
-				if (e->type >= FYET_ERROR)
-					yr_error(r, (struct src_pos){ e->line, e->column },
-						 "YAML: %s", e->msg);
-			if (r->errors == before)
-				yr_error(r, (struct src_pos){ 0 }, "not a YAML document");
+	size_t len = text ? strlen(text) : 0;
+	if (text == NULL) {
+		r->source = read_file(r->path, &len);
+		if (r->source == NULL) {
+			yr_error(r, (struct src_pos){ 0 }, "cannot read the %s: %s", what,
+				 file_error(errno));
+			goto out;
 		}
+		text = r->source;
 	}
+	/* libfyaml loops for ever on some bytes that are not UTF-8 (in a directive), and
+	 * YAML is UTF-8 text anyway, so nothing else reaches it. */
+	struct src_pos bad;
+	if (utf8_find_invalid(text, len, &bad.line, &bad.col)) {
+		yr_error(r, (struct src_pos){ 1, 1 },
+			 "the %s is not UTF-8 text: save it as UTF-8 (YAML is read as nothing else)",
+			 what);
+		diag_add(r->diags, DIAG_NOTE, r->path, bad.line, bad.col,
+			 "the first byte that is not UTF-8");
+		goto out;
+	}
+	doc = fy_document_build_from_string(&pcfg, text, len);
+	if (doc == NULL) {
+		size_t before = r->errors;
+		void *iter = NULL;
+		struct fy_diag_error *e;
+		while ((e = fy_diag_errors_iterate(fdiag, &iter)) != NULL)
+			if (e->type >= FYET_ERROR)
+				yr_error(r, (struct src_pos){ e->line, e->column }, "YAML: %s",
+					 e->msg);
+		if (r->errors == before)
+			yr_error(r, (struct src_pos){ 0 }, "not a YAML document");
+	}
+out:
 	fy_diag_destroy(fdiag);
 	return doc;
 }
 
 void yr_finish(struct yaml_reader *r)
 {
+	free(r->source);
+	r->source = NULL;
 	free(r->suggestions);
 	r->suggestions = NULL;
 	r->nsuggestions = 0;

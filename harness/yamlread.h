@@ -39,13 +39,15 @@ struct yaml_reader {
 	struct yr_suggestion *suggestions;
 	size_t nsuggestions;
 	unsigned names_used; /* every name the expressions read so far use (enum expr_name) */
+	char *source;	     /* the file's text, which the document points into */
 };
 
 /* Parses the file at r->path, or `text` where not NULL, as a YAML document. Returns it
  * (the caller destroys it), or NULL after reporting why; `what` names the file in that
  * report ("case file"). */
 struct fy_document *yr_open(struct yaml_reader *r, const char *text, const char *what);
-/* Frees what reading kept; the diagnostics stay with their list. */
+/* Frees what reading kept, after the document is destroyed; the diagnostics stay with
+ * their list. */
 void yr_finish(struct yaml_reader *r);
 
 void yr_error(struct yaml_reader *r, struct src_pos pos, const char *fmt, ...)

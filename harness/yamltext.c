@@ -11,6 +11,11 @@
 struct fy_document *yaml_from_text(const char *text, bool json, struct yaml_error *err)
 {
 	*err = (struct yaml_error){ 0 };
+	/* As for files (yamlread.c): libfyaml can loop for ever on bytes that are not UTF-8. */
+	if (utf8_find_invalid(text, strlen(text), &err->line, &err->col)) {
+		err->msg = xstrdup("not UTF-8 text");
+		return NULL;
+	}
 	struct fy_diag_cfg dcfg;
 	fy_diag_cfg_default(&dcfg);
 	dcfg.fp = NULL;

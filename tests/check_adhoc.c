@@ -133,6 +133,15 @@ START_TEST(test_mistakes_name_their_arg)
 		      "Broken YAML is reported at its --arg.");
 	adhoc_binding_free(&b);
 	diag_list_free(&diags);
+
+	char *not_utf8[] = { "%\xff" };
+	rq = request(not_utf8, 1);
+	ck_assert_msg(adhoc_bind(&rq, &sig, &b, &diags) < 0 &&
+			      strcmp(diags.items[0].file, "--arg 1") == 0 &&
+			      strstr(diags.items[0].message, "not UTF-8"),
+		      "An --arg that is not UTF-8 is refused before libfyaml sees it.");
+	adhoc_binding_free(&b);
+	diag_list_free(&diags);
 }
 END_TEST
 

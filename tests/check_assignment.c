@@ -173,6 +173,13 @@ START_TEST(test_assignment_mistakes_at_their_lines)
 		  "cannot find case nowhere.yaml", 3, 34 },
 		{ "kernels: [kernel void k(global int *x)]\nlimits: {memory: 12 apples}\nchecks: []\n",
 		  "limits.memory must be a size of at least 1 MiB", 2, 18 },
+		/* A check with no name before one with a name: the second's search for a
+		 * namesake once read the first's missing name. */
+		{ "kernels: [kernel void k(global int *x)]\nchecks:\n  - {points: 1, simulate: "
+		  "{case: nowhere.yaml}}\n  - {name: b, points: 1, simulate: {case: "
+		  "nowhere.yaml}}\n",
+		  "expected the check's name", 3, 6 },
+		{ "%\xff\n", "not UTF-8 text", 1, 1 },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		int line, col;

@@ -181,6 +181,26 @@ START_TEST(test_case_name_comes_from_the_path_below_cases)
 }
 END_TEST
 
+/* libfyaml once looped for ever on a directive that is not UTF-8; the file is refused
+ * whole before it gets there, at its start, with a note at the byte. */
+START_TEST(test_text_that_is_not_utf8_is_refused)
+{
+	static const char *const texts[] = { "%\xff\n", "about: caf\xc3\n", "about: \xed\xa0\x80\n",
+					     "about: \xc0\xaf\n" };
+	for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+		struct diag_list diags = { 0 };
+		ck_assert_msg(case_load_text("bad.yaml", texts[i], &diags) == NULL,
+			      "Text %zu is not UTF-8 and does not load.", i + 1);
+		ck_assert_msg(diags.count == 2 && diags.items[0].line == 1 &&
+				      diags.items[0].col == 1 &&
+				      strstr(diags.items[0].message, "not UTF-8") &&
+				      diags.items[1].severity == DIAG_NOTE,
+			      "Text %zu is reported at 1:1 as not UTF-8, with a note.", i + 1);
+		diag_list_free(&diags);
+	}
+}
+END_TEST
+
 Suite *case_load_suite(void)
 {
 	Suite *s = suite_create("case_load");
@@ -200,6 +220,7 @@ Suite *case_load_suite(void)
 	tcase_add_test(tc, test_timeout_takes_whole_seconds);
 	tcase_add_test(tc, test_missing_file_is_an_error);
 	tcase_add_test(tc, test_case_name_comes_from_the_path_below_cases);
+	tcase_add_test(tc, test_text_that_is_not_utf8_is_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }

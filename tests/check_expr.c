@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check_suites.h"
@@ -128,6 +129,60 @@ START_TEST(test_evaluation_errors_point_at_the_operator)
 }
 END_TEST
 
+/* A text of `count` copies of `unit` around `middle`, then `count` copies of `close`. */
+static char *repeated(const char *unit, const char *middle, const char *close, int count)
+{
+	size_t len = (strlen(unit) + strlen(close)) * (size_t)count + strlen(middle) + 1;
+	char *s = calloc(1, len);
+	for (int i = 0; i < count; i++)
+		strcat(s, unit);
+	strcat(s, middle);
+	for (int i = 0; i < count; i++)
+		strcat(s, close);
+	return s;
+}
+
+/* Each shape nests 50,000 deep: parsing must refuse it, not overflow the stack. */
+START_TEST(test_deep_nesting_is_an_error_not_a_crash)
+{
+	static const struct {
+		const char *unit, *middle, *close;
+	} shapes[] = {
+		{ "(", "1", ")" }, { "-", "1", "" },	  { "1+", "1", "" },
+		{ "2*", "1", "" }, { "min(1,", "1", ")" }, { "", "1", "+1" },
+	};
+	for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+		char *text = repeated(shapes[i].unit, shapes[i].middle, shapes[i].close, 50000);
+		struct expr *e = NULL;
+		struct expr_error err;
+		ck_assert_msg(expr_parse(text, &e, &err) < 0,
+			      "An expression nested 50,000 deep (%s...) should not parse.",
+			      shapes[i].unit);
+		ck_assert_msg(strstr(err.message, "nested more than") != NULL,
+			      "Deep nesting should be reported as such, not as \"%s\".",
+			      err.message);
+		free(text);
+	}
+	ck_assert_msg(eval_at("((((((((((N))))))))))", 3, 0) == 3,
+		      "Ten parentheses are well within the limit.");
+}
+END_TEST
+
+START_TEST(test_pow_with_a_huge_exponent_is_quick)
+{
+	ck_assert_msg(eval_at("pow(1, 9223372036854775807)", 0, 0) == 1,
+		      "1 to any power is 1, without a loop over the exponent.");
+	ck_assert_msg(eval_at("pow(0, 9223372036854775807)", 0, 0) == 0, "0 to any power is 0.");
+	ck_assert_msg(eval_at("pow(0, 0)", 0, 0) == 1, "pow(0, 0) is 1.");
+	ck_assert_msg(eval_at("pow(0 - 1, 9223372036854775807)", 0, 0) == -1,
+		      "-1 to an odd power is -1.");
+	ck_assert_msg(eval_at("pow(0 - 1, 9223372036854775806)", 0, 0) == 1,
+		      "-1 to an even power is 1.");
+	expect_eval_error("pow(2, 9223372036854775807)", 0, "overflow");
+	expect_eval_error("pow(0 - 3, 9223372036854775807)", 0, "overflow");
+}
+END_TEST
+
 Suite *expr_suite(void)
 {
 	Suite *s = suite_create("expr");
@@ -138,6 +193,8 @@ Suite *expr_suite(void)
 	tcase_add_test(tc, test_names_used_are_reported);
 	tcase_add_test(tc, test_parse_errors_point_at_their_offset);
 	tcase_add_test(tc, test_evaluation_errors_point_at_the_operator);
+	tcase_add_test(tc, test_deep_nesting_is_an_error_not_a_crash);
+	tcase_add_test(tc, test_pow_with_a_huge_exponent_is_quick);
 	suite_add_tcase(s, tc);
 	return s;
 }
