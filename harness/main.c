@@ -25,6 +25,7 @@
 #include "submission.h"
 #include "testcase.h"
 #include "util.h"
+#include "walk.h"
 
 #define EXIT_MISMATCH 1
 #define EXIT_USAGE    2
@@ -117,48 +118,18 @@ static int parse_positive(const char *text, long long max, long long *out)
 	return 0;
 }
 
-struct path_list {
-	char **paths;
-	size_t count;
-};
-
-static void add_path(struct path_list *list, char *path)
-{
-	list->paths = xreallocarray(list->paths, list->count + 1, sizeof *list->paths);
-	list->paths[list->count++] = path;
-}
-
-static void path_list_free(struct path_list *list)
-{
-	for (size_t i = 0; i < list->count; i++)
-		free(list->paths[i]);
-	free(list->paths);
-	*list = (struct path_list){ 0 };
-}
-
 static bool is_case_file(const char *name)
 {
 	return has_suffix(name, ".yaml") || has_suffix(name, ".yml");
 }
 
-/* Adds every case file under dir, sorted, so a run's order never depends on the file
- * system. Returns -1 if dir cannot be read. */
-static int collect_dir(struct path_list *list, const char *dir)
+static void print_diags(const struct diag_list *diags)
 {
-	char **here;
-	long n = dir_entries(dir, &here);
-	if (n < 0)
-		return -1;
-	for (long i = 0; i < n; i++) {
-		if (is_dir(here[i])) {
-			collect_dir(list, here[i]);
-		} else if (is_case_file(here[i])) {
-			add_path(list, here[i]);
-			here[i] = NULL;
-		}
-	}
-	strings_free(here, n);
-	return 0;
+	struct strbuf out = { 0 };
+	diag_list_render(&out, diags, false);
+	if (out.data)
+		fputs(out.data, stderr);
+	strbuf_free(&out);
 }
 
 /* What the run's results pass through on their way to the reporter. */
@@ -168,35 +139,31 @@ struct run_state {
 };
 
 /* The case files named from argv[first] on, folders searched; with none, the installed
- * catalogue. Returns -1 after saying what is wrong. */
-static int collect_cases(int argc, char **argv, int first, struct path_list *paths)
+ * catalogue. Entries that are skipped are warned about. Returns -1 after saying what is
+ * wrong. */
+static int collect_cases(int argc, char **argv, int first, struct walk *paths)
 {
+	struct diag_list warnings = { 0 };
+	int status = 0;
 	if (first == argc) {
 		const char *installed = CLH_PKGDATADIR "/cases";
-		if (collect_dir(paths, installed) < 0) {
+		if (walk_add(paths, installed, is_case_file, &warnings) < 0) {
 			fprintf(stderr,
 				"clharness: no case given, and no catalogue is installed at %s: "
 				"name case files or folders, e.g. clharness run cases/\n",
 				installed);
-			return -1;
+			status = -1;
 		}
 	}
-	for (int i = first; i < argc; i++) {
-		struct stat st;
-		if (stat(argv[i], &st) < 0) {
-			usage_error("cannot read '%s': no such file or folder", argv[i]);
-			return -1;
-		}
-		if (S_ISDIR(st.st_mode)) {
-			if (collect_dir(paths, argv[i]) < 0) {
-				usage_error("cannot read folder '%s'", argv[i]);
-				return -1;
-			}
-		} else {
-			add_path(paths, xstrdup(argv[i]));
+	for (int i = first; i < argc && status == 0; i++) {
+		if (walk_add(paths, argv[i], is_case_file, &warnings) < 0) {
+			usage_error("cannot read '%s': %s", argv[i], strerror(errno));
+			status = -1;
 		}
 	}
-	return 0;
+	print_diags(&warnings);
+	diag_list_free(&warnings);
+	return status;
 }
 
 static void emit_result(void *ctx, struct result *r)
@@ -307,19 +274,10 @@ static int cmd_devices(int argc, char **argv)
 }
 
 /* Writes each diagnostic to stderr as GCC would. */
-static void print_diags(const struct diag_list *diags)
-{
-	struct strbuf out = { 0 };
-	diag_list_render(&out, diags, false);
-	if (out.data)
-		fputs(out.data, stderr);
-	strbuf_free(&out);
-}
-
 /* Loads every case of `paths`; each that does not load goes to broken(), or with none to
  * stderr, so the others still count. Returns the loaded ones; caller frees. */
 static struct test_case **
-load_cases(const struct path_list *paths, size_t *ncases,
+load_cases(const struct walk *paths, size_t *ncases,
 	   void (*broken)(void *ctx, const char *path, const struct diag_list *diags), void *ctx)
 {
 	struct test_case **cases = xcalloc(paths->count ? paths->count : 1, sizeof *cases);
@@ -436,7 +394,7 @@ static int cmd_run(int argc, char **argv)
 		}
 	}
 
-	struct path_list paths = { 0 };
+	struct walk paths = { 0 };
 	if (collect_cases(argc, argv, optind, &paths) < 0)
 		return EXIT_USAGE;
 
@@ -519,7 +477,7 @@ out:
 	for (size_t i = 0; i < ncases; i++)
 		case_free(cases[i]);
 	free(cases);
-	path_list_free(&paths);
+	walk_free(&paths);
 	free(patterns);
 	free(sizes);
 	free(locals);
@@ -660,7 +618,7 @@ static int cmd_catalogue(int argc, char **argv)
 		}
 	}
 	int status = 0;
-	struct path_list paths = { 0 };
+	struct walk paths = { 0 };
 	struct recorded_list *lists = xcalloc(nfiles ? nfiles : 1, sizeof *lists);
 	struct catalogue_source *sources = xcalloc(nfiles ? nfiles : 1, sizeof *sources);
 	struct test_case **cases = NULL;
@@ -695,7 +653,7 @@ out:
 		recorded_list_free(&lists[f]);
 	free(lists);
 	free(sources);
-	path_list_free(&paths);
+	walk_free(&paths);
 	free(files);
 	return status;
 }

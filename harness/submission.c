@@ -36,6 +36,45 @@ static void add(struct submission **out, size_t *count, char *student, char *pat
 	(*out)[(*count)++] = (struct submission){ student, path, problem };
 }
 
+/* Why the .cl entry `path` cannot be graded, or NULL. Only a regular file of the folder's
+ * own: a link could show the student any file the grader can read (another student's,
+ * the reference kernel), in the diagnostics of their report. */
+static char *kernel_file_problem(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) < 0)
+		return xasprintf("%s cannot be read: %s", path, strerror(errno));
+	if (S_ISLNK(st.st_mode))
+		return xasprintf("%s is a symbolic link: submit the file itself", path);
+	if (!S_ISREG(st.st_mode))
+		return xasprintf("%s is not a regular file", path);
+	return NULL;
+}
+
+/* The .cl files among `paths`. */
+static size_t count_kernels(char **paths, long n)
+{
+	size_t kernels = 0;
+	for (long i = 0; i < n; i++)
+		kernels += is_kernel_file(paths[i]);
+	return kernels;
+}
+
+/* Whether the hidden folder `dir` is no submission: one that holds no .cl file, such as
+ * the .git of a student's clone. Every other entry, hidden or not, is graded or
+ * reported. */
+static bool is_hidden_metadata(const char *dir)
+{
+	const char *slash = strrchr(dir, '/');
+	if ((slash ? slash[1] : dir[0]) != '.')
+		return false;
+	char **inner;
+	long m = dir_entries(dir, true, &inner);
+	size_t kernels = m < 0 ? 0 : count_kernels(inner, m);
+	strings_free(inner, m);
+	return kernels == 0;
+}
+
 /* One student's folder, whose entries are `paths`: its one .cl file. */
 static void add_student_dir(struct submission **out, size_t *count, const char *dir, char **paths,
 			    long n)
@@ -51,7 +90,18 @@ static void add_student_dir(struct submission **out, size_t *count, const char *
 	else if (kernels > 1)
 		problem = xasprintf("%s holds %zu .cl files; a submission is one .cl file", dir,
 				    kernels);
+	else
+		problem = kernel_file_problem(found);
 	add(out, count, student_name(dir), problem ? NULL : xstrdup(found), problem);
+}
+
+/* A student whose one .cl file is `path` (the caller's, now the submission's). */
+static void add_kernel_file(struct submission **out, size_t *count, char *path)
+{
+	char *problem = kernel_file_problem(path);
+	add(out, count, student_name(path), problem ? NULL : path, problem);
+	if (problem)
+		free(path);
 }
 
 int submissions_collect(char *const *args, size_t nargs, struct submission **out, size_t *count,
@@ -75,17 +125,25 @@ int submissions_collect(char *const *args, size_t nargs, struct submission **out
 			continue;
 		}
 		char **paths;
-		long n = dir_entries(arg, &paths);
+		long n = dir_entries(arg, true, &paths);
 		if (n < 0) {
 			diag_add(diags, DIAG_ERROR, arg, 0, 0, "cannot read the folder: %s",
 				 strerror(errno));
 			continue;
 		}
-		size_t kernels = 0, dirs = 0;
+		/* Drop what is no submission, so that a student's clone is still one
+		 * student's folder. */
+		long kept = 0;
 		for (long i = 0; i < n; i++) {
-			kernels += is_kernel_file(paths[i]);
-			dirs += is_dir(paths[i]);
+			if (is_dir(paths[i]) && is_hidden_metadata(paths[i]))
+				free(paths[i]);
+			else
+				paths[kept++] = paths[i];
 		}
+		n = kept;
+		size_t kernels = count_kernels(paths, n), dirs = 0;
+		for (long i = 0; i < n; i++)
+			dirs += is_dir(paths[i]);
 		if (dirs == 0 && kernels <= 1) {
 			add_student_dir(out, count, arg, paths, n);
 		} else {
@@ -93,11 +151,11 @@ int submissions_collect(char *const *args, size_t nargs, struct submission **out
 			for (long i = 0; i < n; i++) {
 				if (is_dir(paths[i])) {
 					char **inner;
-					long m = dir_entries(paths[i], &inner);
+					long m = dir_entries(paths[i], true, &inner);
 					add_student_dir(out, count, paths[i], inner, m < 0 ? 0 : m);
 					strings_free(inner, m);
 				} else if (is_kernel_file(paths[i])) {
-					add(out, count, student_name(paths[i]), paths[i], NULL);
+					add_kernel_file(out, count, paths[i]);
 					paths[i] = NULL; /* the submission keeps it */
 				}
 			}

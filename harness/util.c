@@ -272,7 +272,7 @@ static int compare_strings(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-long dir_entries(const char *dir, char ***paths)
+long dir_entries(const char *dir, bool hidden, char ***paths)
 {
 	*paths = NULL;
 	DIR *d = opendir(dir);
@@ -281,14 +281,16 @@ long dir_entries(const char *dir, char ***paths)
 	size_t n = 0, len = strlen(dir);
 	struct dirent *e;
 	while ((e = readdir(d)) != NULL) {
-		if (e->d_name[0] == '.')
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+		    (!hidden && e->d_name[0] == '.'))
 			continue;
 		*paths = xreallocarray(*paths, n + 1, sizeof **paths);
 		(*paths)[n++] =
 			xasprintf("%s%s%s", dir, len && dir[len - 1] == '/' ? "" : "/", e->d_name);
 	}
 	closedir(d);
-	qsort(*paths, n, sizeof **paths, compare_strings);
+	if (n > 1) /* qsort's array may not be NULL, even for no entries */
+		qsort(*paths, n, sizeof **paths, compare_strings);
 	return (long)n;
 }
 

@@ -48,10 +48,10 @@ const char *file_error(int errnum);
  * *line and *col (1-based, columns in characters) place the first such byte. */
 bool utf8_find_invalid(const char *text, size_t len, int *line, int *col);
 
-/* The paths of the visible entries of folder `dir` (names not starting with '.'), sorted,
- * so that nothing depends on the order the file system keeps. Returns how many (the
+/* The paths of the entries of folder `dir`, sorted, so that nothing depends on the order
+ * the file system keeps; names starting with '.' only when `hidden`. Returns how many (the
  * caller frees them with strings_free), or -1 with errno set when dir cannot be read. */
-long dir_entries(const char *dir, char ***paths);
+long dir_entries(const char *dir, bool hidden, char ***paths);
 void strings_free(char **strings, long count);
 bool is_dir(const char *path);
 bool has_suffix(const char *s, const char *suffix);

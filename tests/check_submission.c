@@ -77,11 +77,56 @@ START_TEST(test_class_folder_names_every_student)
 }
 END_TEST
 
+/* Names starting with '.' are students too (only a hidden folder without a .cl file, a
+ * clone's .git, is none); a linked .cl file is refused, since its report would quote
+ * whatever file it points at. */
+START_TEST(test_hidden_names_are_graded_and_links_refused)
+{
+	char root[] = "/tmp/check_submission_XXXXXX";
+	ck_assert_msg(mkdtemp(root) != NULL, "The test can make a folder.");
+	char *cls = xasprintf("%s/class", root), *dotted = xasprintf("%s/class/.frank", root),
+	     *git = xasprintf("%s/class/.git", root), *link = xasprintf("%s/class/mallory.cl", root);
+	mkdir(cls, 0777);
+	mkdir(dotted, 0777);
+	mkdir(git, 0777);
+	touch(cls, ".alice.cl");
+	touch(cls, "bob.cl");
+	touch(dotted, "reduce.cl");
+	touch(git, "HEAD");
+	ck_assert_msg(symlink("/etc/passwd", link) == 0, "The test can make a link.");
+
+	char *args[] = { cls };
+	struct submission *subs;
+	size_t n;
+	struct diag_list diags = { 0 };
+	ck_assert_msg(submissions_collect(args, 1, &subs, &n, &diags) == 0 && n == 4,
+		      ".alice.cl, bob.cl, .frank/ and mallory.cl are four students, not %zu.", n);
+	ck_assert_msg(strcmp(subs[0].student, ".alice") == 0 && subs[0].path != NULL,
+		      "A hidden .cl file is graded like any other, not %s.", subs[0].student);
+	ck_assert_msg(strcmp(subs[1].student, ".frank") == 0 && subs[1].path != NULL,
+		      "A hidden folder holding a .cl file is a student.");
+	ck_assert_msg(strcmp(subs[3].student, "mallory") == 0 && subs[3].path == NULL &&
+			      strstr(subs[3].problem, "is a symbolic link"),
+		      "A linked .cl file is a problem, never read.");
+	submissions_free(subs, n);
+	diag_list_free(&diags);
+
+	char *cmd = xasprintf("rm -rf '%s'", root);
+	ck_assert_msg(system(cmd) == 0, "The test cleans up.");
+	free(cmd);
+	free(cls);
+	free(dotted);
+	free(git);
+	free(link);
+}
+END_TEST
+
 Suite *submission_suite(void)
 {
 	Suite *s = suite_create("submission");
 	TCase *tc = tcase_create("submission");
 	tcase_add_test(tc, test_class_folder_names_every_student);
+	tcase_add_test(tc, test_hidden_names_are_graded_and_links_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }

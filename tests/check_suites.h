@@ -20,6 +20,7 @@ Suite *oglog_suite(void);
 Suite *reference_suite(void);
 Suite *report_suite(void);
 Suite *submission_suite(void);
+Suite *walk_suite(void);
 Suite *wire_suite(void);
 
 /* The path of a file under tests/data, found through $CLH_TEST_DATA (set by make check)
