@@ -221,6 +221,37 @@ static void parse_arg(struct loader *ld, struct fy_node *node, struct src_pos at
 	}
 }
 
+/* Finds the step's kernel file. A catalogue's case may name only a file inside that
+ * catalogue: one outside it (/etc/shadow, ../../x, a link that leads out) would have its
+ * lines quoted in diagnostics, and in students' reports when an assignment names the
+ * case. */
+static void find_kernel_file(struct loader *ld, struct step *step)
+{
+	char *root = catalogue_root(ld->r.path);
+	if (root && climbs_out(step->kernel_file)) {
+		yr_error(&ld->r, step->file_pos,
+			 "kernel file '%s' climbs out of the catalogue at %s: a catalogue's "
+			 "case names a file inside it, such as kernels/topic/name.cl",
+			 step->kernel_file, root);
+	} else {
+		step->kernel_path = find_upwards(ld->r.path, step->kernel_file);
+		if (step->kernel_path == NULL) {
+			yr_error(&ld->r, step->file_pos,
+				 "kernel file '%s' not found beside the case file or in any "
+				 "folder above it",
+				 step->kernel_file);
+		} else if (root && !path_within(step->kernel_path, root)) {
+			yr_error(&ld->r, step->file_pos,
+				 "kernel file '%s' is found at %s, outside the catalogue at %s: a "
+				 "catalogue's case names a file inside it",
+				 step->kernel_file, step->kernel_path, root);
+			free(step->kernel_path);
+			step->kernel_path = NULL;
+		}
+	}
+	free(root);
+}
+
 static void parse_step(struct loader *ld, struct fy_node *node, struct src_pos at, bool top,
 		       struct step *step)
 {
@@ -256,14 +287,8 @@ static void parse_step(struct loader *ld, struct fy_node *node, struct src_pos a
 			yr_scalar_at(&ld->r, kernel, "file", kpos, "the kernel's file (file: ...)");
 		step->kernel_name =
 			yr_scalar_at(&ld->r, kernel, "name", kpos, "the kernel's name (name: ...)");
-		if (step->kernel_file) {
-			step->kernel_path = find_upwards(ld->r.path, step->kernel_file);
-			if (step->kernel_path == NULL)
-				yr_error(&ld->r, step->file_pos,
-					 "kernel file '%s' not found beside the case file "
-					 "or in any folder above it",
-					 step->kernel_file);
-		}
+		if (step->kernel_file)
+			find_kernel_file(ld, step);
 	}
 
 	v = yr_get(node, "global");

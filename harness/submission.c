@@ -149,7 +149,15 @@ int submissions_collect(char *const *args, size_t nargs, struct submission **out
 		} else {
 			/* A class: each .cl file and each folder is a student. */
 			for (long i = 0; i < n; i++) {
-				if (is_dir(paths[i])) {
+				struct stat st;
+				if (is_dir(paths[i]) && lstat(paths[i], &st) == 0 &&
+				    S_ISLNK(st.st_mode)) {
+					/* Another student's folder, or the grader's. */
+					add(out, count, student_name(paths[i]), NULL,
+					    xasprintf("%s is a symbolic link: submit the folder "
+						      "itself",
+						      paths[i]));
+				} else if (is_dir(paths[i])) {
 					char **inner;
 					long m = dir_entries(paths[i], true, &inner);
 					add_student_dir(out, count, paths[i], inner, m < 0 ? 0 : m);

@@ -267,6 +267,46 @@ char *find_upwards(const char *from, const char *file)
 	return NULL;
 }
 
+char *catalogue_root(const char *path)
+{
+	char *real = realpath(path, NULL);
+	if (real == NULL)
+		return NULL;
+	char *found = NULL;
+	for (char *p = real; (p = strstr(p, "/cases/")) != NULL; p++)
+		found = p;
+	if (found == NULL) {
+		free(real);
+		return NULL;
+	}
+	*found = '\0';
+	if (real[0] == '\0')
+		strcpy(real, "/");
+	return real;
+}
+
+bool climbs_out(const char *relative)
+{
+	if (relative[0] == '/')
+		return true;
+	for (const char *p = relative; (p = strstr(p, "..")) != NULL; p += 2)
+		if ((p == relative || p[-1] == '/') && (p[2] == '\0' || p[2] == '/'))
+			return true;
+	return false;
+}
+
+bool path_within(const char *path, const char *root)
+{
+	char *real = realpath(path, NULL);
+	if (real == NULL)
+		return false;
+	size_t len = strlen(root);
+	bool within = strcmp(root, "/") == 0 ||
+		      (strncmp(real, root, len) == 0 && (real[len] == '/' || real[len] == '\0'));
+	free(real);
+	return within;
+}
+
 static int compare_strings(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);

@@ -8,6 +8,7 @@
 
 #include "check_suites.h"
 #include "testcase.h"
+#include "util.h"
 
 /* Loads tests/data/cases/<name>, which must fail, and returns its diagnostics. */
 static struct diag_list load_broken(const char *name, char **path)
@@ -201,6 +202,59 @@ START_TEST(test_text_that_is_not_utf8_is_refused)
 }
 END_TEST
 
+/* The first error about the kernel file when `text` is loaded as if it were the file at
+ * `path`; NULL when none. */
+static char *kernel_file_error(const char *path, const char *text)
+{
+	struct diag_list diags = { 0 };
+	struct test_case *tc = case_load_text(path, text, &diags);
+	case_free(tc);
+	char *message = NULL;
+	for (size_t i = 0; i < diags.count && !message; i++)
+		if (strstr(diags.items[i].message, "kernel file"))
+			message = xstrdup(diags.items[i].message);
+	diag_list_free(&diags);
+	return message;
+}
+
+/* A catalogue's case quotes its kernel's lines in diagnostics (and in students' reports):
+ * it may name no file outside the catalogue, directly or through a link. */
+START_TEST(test_catalogue_kernels_stay_inside_the_catalogue)
+{
+	char *good = test_data_path("cases/good.yaml");
+	static const char *const outside[] = { "/etc/passwd", "../../../../../../etc/passwd",
+					       "kernels/../../../etc/passwd" };
+	for (size_t i = 0; i < sizeof outside / sizeof outside[0]; i++) {
+		char *text = xasprintf("kernel: {file: %s, name: k}\n", outside[i]);
+		char *message = kernel_file_error(good, text);
+		ck_assert_msg(message && strstr(message, "climbs out of the catalogue"),
+			      "Kernel file %s is refused as outside the catalogue, not: %s",
+			      outside[i], message ? message : "(no error)");
+		free(message);
+		free(text);
+	}
+
+	char root[] = "/tmp/check_case_load_XXXXXX";
+	ck_assert_msg(mkdtemp(root) != NULL, "The test can make a folder.");
+	char *cmd = xasprintf("mkdir -p '%s/cases' '%s/kernels' && ln -s /etc/passwd "
+			      "'%s/kernels/evil.cl' && touch '%s/cases/t.yaml'",
+			      root, root, root, root);
+	ck_assert_msg(system(cmd) == 0, "The test can make a catalogue.");
+	char *path = xasprintf("%s/cases/t.yaml", root);
+	char *message = kernel_file_error(path, "kernel: {file: kernels/evil.cl, name: k}\n");
+	ck_assert_msg(message && strstr(message, "outside the catalogue"),
+		      "A link out of the catalogue is refused, not: %s",
+		      message ? message : "(no error)");
+	free(message);
+	free(cmd);
+	cmd = xasprintf("rm -rf '%s'", root);
+	ck_assert_msg(system(cmd) == 0, "The test cleans up.");
+	free(cmd);
+	free(path);
+	free(good);
+}
+END_TEST
+
 Suite *case_load_suite(void)
 {
 	Suite *s = suite_create("case_load");
@@ -221,6 +275,7 @@ Suite *case_load_suite(void)
 	tcase_add_test(tc, test_missing_file_is_an_error);
 	tcase_add_test(tc, test_case_name_comes_from_the_path_below_cases);
 	tcase_add_test(tc, test_text_that_is_not_utf8_is_refused);
+	tcase_add_test(tc, test_catalogue_kernels_stay_inside_the_catalogue);
 	suite_add_tcase(s, tc);
 	return s;
 }

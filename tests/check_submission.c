@@ -93,14 +93,17 @@ START_TEST(test_hidden_names_are_graded_and_links_refused)
 	touch(cls, "bob.cl");
 	touch(dotted, "reduce.cl");
 	touch(git, "HEAD");
-	ck_assert_msg(symlink("/etc/passwd", link) == 0, "The test can make a link.");
+	char *other = xasprintf("%s/class/zoe", root);
+	ck_assert_msg(symlink("/etc/passwd", link) == 0 && symlink(".frank", other) == 0,
+		      "The test can make links.");
 
 	char *args[] = { cls };
 	struct submission *subs;
 	size_t n;
 	struct diag_list diags = { 0 };
-	ck_assert_msg(submissions_collect(args, 1, &subs, &n, &diags) == 0 && n == 4,
-		      ".alice.cl, bob.cl, .frank/ and mallory.cl are four students, not %zu.", n);
+	ck_assert_msg(submissions_collect(args, 1, &subs, &n, &diags) == 0 && n == 5,
+		      ".alice.cl, bob.cl, .frank/, mallory.cl and zoe/ are five students, not %zu.",
+		      n);
 	ck_assert_msg(strcmp(subs[0].student, ".alice") == 0 && subs[0].path != NULL,
 		      "A hidden .cl file is graded like any other, not %s.", subs[0].student);
 	ck_assert_msg(strcmp(subs[1].student, ".frank") == 0 && subs[1].path != NULL,
@@ -108,6 +111,9 @@ START_TEST(test_hidden_names_are_graded_and_links_refused)
 	ck_assert_msg(strcmp(subs[3].student, "mallory") == 0 && subs[3].path == NULL &&
 			      strstr(subs[3].problem, "is a symbolic link"),
 		      "A linked .cl file is a problem, never read.");
+	ck_assert_msg(strcmp(subs[4].student, "zoe") == 0 && subs[4].path == NULL &&
+			      strstr(subs[4].problem, "is a symbolic link"),
+		      "A linked folder is a problem: it could be another student's.");
 	submissions_free(subs, n);
 	diag_list_free(&diags);
 
@@ -118,6 +124,7 @@ START_TEST(test_hidden_names_are_graded_and_links_refused)
 	free(dotted);
 	free(git);
 	free(link);
+	free(other);
 }
 END_TEST
 
