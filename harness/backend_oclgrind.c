@@ -211,6 +211,10 @@ static int og_open(const struct target *target, struct backend_session **out, ch
 {
 	if (prepare(cause) < 0)
 		return -1;
+	/* A kernel's printf goes to stdout and Oclgrind's own API and fatal errors to stderr,
+	 * which collect() reads: a kernel that prints a diagnostic's words must not make
+	 * one. */
+	worker_discard_stdout();
 	struct og_session *s = xcalloc(1, sizeof *s);
 	s->strict.log = s->lenient.log = -1;
 	if (simulation_open(target, true, &s->strict, cause) < 0) {

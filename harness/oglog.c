@@ -87,6 +87,8 @@ static void classify(struct oglog_message *m, const char *headline)
 /* Parses "(x,y,z)" at p into v; returns the character after it, or NULL. */
 static const char *triple(const char *p, long v[3])
 {
+	if (p == NULL)
+		return NULL;
 	int used = 0;
 	if (sscanf(p, "(%ld,%ld,%ld)%n", &v[0], &v[1], &v[2], &used) != 3 || used == 0)
 		return NULL;

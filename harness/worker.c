@@ -4,6 +4,7 @@
 #include "worker.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -209,15 +210,25 @@ char *worker_finish_end(struct worker *w, bool kill_it, struct worker_end *end)
 	return how;
 }
 
+/* Both read stderr, which stays on the output file when stdout is sent elsewhere. */
 long long worker_output_offset(void)
 {
-	off_t size = lseek(STDOUT_FILENO, 0, SEEK_END);
+	off_t size = lseek(STDERR_FILENO, 0, SEEK_END);
 	return size > 0 ? (long long)size : 0;
 }
 
 char *worker_own_output(long long offset)
 {
-	return read_fd_from(STDOUT_FILENO, offset);
+	return read_fd_from(STDERR_FILENO, offset);
+}
+
+void worker_discard_stdout(void)
+{
+	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (null >= 0) {
+		dup2(null, STDOUT_FILENO);
+		close(null);
+	}
 }
 
 void worker_mark_output(struct worker *w, long long offset)

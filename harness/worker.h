@@ -63,9 +63,13 @@ char *worker_finish_end(struct worker *w, bool kill_it, struct worker_end *end);
 /* In the child: how much it has printed so far, to send with the news of a run's start,
  * since the parent may read that news only after the child printed more. */
 long long worker_output_offset(void);
-/* In the child: what it has printed since `offset` (from worker_output_offset), for a
- * driver that reports errors only by printing them. Caller frees; never NULL. */
+/* In the child: what it has printed on stderr since `offset` (from
+ * worker_output_offset), for a driver that reports errors only by printing them. Caller
+ * frees; never NULL. */
 char *worker_own_output(long long offset);
+/* In the child: sends stdout, where kernels' printf writes, to /dev/null, so that what a
+ * kernel prints never reaches worker_own_output or the reports. */
+void worker_discard_stdout(void);
 /* In the parent: worker_output_tail reads only what the child printed after `offset`. */
 void worker_mark_output(struct worker *w, long long offset);
 

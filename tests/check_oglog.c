@@ -257,6 +257,32 @@ START_TEST(test_instruction_shapes)
 }
 END_TEST
 
+static void count_message(void *ctx, const struct oglog_message *m)
+{
+	(void)m;
+	++*(size_t *)ctx;
+}
+
+/* Whatever a log holds, parsing ends without a crash: a "Work-group:" line without its
+ * triple once sent NULL to sscanf. */
+START_TEST(test_malformed_lines_do_not_crash)
+{
+	static const char *const logs[] = {
+		"Read-write data race at local memory address 0x0\n\tWork-group: x\n",
+		"Work-group: x\n",
+		"OCLGRIND FATAL ERROR (x)\n\tWork-group: (\n\tFirst entity: Global(1,2\n",
+		"Invalid read of size 4 at global memory address 0x0\n\tAt line 99999999999999 of "
+		"x:\n\t  \n\tAt line -1 (column -5) of :\n",
+		"\t\t\n\n\n\tKernel:\n",
+	};
+	for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
+		size_t seen = 0;
+		oglog_parse(logs[i], count_message, &seen);
+		ck_assert_msg(seen >= 1, "Log %zu is parsed into messages.", i + 1);
+	}
+}
+END_TEST
+
 Suite *oglog_suite(void)
 {
 	Suite *s = suite_create("oglog");
@@ -273,6 +299,7 @@ Suite *oglog_suite(void)
 	tcase_add_test(tc, test_fatal_error);
 	tcase_add_test(tc, test_unknown_text_is_kept);
 	tcase_add_test(tc, test_instruction_shapes);
+	tcase_add_test(tc, test_malformed_lines_do_not_crash);
 	suite_add_tcase(s, tc);
 	return s;
 }

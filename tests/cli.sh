@@ -12,31 +12,7 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 n=0
 
-# check DESCRIPTION FUNCTION: one TAP line for whether FUNCTION succeeds; on failure the
-# output it left in $out follows as TAP comments.
-check() {
-	n=$((n + 1))
-	: >"$out"
-	if "$2"; then
-		echo "ok $n - $1"
-	else
-		echo "not ok $n - $1"
-		sed 's/^/# /' "$out"
-	fi
-}
-
-# run STATUS ARGS...: runs clharness into $out and succeeds if it exits with STATUS.
-run() {
-	want=$1
-	shift
-	"$CLHARNESS" "$@" >"$out" 2>&1
-	status=$?
-	[ "$status" -eq "$want" ] || { echo "exit status $status, want $want" >>"$out"; return 1; }
-}
-
-# has TEXT: $out holds TEXT verbatim. count PATTERN: lines of $out matching PATTERN.
-has() { grep -F -q -- "$1" "$out" || { echo "missing: $1" >>"$out"; return 1; }; }
-count() { grep -c -- "$1" "$out"; }
+. "$(dirname "$0")/tap.sh"
 
 help_exits_0() { run 0 --help && has "usage: clharness devices" && has "clharness run [OPTION]... [CASE|DIR]..."; }
 unknown_option() { run 2 run --bogus; }

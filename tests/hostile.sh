@@ -1,0 +1,46 @@
+#!/bin/sh
+# hostile.sh - input meant to break the harness, spoken as TAP: links that loop, FIFOs,
+# kernels that print the simulator's own words, limits in case files, report folders
+# holding links, termination signals. Each must give a clear verdict or error and lose
+# nothing else. Needs $CLHARNESS and $CLH_TEST_DATA (make check sets both), and PoCL.
+
+: "${CLHARNESS:?set CLHARNESS to the clharness binary}"
+: "${CLH_TEST_DATA:?set CLH_TEST_DATA to tests/data}"
+data=$CLH_TEST_DATA
+work=$(mktemp -d)
+out=$work/out
+trap 'rm -rf "$work"' EXIT
+n=0
+
+. "$(dirname "$0")/tap.sh"
+
+if ! "$CLHARNESS" devices 2>/dev/null | grep -q '^pocl-cpu'; then
+	echo "1..0 # SKIP no PoCL device (install pocl-opencl-icd)"
+	exit 0
+fi
+has_oclgrind=$("$CLHARNESS" devices 2>/dev/null | grep -c '^oclgrind  *simulator ')
+
+# A catalogue of one good case, with two links back to its root (each loops for ever if
+# followed), a link to the case, and a FIFO named like a case (which blocks a reader).
+loops_and_fifos() {
+	tree=$work/loops
+	mkdir -p "$tree/cases/t" "$tree/kernels" &&
+		cp "$data/cases/good.yaml" "$tree/cases/t/" && cp "$data/kernels/copy.cl" "$tree/kernels/" &&
+		ln -s .. "$tree/cases/t/up" && ln -s ../.. "$tree/cases/t/up2" &&
+		ln -s good.yaml "$tree/cases/t/alias.yaml" && mkfifo "$tree/cases/t/fifo.yaml" || return 1
+	timeout 120 "$CLHARNESS" run --device pocl "$tree" >"$out" 2>&1
+	[ $? -eq 0 ] && [ "$(count '^pass ')" -eq 2 ] &&
+		has "fifo.yaml: warning: skipped: not a regular file"
+}
+
+printed_words_are_no_finding() {
+	[ "$has_oclgrind" -gt 0 ] || return 0
+	run 0 check --device oclgrind "$data/kernels/prints_diagnostics.cl" --kernel copy --global 16 --local 4 &&
+		[ "$(count '^pass ')" -eq 3 ] && lacks "crash"
+}
+
+check "links that loop or alias and a FIFO named like a case: each case runs once, the FIFO is skipped" loops_and_fifos
+check "a kernel that prints Oclgrind's own words passes, with no finding and no crash" printed_words_are_no_finding
+
+echo "1..$n"
+exit 0
