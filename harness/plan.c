@@ -148,8 +148,17 @@ int plan_build(const struct test_case *tc, long long n, long long l, long long c
 	size_t capacity = 0;
 	long long *repeats = xcalloc(tc->nsteps, sizeof *repeats);
 	for (size_t s = 0; s < tc->nsteps; s++) {
-		repeats[s] =
-			tc->steps[s].repeat.expr ? eval(&r, &tc->steps[s].repeat, "repeat", 0) : 1;
+		const struct pexpr *repeat = &tc->steps[s].repeat;
+		repeats[s] = repeat->expr ? eval(&r, repeat, "repeat", 0) : 1;
+		if (repeats[s] > PLAN_MAX_LAUNCHES - (long long)capacity) {
+			diag_add(diags, DIAG_ERROR, tc->path, repeat->pos.line, repeat->pos.col,
+				 "repeat '%s' is %lld at N=%lld, L=%lld, but a case launches at "
+				 "most %d kernels at one shape",
+				 repeat->expr ? expr_text(repeat->expr) : "1", repeats[s], n, l,
+				 PLAN_MAX_LAUNCHES);
+			r.failed = true;
+			repeats[s] = 0;
+		}
 		capacity += (size_t)repeats[s];
 	}
 	plan->launches = xcalloc(capacity, sizeof *plan->launches);

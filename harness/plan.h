@@ -25,6 +25,10 @@ struct plan_launch {
 	struct plan_arg *args;
 };
 
+/* The most kernel launches one shape of a case may make: its repeats are planned up
+ * front, so a repeat of a billion would take the whole run down for want of memory. */
+enum { PLAN_MAX_LAUNCHES = 10000 };
+
 struct plan_check {
 	size_t group;
 	long long shift;

@@ -255,6 +255,13 @@ START_TEST(test_catalogue_kernels_stay_inside_the_catalogue)
 }
 END_TEST
 
+/* A repeat of a billion once made the whole run exit for want of memory. */
+START_TEST(test_repeat_beyond_the_limit_is_this_case_error)
+{
+	expect_error("cases/repeat_too_many.yaml", 7, 13, "a case launches at most 10000 kernels");
+}
+END_TEST
+
 Suite *case_load_suite(void)
 {
 	Suite *s = suite_create("case_load");
@@ -276,6 +283,7 @@ Suite *case_load_suite(void)
 	tcase_add_test(tc, test_case_name_comes_from_the_path_below_cases);
 	tcase_add_test(tc, test_text_that_is_not_utf8_is_refused);
 	tcase_add_test(tc, test_catalogue_kernels_stay_inside_the_catalogue);
+	tcase_add_test(tc, test_repeat_beyond_the_limit_is_this_case_error);
 	suite_add_tcase(s, tc);
 	return s;
 }
