@@ -4,9 +4,11 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,14 +18,33 @@
 
 int write_text_file(const char *dir, const char *name, const char *text)
 {
+	/* A fresh name that mkstemp creates (O_EXCL, so never through a link planted in the
+	 * folder), renamed over `name`: rename replaces a link rather than writing where it
+	 * points, and a reader never sees half a report. */
+	char *temp = xasprintf("%s/.%s.XXXXXX", dir, name);
 	char *path = xasprintf("%s/%s", dir, name);
-	FILE *f = fopen(path, "w");
+	int status = -1;
+	int fd = mkstemp(temp);
+	if (fd < 0)
+		goto out;
+	size_t len = text ? strlen(text) : 0, done = 0;
+	while (done < len) {
+		ssize_t n = write(fd, text + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+	}
+	/* mkstemp makes the file private; a report is read by whoever reads the folder. */
+	bool written = done == len && fchmod(fd, 0644) == 0;
+	if (close(fd) == 0 && written && rename(temp, path) == 0)
+		status = 0;
+	else
+		unlink(temp);
+out:
+	free(temp);
 	free(path);
-	if (f == NULL)
-		return -1;
-	int status = fputs(text ? text : "", f) < 0 ? -1 : 0;
-	if (fclose(f) != 0)
-		status = -1;
 	return status;
 }
 

@@ -95,7 +95,7 @@ static int take_lock(const char *path, int how)
 {
 	if (path == NULL)
 		return -1;
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (fd >= 0)
 		while (flock(fd, how) < 0)
 			;

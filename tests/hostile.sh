@@ -39,8 +39,23 @@ printed_words_are_no_finding() {
 		[ "$(count '^pass ')" -eq 3 ] && lacks "crash"
 }
 
+# Links planted in the report folder, named as the reports will be: grading replaces them
+# and writes nothing where they point.
+report_links_replaced() {
+	reports=$work/reports
+	mkdir -p "$reports" && echo "keep me" >"$work/victim" &&
+		ln -s "$work/victim" "$reports/not_compiling.txt" && ln -s "$work/victim" "$reports/class.csv" || return 1
+	run 0 grade --timeout 5 -o "$reports" "$data/../../assignments/reduce_sum.yaml" \
+		"$data/../grading/reduce_sum/not_compiling.cl" &&
+		[ "$(cat "$work/victim")" = "keep me" ] && [ -f "$reports/not_compiling.txt" ] &&
+		[ ! -L "$reports/not_compiling.txt" ] && [ ! -L "$reports/class.csv" ] &&
+		grep -q "build-error" "$reports/class.csv" ||
+		{ ls -la "$reports" >>"$out"; return 1; }
+}
+
 check "links that loop or alias and a FIFO named like a case: each case runs once, the FIFO is skipped" loops_and_fifos
 check "a kernel that prints Oclgrind's own words passes, with no finding and no crash" printed_words_are_no_finding
+check "grade -o replaces links planted in the report folder and writes nothing through them" report_links_replaced
 
 echo "1..$n"
 exit 0
