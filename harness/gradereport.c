@@ -150,14 +150,18 @@ void grade_report_json(struct strbuf *out, const struct assignment *a,
 	strbuf_puts(out, "]}\n");
 }
 
-/* A CSV field, quoted where it holds a comma, a quote or a line break (RFC 4180). */
+/* A CSV field, quoted where it holds a comma, a quote or a line break (RFC 4180). A
+ * field that a spreadsheet would take for a formula (a student's file named "=1+2.cl")
+ * starts with a quote mark instead, which spreadsheets show as text (OWASP's advice on
+ * CSV injection). */
 static void csv_field(struct strbuf *out, const char *s)
 {
-	if (strpbrk(s, ",\"\r\n") == NULL) {
+	bool formula = s[0] != '\0' && strchr("=+-@\t\r", s[0]) != NULL;
+	if (!formula && strpbrk(s, ",\"\r\n") == NULL) {
 		strbuf_puts(out, s);
 		return;
 	}
-	strbuf_puts(out, "\"");
+	strbuf_puts(out, formula ? "\"'" : "\"");
 	for (const char *p = s; *p; p++)
 		strbuf_printf(out, *p == '"' ? "\"\"" : "%c", *p);
 	strbuf_puts(out, "\"");

@@ -69,18 +69,21 @@ START_TEST(test_class_table_quotes_what_it_must)
 	struct assignment a;
 	struct grade_check checks[2];
 	two_checks(&a, checks);
-	struct student_grade g[2];
+	struct student_grade g[3];
 	failed_both(&a, "smith, jo", &g[0]);
 	failed_both(&a, "a|b", &g[1]);
+	failed_both(&a, "=1+2", &g[2]);
 	g[1].blocker = xstrdup("does not build");
 	g[1].blocker_verdict = VERDICT_BUILD_ERROR;
 	struct strbuf csv = { 0 }, md = { 0 };
-	grade_table_csv(&csv, &a, g, 2);
-	grade_table_markdown(&md, &a, g, 2);
+	grade_table_csv(&csv, &a, g, 3);
+	grade_table_markdown(&md, &a, g, 3);
 	ck_assert_msg(strcmp(csv.data, "student,visible,secret,total,note\n"
 				       "\"smith, jo\",12.50,0,12.50,timeout\n"
-				       "a|b,12.50,0,12.50,build-error\n") == 0,
-		      "CSV quotes a name with a comma and notes timeouts and blockers:\n%s",
+				       "a|b,12.50,0,12.50,build-error\n"
+				       "\"'=1+2\",12.50,0,12.50,timeout\n") == 0,
+		      "CSV quotes a name with a comma, turns a formula into text and notes "
+		      "timeouts and blockers:\n%s",
 		      csv.data);
 	ck_assert_msg(strstr(md.data, "| student | visible (30) | secret (20, hidden) | total "
 				      "(50) | note |") &&
@@ -90,6 +93,7 @@ START_TEST(test_class_table_quotes_what_it_must)
 	strbuf_free(&md);
 	student_grade_free(&g[0]);
 	student_grade_free(&g[1]);
+	student_grade_free(&g[2]);
 }
 END_TEST
 
