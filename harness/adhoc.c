@@ -300,6 +300,7 @@ struct check_state {
 	struct outputs *outputs;
 	size_t noutputs;
 	bool failed;
+	size_t lost_runs; /* runs that gave no output to judge: timeout, crash, build error */
 };
 
 static void check_emit(void *ctx, struct result *r)
@@ -315,9 +316,10 @@ static void check_emit(void *ctx, struct result *r)
 		r->findings.items[i].input_set = xstrdup(adhoc_set_name(set));
 	}
 	finding_list_merge(&st->merged, &r->findings);
-	st->failed |= finding_list_has_errors(&r->findings) ||
-		      (r->verdict != VERDICT_PASS && r->verdict != VERDICT_WRONG_OUTPUT &&
-		       r->verdict != VERDICT_SKIP && r->findings.count == 0);
+	bool lost = r->verdict != VERDICT_PASS && r->verdict != VERDICT_WRONG_OUTPUT &&
+		    r->verdict != VERDICT_SKIP && r->findings.count == 0;
+	st->lost_runs += lost;
+	st->failed |= finding_list_has_errors(&r->findings) || lost;
 	if (r->nkept > 0) {
 		st->outputs = xreallocarray(st->outputs, st->noutputs + 1, sizeof *st->outputs);
 		st->outputs[st->noutputs++] =
@@ -568,23 +570,28 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 		else
 			warnings++;
 	}
+	/* A run that hung or crashed found nothing because it checked nothing: "0 errors"
+	 * alone would read as a clean kernel. */
 	fprintf(rp->format == REPORT_TEXT ? rp->out : stderr,
 		"check: %s on %zu target%s with %zu input set%s: %zu error%s and %zu warning%s found; "
+		"%zu failed run%s (timeout, crash or build error); "
 		"outputs differ between targets for %zu input set%s; %.2f s\n",
 		rq->kernel, sel.count, sel.count == 1 ? "" : "s", ncases, ncases == 1 ? "" : "s",
-		errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s", differing,
-		differing == 1 ? "" : "s", (clock_now_ns() - start) / 1e9);
+		errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s", st.lost_runs,
+		st.lost_runs == 1 ? "" : "s", differing, differing == 1 ? "" : "s",
+		(clock_now_ns() - start) / 1e9);
 	status = st.failed || sel.count == 0 ? 1 : 0;
 	selection_free(&sel);
 	goto out;
 
-setup_failed:
+setup_failed: {
 	struct strbuf msg = { 0 };
 	diag_list_render(&msg, &diags, rp->colour);
 	if (msg.data)
 		fputs(msg.data, stderr);
 	strbuf_free(&msg);
 	status = 2;
+}
 out:
 	for (size_t i = 0; i < st.noutputs; i++) {
 		free(st.outputs[i].target);

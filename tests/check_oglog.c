@@ -271,8 +271,8 @@ START_TEST(test_malformed_lines_do_not_crash)
 		"Read-write data race at local memory address 0x0\n\tWork-group: x\n",
 		"Work-group: x\n",
 		"OCLGRIND FATAL ERROR (x)\n\tWork-group: (\n\tFirst entity: Global(1,2\n",
-		"Invalid read of size 4 at global memory address 0x0\n\tAt line 99999999999999 of "
-		"x:\n\t  \n\tAt line -1 (column -5) of :\n",
+		("Invalid read of size 4 at global memory address 0x0\n\tAt line 99999999999999 "
+		 "of x:\n\t  \n\tAt line -1 (column -5) of :\n"),
 		"\t\t\n\n\n\tKernel:\n",
 	};
 	for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {

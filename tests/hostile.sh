@@ -53,9 +53,16 @@ report_links_replaced() {
 		{ ls -la "$reports" >>"$out"; return 1; }
 }
 
+# Every run crashes: nothing was checked, and the summary must not read as a clean kernel.
+lost_runs_counted() {
+	run 1 check --device pocl "$data/kernels/crash.cl" --kernel crash --global 16 --local 4 &&
+		has "0 errors and 0 warnings found; 3 failed runs (timeout, crash or build error)"
+}
+
 check "links that loop or alias and a FIFO named like a case: each case runs once, the FIFO is skipped" loops_and_fifos
 check "a kernel that prints Oclgrind's own words passes, with no finding and no crash" printed_words_are_no_finding
 check "grade -o replaces links planted in the report folder and writes nothing through them" report_links_replaced
+check "check's summary counts runs that crashed as failed runs" lost_runs_counted
 
 echo "1..$n"
 exit 0
