@@ -227,19 +227,6 @@ static bool colour_wanted(const char *colour)
 	       (strcmp(colour, "auto") == 0 && isatty(STDOUT_FILENO));
 }
 
-static const char *human_bytes(uint64_t bytes, char *buf, size_t size)
-{
-	const char *units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-	double v = (double)bytes;
-	int u = 0;
-	while (v >= 1024 && u < 4) {
-		v /= 1024;
-		u++;
-	}
-	snprintf(buf, size, u == 0 ? "%.0f %s" : "%.1f %s", v, units[u]);
-	return buf;
-}
-
 static int cmd_devices(int argc, char **argv)
 {
 	if (argc > 1)

@@ -98,17 +98,58 @@ struct inputs {
 	struct kept_reference *refs; /* one a check */
 };
 
-/* Returns how many buffers it generated. */
-static unsigned refresh_inputs(const struct test_case *tc, const struct plan *plan,
-			       struct inputs *in)
+/* The bytes of buffer b at the plan's size; SIZE_MAX where that does not fit a size_t. */
+static size_t buffer_bytes(const struct test_case *tc, const struct plan *plan, size_t b)
 {
-	unsigned generated = 0;
+	size_t bytes;
+	if (__builtin_mul_overflow(plan->buffer_counts[b], elem_size(tc->buffers[b].type), &bytes))
+		return SIZE_MAX;
+	return bytes;
+}
+
+/* A skip naming the first buffer the target cannot allocate whole, so that a size too
+ * large is the device's limit, not the host's memory running out in the worker. */
+static int check_buffer_sizes(const struct test_case *tc, const struct plan *plan,
+			      const struct target *t, struct result *r)
+{
+	for (size_t b = 0; b < tc->nbuffers; b++) {
+		size_t bytes = buffer_bytes(tc, plan, b);
+		if (bytes <= t->max_alloc)
+			continue;
+		char have[32];
+		result_set_diag(r, VERDICT_SKIP, NULL, 0, 0,
+				"buffer %s needs %zu elements of %zu bytes (%s%llu bytes); %s "
+				"allocates at most %llu bytes (%s) at once",
+				tc->buffers[b].name, plan->buffer_counts[b],
+				elem_size(tc->buffers[b].type), bytes == SIZE_MAX ? "more than " : "",
+				(unsigned long long)bytes, t->name, (unsigned long long)t->max_alloc,
+				human_bytes(t->max_alloc, have, sizeof have));
+		return -1;
+	}
+	return 0;
+}
+
+/* Returns how many buffers it generated, or -1 with a skip in r naming the buffer that
+ * this host could not hold. */
+static int refresh_inputs(const struct test_case *tc, const struct plan *plan, struct inputs *in,
+			  struct result *r)
+{
+	int generated = 0;
 	for (size_t b = 0; b < tc->nbuffers; b++) {
 		size_t count = plan->buffer_counts[b];
 		if (in->data[b] && in->count[b] == count)
 			continue;
 		free(in->data[b]);
-		in->data[b] = xmalloc(count * elem_size(tc->buffers[b].type));
+		in->count[b] = 0;
+		size_t bytes = buffer_bytes(tc, plan, b);
+		in->data[b] = bytes == SIZE_MAX ? NULL : malloc(bytes ? bytes : 1);
+		if (in->data[b] == NULL) {
+			result_set_diag(r, VERDICT_SKIP, NULL, 0, 0,
+					"buffer %s needs %zu bytes, which this host cannot "
+					"allocate",
+					tc->buffers[b].name, bytes);
+			return -1;
+		}
 		in->count[b] = count;
 		gen_fill(tc->buffers[b].type, &tc->buffers[b].init, in->data[b], count);
 		in->generation[b]++;
@@ -234,11 +275,32 @@ static int run_one(const struct backend *b, struct backend_session *session, con
 		diag_list_free(&diags);
 		return -1;
 	}
-	r->generated = refresh_inputs(tc, &plan, in);
+	int generated = -1;
+	if (check_buffer_sizes(tc, &plan, t, r) == 0)
+		generated = refresh_inputs(tc, &plan, in, r);
 	void **final = xcalloc(tc->nbuffers, sizeof *final);
-	for (size_t k = 0; k < tc->nbuffers; k++)
-		if (tc->buffers[k].output)
-			final[k] = xmalloc(plan.buffer_counts[k] * elem_size(tc->buffers[k].type));
+	for (size_t k = 0; k < tc->nbuffers && generated >= 0; k++) {
+		if (!tc->buffers[k].output)
+			continue;
+		final[k] = malloc(buffer_bytes(tc, &plan, k));
+		if (final[k] == NULL) {
+			result_set_diag(r, VERDICT_SKIP, NULL, 0, 0,
+					"buffer %s needs %zu bytes for its output, which this "
+					"host cannot allocate",
+					tc->buffers[k].name, buffer_bytes(tc, &plan, k));
+			generated = -1;
+		}
+	}
+	if (generated < 0) {
+		r->output = VERDICT_SKIP;
+		result_settle(r);
+		for (size_t k = 0; k < tc->nbuffers; k++)
+			free(final[k]);
+		free(final);
+		plan_free(&plan);
+		return 0;
+	}
+	r->generated = (unsigned)generated;
 
 	r->repeat = opt->repeat;
 	int status = b->execute(session, tc, &plan, in->data, final, opt->repeat, &r->kernel_ns, r);

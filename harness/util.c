@@ -216,6 +216,19 @@ bool utf8_find_invalid(const char *text, size_t len, int *line, int *col)
 	return false;
 }
 
+const char *human_bytes(uint64_t bytes, char *buf, size_t size)
+{
+	const char *units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	double v = (double)bytes;
+	int u = 0;
+	while (v >= 1024 && u < 4) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, size, u == 0 ? "%.0f %s" : "%.1f %s", v, units[u]);
+	return buf;
+}
+
 char *read_fd_from(int fd, long long offset)
 {
 	off_t size = lseek(fd, 0, SEEK_END);

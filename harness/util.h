@@ -32,6 +32,10 @@ void strbuf_printf(struct strbuf *sb, const char *fmt, ...) __attribute__((forma
 char *strbuf_take(struct strbuf *sb);
 void strbuf_free(struct strbuf *sb);
 
+/* `bytes` in the largest binary unit that keeps it at least 1 ("1.5 GiB"), written to
+ * buf; returns buf. */
+const char *human_bytes(uint64_t bytes, char *buf, size_t size);
+
 /* Nanoseconds on a clock that never goes back; only differences mean anything. */
 uint64_t clock_now_ns(void);
 

@@ -59,10 +59,18 @@ lost_runs_counted() {
 		has "0 errors and 0 warnings found; 3 failed runs (timeout, crash or build error)"
 }
 
+# 4 TiB of input: the device's own limit says no, before the host tries to hold it.
+huge_buffer_skipped() {
+	run 0 run --device pocl "$data/cases/buffer_too_large.yaml" "$data/cases/good.yaml" &&
+		has "note: buffer in needs 1099511627776 elements of 4 bytes (4398046511104 bytes); pocl-cpu allocates at most" &&
+		[ "$(count '^skip .*buffer_too_large')" -eq 1 ] && [ "$(count '^pass .*good')" -eq 2 ] && lacks "crash"
+}
+
 check "links that loop or alias and a FIFO named like a case: each case runs once, the FIFO is skipped" loops_and_fifos
 check "a kernel that prints Oclgrind's own words passes, with no finding and no crash" printed_words_are_no_finding
 check "grade -o replaces links planted in the report folder and writes nothing through them" report_links_replaced
 check "check's summary counts runs that crashed as failed runs" lost_runs_counted
+check "a buffer larger than the device allocates is a skip naming it and its bytes" huge_buffer_skipped
 
 echo "1..$n"
 exit 0
