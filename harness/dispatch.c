@@ -158,6 +158,12 @@ int dispatch_open(const struct backend *b, struct test_case *const *cases, size_
 			free(how);
 			break;
 		}
+		if (ev == WORKER_GARBLED) {
+			*cause = xasprintf("listing %s devices failed: the worker sent a malformed "
+					   "stream",
+					   b->name);
+			break;
+		}
 		if (type == FRAME_TARGET) {
 			d->targets = xreallocarray(d->targets, d->ntargets + 1, sizeof *d->targets);
 			if (wire_read_target(payload, len, &d->targets[d->ntargets]) == 0)
@@ -228,6 +234,41 @@ static unsigned run_limit(const struct run_job *job, size_t c, unsigned timeout_
 
 /* Follows one worker of `job` until it finishes or leaves. Returns true when it finished
  * the job; otherwise the job's first case and run are moved past the run it left in. */
+/* Reads the progress and results in a frame from a worker following `job`: the run it
+ * begins, a result to emit. Returns what was malformed about it (the worker is then
+ * stopped), or NULL. */
+static const char *take_frame(const struct run_job *job, struct worker *w, enum frame_type type,
+			      const char *payload, size_t len, size_t *cur_case, size_t *cur_run,
+			      bool *reported, void (*emit)(void *ctx, struct result *r), void *ctx)
+{
+	if (type == FRAME_BEGIN) {
+		size_t c, run;
+		long long printed_before = 0;
+		if (wire_read_begin(payload, len, &c, &run, &printed_before) < 0 ||
+		    c < *cur_case || c >= job->ncases || printed_before < 0 ||
+		    run >= runner_run_count(job->backend, job->cases[c], job->opt))
+			return "start of a run";
+		*cur_case = c;
+		*cur_run = run;
+		worker_mark_output(w, printed_before);
+		*reported = false;
+	} else if (type == FRAME_RESULT) {
+		struct result r;
+		if (wire_read_result(payload, len, &r) < 0)
+			return "result";
+		emit(ctx, &r);
+		result_free(&r);
+		*reported = true;
+	} else if (type == FRAME_RESUME) {
+		size_t next;
+		if (wire_read_resume(payload, len, &next) < 0 || next <= *cur_case)
+			return "place to resume";
+	} else if (type != FRAME_ERROR && type != FRAME_END) {
+		return "frame";
+	}
+	return NULL;
+}
+
 static bool follow(struct run_job *job, struct worker *w, unsigned timeout_s,
 		   void (*emit)(void *ctx, struct result *r), void *ctx)
 {
@@ -258,6 +299,22 @@ static bool follow(struct run_job *job, struct worker *w, unsigned timeout_s,
 					limit);
 			break;
 		}
+		const char *malformed = ev == WORKER_GARBLED ? "stream" : NULL;
+		if (ev == WORKER_FRAME)
+			malformed = take_frame(job, w, type, payload, len, &cur_case, &cur_run,
+					       &reported, emit, ctx);
+		if (malformed) {
+			/* Kernels on a CPU device run inside the worker: what it sends may be
+			 * anything, and a worker that sends nonsense may never end by itself. */
+			printed = worker_output_tail(w, 2000);
+			free(worker_finish(w, true));
+			if (!reported)
+				lost = xasprintf("the worker running this sent a malformed %s, so it "
+						 "was stopped; a kernel on a CPU device can overwrite "
+						 "its worker's memory",
+						 malformed);
+			break;
+		}
 		if (ev == WORKER_GONE) {
 			printed = worker_output_tail(w, 2000);
 			struct worker_end end;
@@ -281,19 +338,8 @@ static bool follow(struct run_job *job, struct worker *w, unsigned timeout_s,
 			break;
 		}
 		if (type == FRAME_BEGIN) {
-			long long printed_before = 0;
-			wire_read_begin(payload, len, &cur_case, &cur_run, &printed_before);
-			worker_mark_output(w, printed_before);
 			limit = run_limit(job, cur_case, timeout_s);
 			deadline = clock_now_ns() + limit * NS_PER_S;
-			reported = false;
-		} else if (type == FRAME_RESULT) {
-			struct result r;
-			if (wire_read_result(payload, len, &r) == 0) {
-				emit(ctx, &r);
-				result_free(&r);
-			}
-			reported = true;
 		} else if (type == FRAME_ERROR) {
 			char *message = NULL;
 			wire_read_message(payload, len, &message);
@@ -309,7 +355,7 @@ static bool follow(struct run_job *job, struct worker *w, unsigned timeout_s,
 			return true;
 		} else if (type == FRAME_RESUME) {
 			size_t next = job->ncases;
-			wire_read_resume(payload, len, &next);
+			wire_read_resume(payload, len, &next); /* checked by take_frame */
 			free(worker_finish(w, false));
 			job->first_case = next;
 			job->first_run = 0;
@@ -416,6 +462,7 @@ int dispatch_inspect(struct dispatcher *d, size_t index, const char *path, const
 	size_t len;
 	enum worker_event ev = worker_next(&w, deadline, &type, &payload, &len);
 	int status = -1;
+	const char *malformed = NULL;
 	if (ev == WORKER_TIMEOUT) {
 		result_set_diag(failure, VERDICT_TIMEOUT, path, 0, 0,
 				"building it on %s took over %u s", d->targets[index].name,
@@ -428,14 +475,21 @@ int dispatch_inspect(struct dispatcher *d, size_t index, const char *path, const
 				how ? how : "it exited early");
 		failure->detail = printed;
 		free(how);
+	} else if (ev == WORKER_GARBLED) {
+		malformed = "stream";
 	} else if (type == FRAME_SIGNATURE) {
 		status = wire_read_signature(payload, len, sig);
+		if (status < 0)
+			malformed = "signature";
 	} else if (type == FRAME_RESULT) {
 		struct result r;
 		if (wire_read_result(payload, len, &r) == 0) {
-			result_set_diag(failure, r.verdict, r.file, r.line, r.col, "%s", r.message);
+			result_set_diag(failure, r.verdict, r.file, r.line, r.col, "%s",
+					r.message ? r.message : "");
 			failure->detail = r.detail ? xstrdup(r.detail) : NULL;
 			result_free(&r);
+		} else {
+			malformed = "result";
 		}
 	} else if (type == FRAME_ERROR) {
 		char *message = NULL;
@@ -443,7 +497,13 @@ int dispatch_inspect(struct dispatcher *d, size_t index, const char *path, const
 		result_set_diag(failure, VERDICT_CRASH, path, 0, 0, "cannot open %s: %s",
 				d->targets[index].name, message);
 		free(message);
+	} else {
+		malformed = "frame";
 	}
+	if (malformed)
+		result_set_diag(failure, VERDICT_CRASH, path, 0, 0,
+				"the worker building it on %s sent a malformed %s",
+				d->targets[index].name, malformed);
 	free(worker_finish(&w, true));
 	return status;
 }

@@ -1,6 +1,9 @@
 /* wire.c - the frames a worker process sends its parent. Both ends are the same binary on
  * the same host, so fields travel in host byte order; each struct is encoded by one table
- * of its fields, read the same way it is written. */
+ * of its fields, read the same way it is written. A worker runs kernels on a CPU device as
+ * native code in its own address space, so the parent trusts nothing it reads: every
+ * boolean, enum, count and line is checked against its range, and a frame that fails is
+ * malformed. */
 #include "config.h"
 
 #include "wire.h"
@@ -19,54 +22,87 @@ enum field_kind {
 	F_UINT,
 	F_SIZE,
 	F_DOUBLE,
-	F_BOOL,
-	F_ENUM,
-	F_CHAR,
+	F_BOOL,	    /* 0 or 1 */
+	F_ENUM,	    /* 0 to the field's max */
+	F_LINE,	    /* an int, a line or column: 0 (unknown) or more */
+	F_ACCESS,   /* a char: 0, 'r', 'w' or 'a' */
 	F_ENTITIES, /* a finding's two example work-items, as the bytes they are */
 };
 
 struct field {
 	size_t offset;
 	enum field_kind kind;
+	long long max; /* F_ENUM: its largest value; F_SIZE: its largest value, or 0 for any */
 };
 
 #define NFIELDS(table) (sizeof(table) / sizeof((table)[0]))
 
-#define R(member, kind)                                                                            \
+#define R(member, kind, max)                                                                       \
 	{                                                                                          \
-		offsetof(struct result, member), kind                                              \
+		offsetof(struct result, member), kind, max                                         \
 	}
 static const struct field result_fields[] = {
-	R(case_name, F_STR),	R(case_path, F_STR),  R(target, F_STR),
-	R(backend, F_STR),	R(n, F_I64),	      R(l, F_I64),
-	R(verdict, F_ENUM),	R(racy, F_BOOL),      R(kernel_ns, F_U64),
-	R(reference_ns, F_U64), R(compare_ns, F_U64), R(repeat, F_UINT),
-	R(builds, F_UINT),	R(generated, F_UINT), R(references, F_UINT),
-	R(drift, F_DOUBLE),	R(file, F_STR),	      R(line, F_INT),
-	R(col, F_INT),		R(message, F_STR),    R(detail, F_STR),
-	R(buffer, F_STR),	R(index, F_SIZE),     R(got, F_DOUBLE),
-	R(want, F_DOUBLE),	R(bound, F_DOUBLE),   R(mismatches, F_SIZE),
-	R(compared, F_SIZE),	R(output, F_ENUM),    R(simulated, F_BOOL),
+	R(case_name, F_STR, 0),
+	R(case_path, F_STR, 0),
+	R(target, F_STR, 0),
+	R(backend, F_STR, 0),
+	R(n, F_I64, 0),
+	R(l, F_I64, 0),
+	R(verdict, F_ENUM, VERDICT_SKIP),
+	R(racy, F_BOOL, 0),
+	R(kernel_ns, F_U64, 0),
+	R(reference_ns, F_U64, 0),
+	R(compare_ns, F_U64, 0),
+	R(repeat, F_UINT, 0),
+	R(builds, F_UINT, 0),
+	R(generated, F_UINT, 0),
+	R(references, F_UINT, 0),
+	R(drift, F_DOUBLE, 0),
+	R(file, F_STR, 0),
+	R(line, F_LINE, 0),
+	R(col, F_LINE, 0),
+	R(message, F_STR, 0),
+	R(detail, F_STR, 0),
+	R(buffer, F_STR, 0),
+	R(index, F_SIZE, 0),
+	R(got, F_DOUBLE, 0),
+	R(want, F_DOUBLE, 0),
+	R(bound, F_DOUBLE, 0),
+	R(mismatches, F_SIZE, 0),
+	R(compared, F_SIZE, 0),
+	R(output, F_ENUM, VERDICT_SKIP),
+	R(simulated, F_BOOL, 0),
 };
 #undef R
 
-#define FD(member, kind)                                                                           \
+#define FD(member, kind, max)                                                                      \
 	{                                                                                          \
-		offsetof(struct finding, member), kind                                             \
+		offsetof(struct finding, member), kind, max                                        \
 	}
 static const struct field finding_fields[] = {
-	FD(kind, F_ENUM),      FD(severity, F_ENUM),	FD(what, F_STR),
-	FD(space, F_STR),      FD(kernel, F_STR),	FD(file, F_STR),
-	FD(at.line, F_INT),    FD(at.col, F_INT),	FD(at.access, F_CHAR),
-	FD(other.line, F_INT), FD(other.col, F_INT),	FD(other.access, F_CHAR),
-	FD(count, F_U64),      FD(example, F_ENTITIES), FD(nexample, F_SIZE),
-	FD(info, F_STR),       FD(input_set, F_STR),
+	FD(kind, F_ENUM, FINDING_OTHER),
+	FD(severity, F_ENUM, DIAG_NOTE),
+	FD(what, F_STR, 0),
+	FD(space, F_STR, 0),
+	FD(kernel, F_STR, 0),
+	FD(file, F_STR, 0),
+	FD(at.line, F_LINE, 0),
+	FD(at.col, F_LINE, 0),
+	FD(at.access, F_ACCESS, 0),
+	FD(other.line, F_LINE, 0),
+	FD(other.col, F_LINE, 0),
+	FD(other.access, F_ACCESS, 0),
+	FD(count, F_U64, 0),
+	FD(example, F_ENTITIES, 0),
+	FD(nexample, F_SIZE, 2),
+	FD(info, F_STR, 0),
+	FD(input_set, F_STR, 0),
 };
 #undef FD
 
 #define T(member, kind)                                                                            \
 	{                                                                                          \
-		offsetof(struct target, member), kind                                              \
+		offsetof(struct target, member), kind, 0                                           \
 	}
 static const struct field target_fields[] = {
 	T(name, F_STR),		  T(type, F_STR),	    T(device, F_STR),
@@ -89,10 +125,11 @@ static size_t field_size(enum field_kind kind)
 	case F_INT:
 	case F_UINT:
 	case F_ENUM:
+	case F_LINE:
 		return sizeof(int);
 	case F_BOOL:
 		return sizeof(bool);
-	case F_CHAR:
+	case F_ACCESS:
 		return 1;
 	case F_ENTITIES:
 		return sizeof(((struct finding *)0)->example);
@@ -139,6 +176,43 @@ static void encode(struct strbuf *out, enum frame_type type, const void *obj,
 	strbuf_free(&payload);
 }
 
+/* Whether the field's bytes at p hold a value its type and table allow, checked before
+ * they are copied into a type (a bool or an enum) that no other value may take. */
+static bool in_range(const struct field *f, const char *p)
+{
+	switch (f->kind) {
+	case F_BOOL:
+		return (unsigned char)p[0] <= 1; /* bool's one byte on every ABI we build for */
+	case F_ENUM: {
+		int v;
+		memcpy(&v, p, sizeof v);
+		return v >= 0 && v <= f->max;
+	}
+	case F_LINE: {
+		int v;
+		memcpy(&v, p, sizeof v);
+		return v >= 0;
+	}
+	case F_ACCESS:
+		return p[0] == 0 || p[0] == 'r' || p[0] == 'w' || p[0] == 'a';
+	case F_SIZE: {
+		size_t v;
+		memcpy(&v, p, sizeof v);
+		return f->max == 0 || v <= (size_t)f->max;
+	}
+	case F_ENTITIES:
+		for (size_t e = 0; e < 2; e++) {
+			size_t at = e * sizeof(struct oglog_entity) +
+				    offsetof(struct oglog_entity, is_item);
+			if ((unsigned char)p[at] > 1)
+				return false;
+		}
+		return true;
+	default:
+		return true;
+	}
+}
+
 /* Fills obj from p at *pos, moving *pos past what it read. Returns -1 on malformed input;
  * strings read so far stay in obj for the caller to free. */
 static int get_fields(const char *p, size_t len, size_t *at_pos, void *obj,
@@ -149,14 +223,14 @@ static int get_fields(const char *p, size_t len, size_t *at_pos, void *obj,
 		char *at = (char *)obj + fields[i].offset;
 		if (fields[i].kind != F_STR) {
 			size_t size = field_size(fields[i].kind);
-			if (pos + size > len)
+			if (size > len - pos || !in_range(&fields[i], p + pos))
 				goto malformed;
 			memcpy(at, p + pos, size);
 			pos += size;
 			continue;
 		}
 		uint32_t slen;
-		if (pos + sizeof slen > len)
+		if (sizeof slen > len - pos)
 			goto malformed;
 		memcpy(&slen, p + pos, sizeof slen);
 		pos += sizeof slen;
@@ -164,7 +238,7 @@ static int get_fields(const char *p, size_t len, size_t *at_pos, void *obj,
 			*(char **)at = NULL;
 			continue;
 		}
-		if (pos + slen > len)
+		if (slen > len - pos)
 			goto malformed;
 		*(char **)at = xstrndup(p + pos, slen);
 		pos += slen;
@@ -187,11 +261,12 @@ void wire_target(struct strbuf *out, const struct target *t)
 	encode(out, FRAME_TARGET, t, target_fields, NFIELDS(target_fields));
 }
 
-#define K(member, kind)                                                                            \
+#define K(member, type, ...)                                                                       \
 	{                                                                                          \
-		offsetof(struct kept_buffer, member), kind                                         \
+		.offset = offsetof(struct kept_buffer, member), .kind = type, __VA_ARGS__          \
 	}
-static const struct field kept_fields[] = { K(name, F_STR), K(type, F_ENUM), K(count, F_SIZE) };
+static const struct field kept_fields[] = { K(name, F_STR), K(type, F_ENUM, .max = ELEM_FLOAT),
+					    K(count, F_SIZE) };
 #undef K
 
 /* A result's fields, then its findings (their number and each one's fields), then its
@@ -221,9 +296,9 @@ struct begin {
 	long long output_offset;
 };
 static const struct field begin_fields[] = {
-	{ offsetof(struct begin, case_index), F_SIZE },
-	{ offsetof(struct begin, run), F_SIZE },
-	{ offsetof(struct begin, output_offset), F_I64 },
+	{ .offset = offsetof(struct begin, case_index), .kind = F_SIZE },
+	{ .offset = offsetof(struct begin, run), .kind = F_SIZE },
+	{ .offset = offsetof(struct begin, output_offset), .kind = F_I64 },
 };
 
 void wire_begin(struct strbuf *out, size_t case_index, size_t run, long long output_offset)
@@ -232,7 +307,8 @@ void wire_begin(struct strbuf *out, size_t case_index, size_t run, long long out
 	encode(out, FRAME_BEGIN, &b, begin_fields, 3);
 }
 
-static const struct field resume_fields[] = { { offsetof(struct begin, case_index), F_SIZE } };
+static const struct field resume_fields[] = { { .offset = offsetof(struct begin, case_index),
+						.kind = F_SIZE } };
 
 void wire_resume(struct strbuf *out, size_t case_index)
 {
@@ -252,7 +328,8 @@ int wire_read_resume(const char *p, size_t len, size_t *case_index)
 struct message {
 	char *text;
 };
-static const struct field message_fields[] = { { offsetof(struct message, text), F_STR } };
+static const struct field message_fields[] = { { .offset = offsetof(struct message, text),
+						 .kind = F_STR } };
 
 void wire_message(struct strbuf *out, enum frame_type type, const char *message)
 {
@@ -267,7 +344,7 @@ long wire_split(const char *buf, size_t len, enum frame_type *type, const char *
 	if (len < 1 + sizeof plen)
 		return 0;
 	memcpy(&plen, buf + 1, sizeof plen);
-	if (buf[0] < FRAME_TARGET || buf[0] > FRAME_SIGNATURE)
+	if (buf[0] < FRAME_TARGET || buf[0] > FRAME_SIGNATURE || plen > WIRE_MAX_PAYLOAD)
 		return -1;
 	if (len < 1 + sizeof plen + plen)
 		return 0;
@@ -318,7 +395,7 @@ int wire_read_result(const char *p, size_t len, struct result *r)
 		struct kept_buffer *k = &r->kept[i];
 		r->nkept = i + 1;
 		if (get_fields(p, len, &pos, k, kept_fields, NFIELDS(kept_fields)) < 0 ||
-		    k->type > ELEM_FLOAT || k->count > (len - pos) / elem_size(k->type))
+		    k->count > (len - pos) / elem_size(k->type))
 			goto malformed;
 		size_t bytes = k->count * elem_size(k->type);
 		k->data = xmalloc(bytes ? bytes : 1);
@@ -349,17 +426,19 @@ int wire_read_message(const char *p, size_t len, char **message)
 	struct message m = { 0 };
 	if (decode(p, len, &m, message_fields, 1) < 0) {
 		free(m.text);
+		*message = xstrdup("(a message that could not be read)");
 		return -1;
 	}
 	*message = m.text ? m.text : xstrdup("");
 	return 0;
 }
 
-#define P(member, kind)                                                                            \
+#define P(member, type, ...)                                                                       \
 	{                                                                                          \
-		offsetof(struct kernel_param, member), kind                                        \
+		.offset = offsetof(struct kernel_param, member), .kind = type, __VA_ARGS__         \
 	}
-static const struct field param_fields[] = { P(name, F_STR), P(type, F_STR), P(kind, F_ENUM),
+static const struct field param_fields[] = { P(name, F_STR), P(type, F_STR),
+					     P(kind, F_ENUM, .max = ARG_SCALAR),
 					     P(read_only, F_BOOL) };
 #undef P
 

@@ -18,6 +18,10 @@ enum frame_type {
 	FRAME_SIGNATURE,  /* a kernel's parameters, from backend.inspect */
 };
 
+/* The largest payload a frame may carry, so that a worker cannot make its parent hold
+ * gigabytes: room for the largest output buffer a check keeps. */
+#define WIRE_MAX_PAYLOAD (1u << 30)
+
 /* Appends one frame (type, length, payload) to `out`. */
 void wire_target(struct strbuf *out, const struct target *t);
 /* output_offset: how much the worker had printed when the run began. */
@@ -31,7 +35,8 @@ void wire_signature(struct strbuf *out, const struct kernel_sig *sig);
  * complete yet, -1 if malformed) with its type and payload. */
 long wire_split(const char *buf, size_t len, enum frame_type *type, const char **payload,
 		size_t *payload_len);
-/* Decode a payload; -1 when it is malformed. */
+/* Decode a payload; -1 when it is malformed. A message is always set, to a placeholder
+ * where the payload was malformed. */
 int wire_read_target(const char *p, size_t len, struct target *t);
 int wire_read_begin(const char *p, size_t len, size_t *case_index, size_t *run,
 		    long long *output_offset);

@@ -133,7 +133,7 @@ enum worker_event worker_next(struct worker *w, uint64_t deadline_ns, enum frame
 			long whole = wire_split(w->inbox.data + w->consumed,
 						w->inbox.len - w->consumed, type, payload, len);
 			if (whole < 0)
-				return WORKER_GONE; /* a garbled stream: treat the worker as lost */
+				return WORKER_GARBLED;
 			if (whole > 0) {
 				w->consumed += (size_t)whole;
 				return WORKER_FRAME;

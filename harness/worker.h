@@ -41,7 +41,9 @@ int worker_command(struct worker *w, uint32_t command);
 /* In the child: waits for a command; -1 when the parent closed the pipe or is gone. */
 int worker_receive(int control, uint32_t *command);
 
-enum worker_event { WORKER_FRAME, WORKER_TIMEOUT, WORKER_GONE };
+/* WORKER_GARBLED: what the child sent is no frame; nothing more can be read from it, and
+ * the caller stops it (worker_finish with kill_it). */
+enum worker_event { WORKER_FRAME, WORKER_TIMEOUT, WORKER_GONE, WORKER_GARBLED };
 
 /* Waits for the next whole frame until deadline_ns (on clock_now_ns's clock). The frame's
  * payload stays valid until the next call. WORKER_GONE: the child closed its end. */

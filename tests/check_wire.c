@@ -1,6 +1,7 @@
 /* check_wire.c - the frames between workers and the parent survive the trip. */
 #include "config.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "check_suites.h"
@@ -128,6 +129,78 @@ START_TEST(test_findings_travel_with_their_result)
 }
 END_TEST
 
+/* Encodes r (with its findings) and reports whether the parent would decode it. */
+static bool decodes(const struct result *r)
+{
+	struct strbuf sb = { 0 };
+	wire_result(&sb, r);
+	enum frame_type type;
+	const char *payload;
+	size_t len;
+	bool ok = wire_split(sb.data, sb.len, &type, &payload, &len) > 0;
+	struct result back;
+	ok = ok && wire_read_result(payload, len, &back) == 0;
+	if (ok)
+		result_free(&back);
+	strbuf_free(&sb);
+	return ok;
+}
+
+/* A worker runs kernels as native code: whatever it sends, a value out of its range
+ * (which would index a table of names, or overrun the two example work-items) makes the
+ * frame malformed instead of reaching the reporters. */
+START_TEST(test_values_out_of_range_are_malformed)
+{
+	struct finding f = { .kind = FINDING_RACE, .severity = DIAG_ERROR, .nexample = 2 };
+	struct result r = { .verdict = VERDICT_RACE, .output = VERDICT_PASS,
+			    .findings = { .items = &f, .count = 1 } };
+	ck_assert_msg(decodes(&r), "The untouched result decodes.");
+	unsigned char seven = 7, nine = 9;
+
+	r.verdict = (enum verdict)(VERDICT_SKIP + 1);
+	ck_assert_msg(!decodes(&r), "A verdict past the last is malformed.");
+	r.verdict = (enum verdict)-1;
+	ck_assert_msg(!decodes(&r), "A negative verdict is malformed.");
+	r.verdict = VERDICT_RACE;
+	memcpy(&r.racy, &seven, 1);
+	ck_assert_msg(!decodes(&r), "A boolean of 7 is malformed.");
+	r.racy = false;
+	r.line = -3;
+	ck_assert_msg(!decodes(&r), "A negative line is malformed.");
+	r.line = 0;
+
+	f.kind = (enum finding_kind)(FINDING_OTHER + 1);
+	ck_assert_msg(!decodes(&r), "A finding kind past the last is malformed.");
+	f.kind = FINDING_RACE;
+	f.severity = (enum diag_severity)(DIAG_NOTE + 1);
+	ck_assert_msg(!decodes(&r), "A severity past the last is malformed.");
+	f.severity = DIAG_ERROR;
+	f.nexample = 3;
+	ck_assert_msg(!decodes(&r), "Three examples of two are malformed.");
+	f.nexample = 2;
+	f.at.access = 'x';
+	ck_assert_msg(!decodes(&r), "An access that is not r, w or a is malformed.");
+	f.at.access = 'w';
+	f.other.col = -1;
+	ck_assert_msg(!decodes(&r), "A negative column is malformed.");
+	f.other.col = 0;
+	memcpy(&f.example[1].is_item, &nine, 1);
+	ck_assert_msg(!decodes(&r), "An example whose is_item is 9 is malformed.");
+	f.example[1].is_item = true;
+	ck_assert_msg(decodes(&r), "Put right again, the result decodes.");
+
+	char frame[5] = { FRAME_RESULT, 0, 0, 0, 0 };
+	uint32_t huge = WIRE_MAX_PAYLOAD + 1;
+	memcpy(frame + 1, &huge, sizeof huge);
+	enum frame_type type;
+	const char *payload;
+	size_t len;
+	ck_assert_msg(wire_split(frame, sizeof frame, &type, &payload, &len) < 0,
+		      "A frame announcing more than the largest payload is malformed at once, "
+		      "before the parent buffers it.");
+}
+END_TEST
+
 Suite *wire_suite(void)
 {
 	Suite *s = suite_create("wire");
@@ -135,6 +208,7 @@ Suite *wire_suite(void)
 	tcase_add_test(tc, test_result_round_trip);
 	tcase_add_test(tc, test_partial_and_garbled_frames);
 	tcase_add_test(tc, test_findings_travel_with_their_result);
+	tcase_add_test(tc, test_values_out_of_range_are_malformed);
 	suite_add_tcase(s, tc);
 	return s;
 }
