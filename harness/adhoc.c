@@ -433,11 +433,42 @@ static char *path_from(const char *from, const char *file)
 	return strbuf_take(&rel);
 }
 
+/* How a case saved at `save_path` names the kernel: inside a catalogue, by its path from
+ * the catalogue's root (found by the upward search, with no '..' that the loader would
+ * refuse); elsewhere, relative to the case. NULL, after saying why, for a kernel outside
+ * the catalogue the case would be saved in. */
+static char *kernel_file_for(const char *save_path, const char *kernel_path)
+{
+	char *dir = xstrdup(save_path);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	char *root = catalogue_root(slash ? dir : ".");
+	free(dir);
+	if (root == NULL)
+		return path_from(save_path, kernel_path);
+	char *real = realpath(kernel_path, NULL);
+	char *file = NULL;
+	if (real && path_within(real, root) && strlen(real) > strlen(root))
+		file = xstrdup(real + strlen(root) + (strcmp(root, "/") != 0));
+	else
+		fprintf(stderr,
+			"clharness: cannot save %s: it is in the catalogue at %s, and its cases "
+			"may name only kernels inside it, which %s is not; save it elsewhere "
+			"or move the kernel into the catalogue\n",
+			save_path, root, kernel_path);
+	free(real);
+	free(root);
+	return file;
+}
+
 /* Writes the random set's case where --save says, naming the kernel from there. */
 static int save_case(const struct adhoc_request *rq, const struct kernel_sig *sig,
 		     const struct adhoc_binding *binding)
 {
-	char *kernel_file = path_from(rq->save_path, rq->kernel_path);
+	char *kernel_file = kernel_file_for(rq->save_path, rq->kernel_path);
+	if (kernel_file == NULL)
+		return -1;
 	int *lines = xcalloc(rq->nspecs + 1, sizeof *lines);
 	char *text = adhoc_case_text(rq, sig, binding, SET_RANDOM, kernel_file, lines);
 	FILE *f = fopen(rq->save_path, "w");

@@ -282,9 +282,12 @@ char *find_upwards(const char *from, const char *file)
 
 char *catalogue_root(const char *path)
 {
-	char *real = realpath(path, NULL);
-	if (real == NULL)
+	char *resolved = realpath(path, NULL);
+	if (resolved == NULL)
 		return NULL;
+	/* A trailing '/' so that a path that is the cases folder itself is found too. */
+	char *real = xasprintf("%s/", resolved);
+	free(resolved);
 	char *found = NULL;
 	for (char *p = real; (p = strstr(p, "/cases/")) != NULL; p++)
 		found = p;

@@ -64,8 +64,8 @@ bool has_suffix(const char *s, const char *suffix);
  * folder above it (absolute: itself), so a catalogue works wherever it is installed and
  * a user's file can sit beside what it names. NULL when there is none; caller frees. */
 char *find_upwards(const char *from, const char *file);
-/* The real path of the catalogue that the file `path` is a case of (the folder above its
- * last "cases" folder), or NULL when it is no catalogue's. Caller frees. */
+/* The real path of the catalogue that the file or folder `path` is in (the folder above
+ * its last "cases" folder), or NULL when it is in none. Caller frees. */
 char *catalogue_root(const char *path);
 /* Whether the relative path `relative` is absolute or has a ".." part. */
 bool climbs_out(const char *relative);

@@ -237,10 +237,15 @@ check_input_sets() {
 		has "(4 times, kernel shift_after_barrier, with the scalar-1 inputs)" &&
 		[ "$(count '^race ')" -eq 1 ] && [ "$(count '^pass ')" -eq 4 ]
 }
+# Saved into a catalogue, a case names its kernel from the catalogue's root; a kernel
+# outside the catalogue is one its cases may not name.
 check_save() {
-	run 0 check "$data/kernels/copy.cl" --kernel copy --global 64 --local 16 --save "$tree/cases/t/saved.yaml" &&
-		has "clharness: wrote $tree/cases/t/saved.yaml" && grep -q "name: copy}" "$tree/cases/t/saved.yaml" &&
-		run 0 run --device pocl,oclgrind "$tree/cases/t/saved.yaml" && [ "$(count '^pass ')" -eq 2 ]
+	cp "$data/kernels/copy.cl" "$tree/kernels/" &&
+		run 0 check "$tree/kernels/copy.cl" --kernel copy --global 64 --local 16 --save "$tree/cases/t/saved.yaml" &&
+		has "clharness: wrote $tree/cases/t/saved.yaml" && grep -q "{file: 'kernels/copy.cl', name: copy}" "$tree/cases/t/saved.yaml" &&
+		run 0 run --device pocl,oclgrind "$tree/cases/t/saved.yaml" && [ "$(count '^pass ')" -eq 2 ] &&
+		run 2 check "$data/kernels/copy.cl" --kernel copy --global 64 --local 16 --save "$tree/cases/t/outside.yaml" &&
+		has "may name only kernels inside it" && [ ! -e "$tree/cases/t/outside.yaml" ]
 }
 check_bad_arg() {
 	run 2 check "$data/kernels/copy.cl" --kernel copy --global 64 --local 16 --arg '{bufer: int, count: N}' &&
@@ -273,7 +278,7 @@ check "--bless writes a golden that the next run matches" bless_rewrites
 check "--bless needs oclgrind" bless_needs_oclgrind
 check "check names a deleted barrier's race, its two lines and the memory space" check_names_the_race
 check "check runs input sets and says which one exposed each finding" check_input_sets
-check "check --save writes a case that run loads" check_save
+check "check --save writes a case that run loads, naming its kernel from the catalogue's root" check_save
 check "check reports a wrong --arg as --arg N and runs nothing" check_bad_arg
 check "check flags outputs that differ between targets" check_outputs_differ
 check "check reports a build error at the kernel's own line" check_build_error
