@@ -14,6 +14,7 @@
 
 #include "batch.h"
 #include "gradereport.h"
+#include "interrupt.h"
 #include "util.h"
 
 int write_text_file(const char *dir, const char *name, const char *text)
@@ -104,6 +105,8 @@ static int read_summary(const char *text, const struct assignment *a, struct stu
 	if (p == NULL)
 		return -1;
 	p++;
+	if (blocker > VERDICT_SKIP)
+		return -1;
 	if (blocker >= 0) {
 		g->blocker_verdict = (enum verdict)blocker;
 		g->blocker = xstrdup("not gradable: see the student's report");
@@ -154,6 +157,12 @@ static size_t finish_child(const struct batch_options *bo, struct grader_child *
 	student_grade_init(bo->assignment, sub->student, sub->path, &got);
 	if (c->got.data && read_summary(c->got.data, bo->assignment, &got, &written) == 0) {
 		*g = got;
+	} else if (interrupt_signal()) {
+		/* Ended by the parent's stop: not graded, and no report says otherwise. */
+		student_grade_free(&got);
+		strbuf_free(&c->got);
+		close(c->fd);
+		return 0;
 	} else {
 		student_grade_free(&got);
 		/* The grader itself died: the student still gets a score and a report. */
@@ -184,8 +193,8 @@ size_t batch_grade(const struct batch_options *bo, const struct submission *subs
 	unsigned jobs = bo->jobs ? bo->jobs : 1;
 	struct grader_child *running = xcalloc(jobs, sizeof *running);
 	size_t nrunning = 0, next = 0, failed_reports = 0;
-	while (next < n || nrunning > 0) {
-		while (next < n && nrunning < jobs) {
+	while ((next < n && !interrupt_signal()) || nrunning > 0) {
+		while (next < n && nrunning < jobs && !interrupt_signal()) {
 			int fds[2];
 			if (pipe(fds) < 0) {
 				fprintf(stderr, "clharness: pipe: %s\n", strerror(errno));
@@ -193,18 +202,21 @@ size_t batch_grade(const struct batch_options *bo, const struct submission *subs
 			}
 			fflush(stdout);
 			fflush(stderr);
+			pid_t parent = getpid();
 			pid_t pid = fork();
 			if (pid < 0) {
 				fprintf(stderr, "clharness: fork: %s\n", strerror(errno));
 				exit(2);
 			}
 			if (pid == 0) {
+				interrupt_in_child(parent);
 				close(fds[0]);
 				for (size_t i = 0; i < nrunning; i++)
 					close(running[i].fd);
 				grade_child(bo, &subs[next], fds[1]);
 				_exit(0);
 			}
+			interrupt_track(pid);
 			close(fds[1]);
 			running[nrunning++] = (struct grader_child){ .pid = pid,
 								     .fd = fds[0],
@@ -215,7 +227,7 @@ size_t batch_grade(const struct batch_options *bo, const struct submission *subs
 		struct pollfd *pfds = xcalloc(nrunning, sizeof *pfds);
 		for (size_t i = 0; i < nrunning; i++)
 			pfds[i] = (struct pollfd){ .fd = running[i].fd, .events = POLLIN };
-		while (poll(pfds, nrunning, -1) < 0 && errno == EINTR)
+		while (poll(pfds, nrunning, -1) < 0 && errno == EINTR && !interrupt_signal())
 			;
 		for (size_t i = nrunning; i-- > 0;) {
 			if (!(pfds[i].revents & (POLLIN | POLLHUP | POLLERR)))
@@ -231,6 +243,7 @@ size_t batch_grade(const struct batch_options *bo, const struct submission *subs
 			int status = 0;
 			while (waitpid(running[i].pid, &status, 0) < 0 && errno == EINTR)
 				;
+			interrupt_untrack(running[i].pid);
 			failed_reports += finish_child(bo, &running[i], subs, grades, status);
 			running[i] = running[--nrunning];
 		}

@@ -23,8 +23,10 @@ struct batch_options {
 };
 
 /* Grades subs[i] into grades[i] (points per check, total and the blocker; diagnostics
- * stay in the reports). Returns the number of students whose reports could not be
- * written. */
+ * stay in the reports). After a termination signal (interrupt.h) it starts no grader and
+ * ends the running ones: the grades of students not finished stay as they were (zeroed,
+ * student NULL), and their reports are not written. Returns the number of students whose
+ * reports could not be written. */
 size_t batch_grade(const struct batch_options *bo, const struct submission *subs, size_t n,
 		   struct student_grade *grades);
 

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "interrupt.h"
 #include "util.h"
 #include "wire.h"
 #include "worker.h"
@@ -285,6 +286,12 @@ static bool follow(struct run_job *job, struct worker *w, unsigned timeout_s,
 		const char *payload;
 		size_t len;
 		enum worker_event ev = worker_next(w, deadline, &type, &payload, &len);
+		if (interrupt_signal()) {
+			/* The parent was told to stop and has killed the worker: its run was
+			 * neither lost nor the kernel's fault, and no other starts. */
+			free(worker_finish(w, true));
+			return true;
+		}
 		/* A worker that leaves after reporting its run (one whose session was lost does)
 		 * owes nothing; one that leaves before has lost that run. */
 		if (ev == WORKER_TIMEOUT) {
@@ -388,7 +395,7 @@ void dispatch_run(struct dispatcher *d, size_t index, void (*emit)(void *ctx, st
 			       .cases = d->cases,
 			       .ncases = d->ncases,
 			       .opt = d->opt };
-	while (job.first_case < d->ncases) {
+	while (job.first_case < d->ncases && !interrupt_signal()) {
 		struct worker w;
 		bool adopted = false;
 		if (d->has_idle) {

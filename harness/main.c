@@ -19,6 +19,7 @@
 #include "golden.h"
 #include "grade.h"
 #include "gradereport.h"
+#include "interrupt.h"
 #include "report.h"
 #include "runner.h"
 #include "select.h"
@@ -382,33 +383,37 @@ static int cmd_run(int argc, char **argv)
 	}
 
 	struct walk paths = { 0 };
-	if (collect_cases(argc, argv, optind, &paths) < 0)
-		return EXIT_USAGE;
-
 	struct reporter reporter;
 	report_init(&reporter, format, stdout, colour_wanted(colour));
 	FILE *junit = NULL;
+	struct test_case **cases = NULL;
+	size_t ncases = 0;
+	struct selection sel = { 0 };
+	struct golden_book book = { 0 };
+	int status = 0;
+	if (collect_cases(argc, argv, optind, &paths) < 0) {
+		status = EXIT_USAGE;
+		goto out;
+	}
 	if (junit_path) {
 		junit = fopen(junit_path, "w");
-		if (junit == NULL)
-			return usage_error("cannot write the JUnit report '%s': %s", junit_path,
-					   strerror(errno));
+		if (junit == NULL) {
+			status = usage_error("cannot write the JUnit report '%s': %s", junit_path,
+					     strerror(errno));
+			goto out;
+		}
 		report_set_junit(&reporter, junit);
 	}
 	uint64_t start = clock_now_ns();
 
 	/* Load every case first: a broken one is reported and the others still run. */
-	size_t ncases;
-	struct test_case **cases = load_cases(&paths, &ncases, case_broken, &reporter);
+	cases = load_cases(&paths, &ncases, case_broken, &reporter);
 
 	struct run_options opt = { .sizes = sizes,
 				   .nsizes = nsizes,
 				   .locals = locals,
 				   .nlocals = nlocals,
 				   .repeat = (unsigned)repeat };
-	struct selection sel;
-	struct golden_book book;
-	int status = 0;
 	/* A golden holds the case's own shapes: other sizes have none to match. */
 	golden_book_open(&book, cases, ncases, bless, sizes == NULL && locals == NULL,
 			 golden_broken, &reporter);
@@ -445,10 +450,19 @@ static int cmd_run(int argc, char **argv)
 	}
 
 	struct run_state state = { &reporter, &book };
-	for (size_t t = 0; t < sel.count; t++)
+	interrupt_install();
+	for (size_t t = 0; t < sel.count && !interrupt_signal(); t++)
 		selection_run(&sel, t, emit_result, &state);
-	golden_book_unseen(&book, emit_reported, &reporter);
+	/* After a stop, the cases not run have no result to compare with their goldens. */
+	if (!interrupt_signal())
+		golden_book_unseen(&book, emit_reported, &reporter);
 	report_finish(&reporter, sel.count, clock_now_ns() - start, timing);
+	if (interrupt_signal()) {
+		fprintf(stderr, "clharness: stopped by %s; the results above are all there are\n",
+			strsignal(interrupt_signal()));
+		status = 128 + interrupt_signal();
+		goto out;
+	}
 	if (bless && golden_book_write(&book, stderr) > 0)
 		status = EXIT_MISMATCH;
 	/* Under TAP a failure is its "not ok" line; a non-zero exit would tell Automake's
@@ -570,7 +584,13 @@ static int cmd_check(int argc, char **argv)
 	}
 	struct reporter reporter;
 	report_init(&reporter, format, stdout, colour_wanted(colour));
+	interrupt_install();
 	status = adhoc_run(&rq, &reporter);
+	if (interrupt_signal()) {
+		fprintf(stderr, "clharness: stopped by %s; the results above are all there are\n",
+			strsignal(interrupt_signal()));
+		status = 128 + interrupt_signal();
+	}
 out:
 	free(rq.specs);
 	free(rq.patterns);
@@ -787,12 +807,22 @@ static int cmd_grade(int argc, char **argv)
 				    .progress = grade_progress,
 				    .ctx = a };
 	struct student_grade *grades = xcalloc(nsubs + 1, sizeof *grades);
+	interrupt_install();
 	size_t unwritten = batch_grade(&bo, subs, nsubs, grades);
 	free(lock);
+	/* After a stop, the table holds the students who were finished. */
+	size_t graded = 0;
+	for (size_t i = 0; i < nsubs; i++) {
+		if (grades[i].student == NULL)
+			continue;
+		struct student_grade g = grades[i];
+		grades[i] = (struct student_grade){ 0 };
+		grades[graded++] = g;
+	}
 
 	struct strbuf csv = { 0 }, md = { 0 };
-	grade_table_csv(&csv, a, grades, nsubs);
-	grade_table_markdown(&md, a, grades, nsubs);
+	grade_table_csv(&csv, a, grades, graded);
+	grade_table_markdown(&md, a, grades, graded);
 	if (write_text_file(out_dir, "class.csv", csv.data) < 0 ||
 	    write_text_file(out_dir, "class.md", md.data) < 0)
 		unwritten++;
@@ -800,8 +830,15 @@ static int cmd_grade(int argc, char **argv)
 	fprintf(stderr,
 		"grade: %zu submission%s of %s graded on %s%s%s in %.1f s; reports in "
 		"%s/\n",
-		nsubs, nsubs == 1 ? "" : "s", a->name, device, simulator ? " and " : "",
+		graded, graded == 1 ? "" : "s", a->name, device, simulator ? " and " : "",
 		simulator ? simulator : "", (clock_now_ns() - start) / 1e9, out_dir);
+	if (interrupt_signal()) {
+		fprintf(stderr,
+			"clharness: stopped by %s: %zu of %zu students graded, each of their "
+			"reports whole and in the class table; the other %zu have none\n",
+			strsignal(interrupt_signal()), graded, nsubs, nsubs - graded);
+		status = 128 + interrupt_signal();
+	}
 	if (unwritten > 0) {
 		fprintf(stderr, "clharness: %zu report%s could not be written to %s\n", unwritten,
 			unwritten == 1 ? "" : "s", out_dir);

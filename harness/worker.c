@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "interrupt.h"
+
 /* In the child: applies the limits; a soft CPU limit sends SIGXCPU, whose default action
  * ends the process, and the hard one a second later SIGKILL, for a child that ignores it. */
 static void apply_limits(const struct worker_limits *limits)
@@ -59,6 +61,7 @@ int worker_start(struct worker *w, const struct worker_limits *limits,
 	/* Buffered output would otherwise be written twice, once by each process. */
 	fflush(stdout);
 	fflush(stderr);
+	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
 		*cause = xasprintf("fork: %s", strerror(errno));
@@ -70,6 +73,7 @@ int worker_start(struct worker *w, const struct worker_limits *limits,
 		return -1;
 	}
 	if (pid == 0) {
+		interrupt_in_child(parent);
 		close(fds[0]);
 		close(control[1]);
 		dup2(w->output_fd, STDOUT_FILENO);
@@ -82,6 +86,7 @@ int worker_start(struct worker *w, const struct worker_limits *limits,
 		/* _exit: the parent's atexit handlers and stdio buffers are not the child's. */
 		_exit(0);
 	}
+	interrupt_track(pid);
 	close(fds[1]);
 	close(control[0]);
 	w->pid = pid;
@@ -188,6 +193,7 @@ char *worker_finish_end(struct worker *w, bool kill_it, struct worker_end *end)
 		struct rusage usage = { 0 };
 		while (wait4(w->pid, &status, 0, &usage) < 0 && errno == EINTR)
 			;
+		interrupt_untrack(w->pid);
 		if (end) {
 			end->signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 			end->cpu_s = usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +

@@ -66,11 +66,55 @@ huge_buffer_skipped() {
 		[ "$(count '^skip .*buffer_too_large')" -eq 1 ] && [ "$(count '^pass .*good')" -eq 2 ] && lacks "crash"
 }
 
+# still_running TEXT: some process has TEXT in its command line (a worker is a fork of
+# the harness, so it carries the harness's own).
+still_running() { pgrep -f -- "$1" >/dev/null; }
+
+# A kernel that hangs for up to 60 s; SIGINT to the parent alone (not its group, as a
+# terminal's Ctrl-C would) must end the worker too, at once.
+sigint_to_parent_alone() {
+	marker=$work/sigint-marker.yaml
+	cp "$data/cases/hang.yaml" "$marker" && cp "$data/kernels/hang.cl" "$work/" || return 1
+	sed -i -e 's|kernels/hang.cl|hang.cl|' -e '/^timeout:/d' "$marker"
+	"$CLHARNESS" run --device pocl --timeout 60 "$marker" >"$out" 2>&1 &
+	pid=$!
+	sleep 3
+	kill -INT "$pid"
+	wait "$pid"
+	status=$?
+	sleep 1
+	[ "$status" -eq 130 ] && has "stopped by Interrupt" && ! still_running "$marker" ||
+		{ echo "exit status $status; still running: $(pgrep -fa -- "$marker")" >>"$out"; return 1; }
+}
+
+# SIGTERM to the parent alone once one student is graded: the graders and their workers
+# end, and the finished student's reports and the class table are written.
+sigterm_while_grading() {
+	class=$work/class-sigterm
+	mkdir -p "$class" && cp "$data/../grading/reduce_sum/correct.cl" "$data/../grading/reduce_sum/hanging.cl" "$class/" || return 1
+	"$CLHARNESS" grade -j 1 --timeout 60 -o "$class.out" "$data/../../assignments/reduce_sum.yaml" "$class" >"$out" 2>&1 &
+	pid=$!
+	for _ in $(seq 1 120); do
+		grep -q "^graded correct" "$out" && break
+		sleep 0.5
+	done
+	kill -TERM "$pid"
+	wait "$pid"
+	status=$?
+	sleep 1
+	[ "$status" -eq 143 ] && has "1 of 2 students graded" && ! still_running "$class" &&
+		[ -s "$class.out/correct.txt" ] && [ ! -e "$class.out/hanging.txt" ] &&
+		grep -q "^correct,30" "$class.out/class.csv" && ! grep -q "^hanging" "$class.out/class.csv" ||
+		{ echo "exit status $status; still running: $(pgrep -fa -- "$class")" >>"$out"; return 1; }
+}
+
 check "links that loop or alias and a FIFO named like a case: each case runs once, the FIFO is skipped" loops_and_fifos
 check "a kernel that prints Oclgrind's own words passes, with no finding and no crash" printed_words_are_no_finding
 check "grade -o replaces links planted in the report folder and writes nothing through them" report_links_replaced
 check "check's summary counts runs that crashed as failed runs" lost_runs_counted
 check "a buffer larger than the device allocates is a skip naming it and its bytes" huge_buffer_skipped
+check "SIGINT to the parent alone ends a hanging kernel's worker at once" sigint_to_parent_alone
+check "SIGTERM while grading ends every grader and worker and keeps the finished student's reports and table" sigterm_while_grading
 
 echo "1..$n"
 exit 0
