@@ -69,6 +69,9 @@ const char *diag_severity_name(enum diag_severity severity)
 	return "error";
 }
 
+/* The most of one source line a diagnostic quotes. */
+enum { QUOTE_MAX = 200 };
+
 /* Returns the text of line `line` (1-based) of `path`, without its newline, or NULL. */
 static char *source_line(const char *path, int line)
 {
@@ -130,11 +133,31 @@ void diag_render(struct strbuf *out, const char *file, int line, int col,
 	char *text = source_line(file, line);
 	if (text == NULL)
 		return;
-	strbuf_printf(out, " %5d | %s\n", line, text);
-	if (col > 0) {
+	/* A long line (a generated or minified source) is quoted around the column alone. */
+	size_t len = strlen(text), from = 0, to = len;
+	if (len > QUOTE_MAX) {
+		size_t at = col > 0 ? (size_t)col - 1 : 0;
+		from = at > QUOTE_MAX / 2 ? at - QUOTE_MAX / 2 : 0;
+		if (from + QUOTE_MAX > len)
+			from = len - QUOTE_MAX;
+		to = from + QUOTE_MAX;
+		while (from > 0 && ((unsigned char)text[from] & 0xc0) == 0x80)
+			from--;
+		while (to < len && ((unsigned char)text[to] & 0xc0) == 0x80)
+			to++;
+	}
+	char before[48] = "", after[48] = "";
+	if (from > 0)
+		snprintf(before, sizeof before, "[%zu bytes cut] ", from);
+	if (to < len)
+		snprintf(after, sizeof after, " [%zu bytes cut]", len - to);
+	strbuf_printf(out, " %5d | %s%.*s%s\n", line, before, (int)(to - from), text + from, after);
+	if (col > 0 && (size_t)col - 1 >= from && (size_t)col - 1 <= to) {
 		strbuf_puts(out, "       | ");
+		for (size_t i = 0; before[i]; i++)
+			strbuf_append(out, " ", 1);
 		/* Tabs stay tabs so the caret lines up under the same column as the text. */
-		for (int i = 0; i < col - 1 && text[i] != '\0'; i++)
+		for (size_t i = from; i < (size_t)col - 1 && text[i] != '\0'; i++)
 			strbuf_append(out, text[i] == '\t' ? "\t" : " ", 1);
 		strbuf_printf(out, "%s^%s\n", colour ? severity_colours[severity] : "", reset);
 	}

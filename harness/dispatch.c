@@ -257,6 +257,7 @@ static const char *take_frame(const struct run_job *job, struct worker *w, enum 
 		struct result r;
 		if (wire_read_result(payload, len, &r) < 0)
 			return "result";
+		result_cut(&r);
 		emit(ctx, &r);
 		result_free(&r);
 		*reported = true;
@@ -491,6 +492,7 @@ int dispatch_inspect(struct dispatcher *d, size_t index, const char *path, const
 	} else if (type == FRAME_RESULT) {
 		struct result r;
 		if (wire_read_result(payload, len, &r) == 0) {
+			result_cut(&r);
 			result_set_diag(failure, r.verdict, r.file, r.line, r.col, "%s",
 					r.message ? r.message : "");
 			failure->detail = r.detail ? xstrdup(r.detail) : NULL;

@@ -100,6 +100,12 @@ void result_set_diag(struct result *r, enum verdict v, const char *file, int lin
 	r->verdict = v;
 }
 
+void result_cut(struct result *r)
+{
+	text_cut(&r->message, RESULT_MESSAGE_MAX, "message");
+	text_cut(&r->detail, RESULT_DETAIL_MAX, "log");
+}
+
 void result_free(struct result *r)
 {
 	free(r->case_name);

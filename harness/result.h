@@ -97,4 +97,11 @@ void result_set_diag(struct result *r, enum verdict v, const char *file, int lin
 		     const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 void result_free(struct result *r);
 
+/* The most of a result's message and detail (a build log, a worker's last words) that
+ * reach the reports: a 3.4 MB source's build log would otherwise put megabytes in every
+ * report of it. */
+enum { RESULT_MESSAGE_MAX = 4096, RESULT_DETAIL_MAX = 32768 };
+/* Cuts r's message and detail to those sizes, saying in each how much was cut. */
+void result_cut(struct result *r);
+
 #endif

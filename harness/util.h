@@ -32,6 +32,11 @@ void strbuf_printf(struct strbuf *sb, const char *fmt, ...) __attribute__((forma
 char *strbuf_take(struct strbuf *sb);
 void strbuf_free(struct strbuf *sb);
 
+/* Cuts *text (a string the caller owns, or NULL) to about `max` bytes where it is longer:
+ * its start and its end stay, and a line in between says how much of the `what` ("build
+ * log") was cut. Returns whether it cut. */
+bool text_cut(char **text, size_t max, const char *what);
+
 /* `bytes` in the largest binary unit that keeps it at least 1 ("1.5 GiB"), written to
  * buf; returns buf. */
 const char *human_bytes(uint64_t bytes, char *buf, size_t size);

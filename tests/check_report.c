@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check_suites.h"
 #include "report.h"
@@ -157,6 +158,51 @@ START_TEST(test_junit_counts)
 }
 END_TEST
 
+/* A build log of megabytes, and a source line of megabytes, reach a report cut to a few
+ * kilobytes, with how much was cut said where it was. */
+START_TEST(test_long_logs_and_lines_are_cut)
+{
+	size_t big = 3 * 1024 * 1024;
+	struct result r = { .message = calloc(1, 10), .detail = malloc(big + 1) };
+	memset(r.detail, 'x', big);
+	r.detail[big] = '\0';
+	memcpy(r.detail, "first error", 11);
+	memcpy(r.detail + big - 10, "last words", 10);
+	result_cut(&r);
+	ck_assert_msg(strlen(r.detail) < RESULT_DETAIL_MAX + 100,
+		      "A 3 MiB log is cut to about 32 KiB, not %zu bytes.", strlen(r.detail));
+	ck_assert_msg(strncmp(r.detail, "first error", 11) == 0 && strstr(r.detail, "last words") &&
+			      strstr(r.detail, "MiB of the log cut here"),
+		      "The cut keeps the start and the end, and says how much went.");
+	ck_assert_msg(strlen(r.message) == 0, "A short message is left alone.");
+	free(r.message);
+	free(r.detail);
+
+	char path[] = "/tmp/check_report_XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_msg(fd >= 0, "The test can write a file.");
+	FILE *f = fdopen(fd, "w");
+	for (size_t i = 0; i < big / 8; i++)
+		fputs(" x += 1;", f);
+	fputs(" x += undeclared;\n", f);
+	fclose(f);
+	struct strbuf out = { 0 };
+	int col = (int)(big / 8 * 8 + 7);
+	diag_render(&out, path, 1, col, DIAG_ERROR, "use of undeclared identifier", false);
+	ck_assert_msg(out.len < 1000, "A 3 MiB line is quoted around its column, not in %zu bytes.",
+		      out.len);
+	ck_assert_msg(strstr(out.data, "[3145545 bytes cut] ") && strstr(out.data, "undeclared;"),
+		      "The quote says how much was cut before it, and holds the column:\n%s",
+		      out.data);
+	/* The caret stands under the 'u' of "undeclared". */
+	const char *quoted = strstr(out.data, "| ") + 2;
+	const char *caret = strstr(quoted, "\n       | ") + 10;
+	ck_assert_msg(quoted[strchr(caret, '^') - caret] == 'u', "The caret points at the column.");
+	strbuf_free(&out);
+	unlink(path);
+}
+END_TEST
+
 Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -166,6 +212,7 @@ Suite *report_suite(void)
 	tcase_add_test(tc, test_json_line);
 	tcase_add_test(tc, test_escaping);
 	tcase_add_test(tc, test_junit_counts);
+	tcase_add_test(tc, test_long_logs_and_lines_are_cut);
 	suite_add_tcase(s, tc);
 	return s;
 }

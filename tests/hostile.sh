@@ -108,6 +108,20 @@ sigterm_while_grading() {
 		{ echo "exit status $status; still running: $(pgrep -fa -- "$class")" >>"$out"; return 1; }
 }
 
+# A 3.4 MB source whose one line holds the error: what reaches the report is a few
+# kilobytes that say how much was cut.
+long_source_cut() {
+	{
+		printf 'kernel void k(global int *out) { int x = 0;'
+		i=0
+		while [ $i -lt 2000 ]; do printf '%s' "$chunk"; i=$((i + 1)); done
+		printf ' x += undeclared; out[0] = x; }\n'
+	} >"$work/long.cl"
+	run 1 check --device pocl "$work/long.cl" --kernel k --global 1 --local 1 &&
+		has "bytes cut]" && has "x += undeclared;" && [ "$(wc -c <"$out")" -lt 16384 ]
+}
+chunk=$(printf ' x += 1;%.0s' $(seq 1 210))
+
 check "links that loop or alias and a FIFO named like a case: each case runs once, the FIFO is skipped" loops_and_fifos
 check "a kernel that prints Oclgrind's own words passes, with no finding and no crash" printed_words_are_no_finding
 check "grade -o replaces links planted in the report folder and writes nothing through them" report_links_replaced
@@ -115,6 +129,7 @@ check "check's summary counts runs that crashed as failed runs" lost_runs_counte
 check "a buffer larger than the device allocates is a skip naming it and its bytes" huge_buffer_skipped
 check "SIGINT to the parent alone ends a hanging kernel's worker at once" sigint_to_parent_alone
 check "SIGTERM while grading ends every grader and worker and keeps the finished student's reports and table" sigterm_while_grading
+check "a build error in a 3.4 MB line is quoted around its column, saying how much was cut" long_source_cut
 
 echo "1..$n"
 exit 0
