@@ -4,32 +4,68 @@
 
 #include "catalogue.h"
 
+#include <search.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
 
-/* Distinct strings, in the order first added: found findings, verdicts, device columns. */
+/* Distinct strings, in the order first added: found findings, verdicts, device columns.
+ * A set that may grow large (the targets of thousands of results) is indexed by a hash
+ * table, so that adding stays constant time; small ones are searched in order. */
 struct wordset {
 	char **items;
 	size_t count;
+	bool indexed;
+	struct hsearch_data index;
 };
 
-/* Adds `word`, which the set takes, unless an equal one is there. */
-static void wordset_add(struct wordset *w, char *word)
+/* Indexes an empty set that will hold at most `capacity` words. */
+static void wordset_index(struct wordset *w, size_t capacity)
 {
+	w->indexed = hcreate_r(capacity * 2 + 16, &w->index) != 0;
+}
+
+/* The position of `word` in the set, or -1. */
+static long wordset_find(struct wordset *w, const char *word)
+{
+	if (w->indexed) {
+		ENTRY *found = NULL;
+		ENTRY probe = { .key = (char *)word };
+		return hsearch_r(probe, FIND, &found, &w->index) && found
+			       ? (long)(uintptr_t)found->data - 1
+			       : -1;
+	}
 	for (size_t i = 0; i < w->count; i++)
-		if (strcmp(w->items[i], word) == 0) {
-			free(word);
-			return;
-		}
+		if (strcmp(w->items[i], word) == 0)
+			return (long)i;
+	return -1;
+}
+
+/* Adds `word`, which the set takes, unless an equal one is there. Returns its position. */
+static size_t wordset_add(struct wordset *w, char *word)
+{
+	long at = wordset_find(w, word);
+	if (at >= 0) {
+		free(word);
+		return (size_t)at;
+	}
 	w->items = xreallocarray(w->items, w->count + 1, sizeof *w->items);
 	w->items[w->count++] = word;
+	if (w->indexed) {
+		ENTRY *entered;
+		ENTRY e = { .key = word, .data = (void *)(uintptr_t)w->count };
+		hsearch_r(e, ENTER, &entered, &w->index);
+	}
+	return w->count - 1;
 }
 
 static void wordset_free(struct wordset *w)
 {
+	if (w->indexed)
+		hdestroy_r(&w->index);
 	for (size_t i = 0; i < w->count; i++)
 		free(w->items[i]);
 	free(w->items);
@@ -87,29 +123,34 @@ static void put_verdict_counts(struct strbuf *out, const char *const *verdicts, 
 	wordset_free(&seen);
 }
 
-/* What the simulator said about one case, over all its runs; sets *buggy when it found
- * an error. */
-static void put_simulator_cell(struct strbuf *out, const struct catalogue_source *sources,
-			       size_t nsources, const char *case_name, bool *buggy)
+/* One recorded result, placed: the order it was read in, and its device column. */
+struct placed {
+	const struct recorded_result *r;
+	size_t order;
+	size_t column; /* SIMULATED for a simulator's result */
+};
+#define SIMULATED SIZE_MAX
+
+/* What the simulator said about one case, over all its runs (`runs`, the case's entries
+ * in the order read); sets *buggy when it found an error. */
+static void put_simulator_cell(struct strbuf *out, const struct placed *runs, size_t nentries,
+			       bool *buggy)
 {
 	struct wordset found = { 0 };
 	const char **outputs = NULL;
 	size_t nruns = 0, wrong = 0;
 	*buggy = false;
-	for (size_t s = 0; s < nsources; s++) {
-		const struct recorded_list *list = sources[s].results;
-		for (size_t i = 0; i < list->count; i++) {
-			const struct recorded_result *r = &list->items[i];
-			if (!r->simulated || strcmp(r->case_name, case_name) != 0)
-				continue;
-			outputs = xreallocarray(outputs, nruns + 1, sizeof *outputs);
-			outputs[nruns++] = r->output ? r->output : r->verdict;
-			wrong += r->output && strcmp(r->output, "wrong-output") == 0;
-			for (size_t f = 0; f < r->nfindings; f++) {
-				*buggy |= r->findings[f].severity &&
-					  strcmp(r->findings[f].severity, "error") == 0;
-				wordset_add(&found, finding_words(&r->findings[f]));
-			}
+	for (size_t i = 0; i < nentries; i++) {
+		const struct recorded_result *r = runs[i].r;
+		if (runs[i].column != SIMULATED)
+			continue;
+		outputs = xreallocarray(outputs, nruns + 1, sizeof *outputs);
+		outputs[nruns++] = r->output ? r->output : r->verdict;
+		wrong += r->output && strcmp(r->output, "wrong-output") == 0;
+		for (size_t f = 0; f < r->nfindings; f++) {
+			*buggy |= r->findings[f].severity &&
+				  strcmp(r->findings[f].severity, "error") == 0;
+			wordset_add(&found, finding_words(&r->findings[f]));
 		}
 	}
 	if (nruns == 0) {
@@ -129,26 +170,16 @@ static void put_simulator_cell(struct strbuf *out, const struct catalogue_source
 	wordset_free(&found);
 }
 
-/* One real device's verdicts for a case; *all_pass says whether it ran it and every run
- * passed. */
-static void put_device_cell(struct strbuf *out, const struct catalogue_source *sources,
-			    size_t nsources, const char *case_name, const char *target,
+/* One real device's verdicts for a case, from its runs there (in the order read);
+ * *all_pass says whether it ran it and every run passed. */
+static void put_device_cell(struct strbuf *out, const struct placed *runs, size_t n,
 			    bool *all_pass)
 {
-	const char **verdicts = NULL;
-	size_t n = 0;
+	const char **verdicts = xcalloc(n ? n : 1, sizeof *verdicts);
 	*all_pass = true;
-	for (size_t s = 0; s < nsources; s++) {
-		const struct recorded_list *list = sources[s].results;
-		for (size_t i = 0; i < list->count; i++) {
-			const struct recorded_result *r = &list->items[i];
-			if (r->simulated || strcmp(r->case_name, case_name) != 0 ||
-			    strcmp(r->target, target) != 0)
-				continue;
-			verdicts = xreallocarray(verdicts, n + 1, sizeof *verdicts);
-			verdicts[n++] = r->verdict;
-			*all_pass &= strcmp(r->verdict, "pass") == 0;
-		}
+	for (size_t i = 0; i < n; i++) {
+		verdicts[i] = runs[i].r->verdict;
+		*all_pass &= strcmp(runs[i].r->verdict, "pass") == 0;
 	}
 	if (n == 0) {
 		strbuf_puts(out, "not run");
@@ -172,6 +203,37 @@ static int by_name(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* Entries by case, then as read: each case's runs lie together, in their own order. */
+static int by_case(const void *a, const void *b)
+{
+	const struct placed *x = a, *y = b;
+	int c = strcmp(x->r->case_name, y->r->case_name);
+	return c ? c : (x->order > y->order) - (x->order < y->order);
+}
+
+/* Entries by device column, then as read. */
+static int by_column(const void *a, const void *b)
+{
+	const struct placed *x = a, *y = b;
+	if (x->column != y->column)
+		return x->column < y->column ? -1 : 1;
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+/* The first of the sorted entries whose case is `name` or after it. */
+static size_t first_of_case(const struct placed *entries, size_t n, const char *name)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(entries[mid].r->case_name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* The page's opening: what it is, where its results came from, and the counts. */
 static void put_header(struct strbuf *out, const struct catalogue_source *sources, size_t nsources,
 		       const struct wordset *devices, const struct catalogue_counts *c)
@@ -188,6 +250,7 @@ static void put_header(struct strbuf *out, const struct catalogue_source *source
 	for (size_t s = 0; s < nsources; s++) {
 		struct wordset targets = { 0 };
 		const struct recorded_list *list = sources[s].results;
+		wordset_index(&targets, list->count);
 		for (size_t i = 0; i < list->count; i++)
 			wordset_add(&targets, xstrdup(list->items[i].target));
 		strbuf_printf(out, "%s `%s` (", s ? ";" : "", sources[s].label);
@@ -220,11 +283,27 @@ char *catalogue_markdown(struct test_case *const *cases, size_t ncases,
 	memcpy(sorted, cases, ncases * sizeof *sorted);
 	qsort(sorted, ncases, sizeof *sorted, by_name);
 
-	struct wordset devices = { 0 }; /* real devices, in the order they first report */
+	/* Every result once, placed in its device's column, then grouped by case: the page
+	 * costs the results' sorting and the table's cells, whatever the number of devices. */
+	size_t nentries = 0;
 	for (size_t s = 0; s < nsources; s++)
-		for (size_t i = 0; i < sources[s].results->count; i++)
-			if (!sources[s].results->items[i].simulated)
-				wordset_add(&devices, xstrdup(sources[s].results->items[i].target));
+		nentries += sources[s].results->count;
+	struct placed *entries = xcalloc(nentries ? nentries : 1, sizeof *entries);
+	struct wordset devices = { 0 }; /* real devices, in the order they first report */
+	wordset_index(&devices, nentries);
+	nentries = 0;
+	for (size_t s = 0; s < nsources; s++)
+		for (size_t i = 0; i < sources[s].results->count; i++) {
+			const struct recorded_result *r = &sources[s].results->items[i];
+			entries[nentries] = (struct placed){
+				.r = r,
+				.order = nentries,
+				.column = r->simulated ? SIMULATED
+						       : wordset_add(&devices, xstrdup(r->target)),
+			};
+			nentries++;
+		}
+	qsort(entries, nentries, sizeof *entries, by_case);
 
 	struct catalogue_counts c = { .cases = ncases };
 	struct strbuf body = { 0 };
@@ -248,16 +327,24 @@ char *catalogue_markdown(struct test_case *const *cases, size_t ncases,
 			free(this_topic);
 		}
 
+		size_t lo = first_of_case(entries, nentries, tc->name), hi = lo;
+		while (hi < nentries && strcmp(entries[hi].r->case_name, tc->name) == 0)
+			hi++;
+		struct placed *runs = entries + lo;
 		struct strbuf sim = { 0 }, cells = { 0 }, right_on = { 0 };
 		const char *last_right = NULL; /* joined with "and" once the list is done */
 		bool buggy;
-		put_simulator_cell(&sim, sources, nsources, tc->name, &buggy);
+		put_simulator_cell(&sim, runs, hi - lo, &buggy);
+		qsort(runs, hi - lo, sizeof *runs, by_column);
+		size_t at = 0; /* the first of the runs in column d, or past them */
 		bool pocl_right = false;
 		for (size_t d = 0; d < devices.count; d++) {
 			bool all_pass;
+			size_t from = at;
+			while (at < hi - lo && runs[at].column == d)
+				at++;
 			strbuf_puts(&cells, " ");
-			put_device_cell(&cells, sources, nsources, tc->name, devices.items[d],
-					&all_pass);
+			put_device_cell(&cells, runs + from, at - from, &all_pass);
 			strbuf_puts(&cells, " |");
 			if (buggy && all_pass) {
 				if (last_right)
@@ -293,6 +380,7 @@ char *catalogue_markdown(struct test_case *const *cases, size_t ncases,
 	strbuf_puts(&page, body.data ? body.data : "");
 	strbuf_free(&body);
 	wordset_free(&devices);
+	free(entries);
 	free(sorted);
 	if (counts)
 		*counts = c;
