@@ -128,7 +128,7 @@ static bool parse_line(struct golden *g, const char *text, int lineno, struct di
 
 /* A golden from the text of the file at `path`, which it leaves as it is; NULL after
  * reporting its errors. */
-static struct golden *golden_parse(const char *path, const char *contents, struct diag_list *diags)
+struct golden *golden_parse(const char *path, const char *contents, struct diag_list *diags)
 {
 	char *text = xstrdup(contents);
 	struct golden *g = xcalloc(1, sizeof *g);

@@ -42,6 +42,8 @@ char *golden_path_for(const char *case_path);
 /* Reads a golden. Returns it, or NULL: with errors in diags when the file is malformed
  * (file:line:col), with no diagnostic when there is no such file. */
 struct golden *golden_load(const char *path, struct diag_list *diags);
+/* golden_load of `contents`, a golden's text, named `path` in diagnostics. */
+struct golden *golden_parse(const char *path, const char *contents, struct diag_list *diags);
 void golden_free(struct golden *g);
 
 /* Sets r->expect, and r->expect_diff when the result is not what the golden says. */

@@ -124,6 +124,14 @@ int resultfile_read(const char *path, struct recorded_list *list, struct diag_li
 			 file_error(errno));
 		return -1;
 	}
+	resultfile_parse(path, text, list, diags);
+	free(text);
+	return 0;
+}
+
+void resultfile_parse(const char *path, char *text, struct recorded_list *list,
+		      struct diag_list *diags)
+{
 	int lineno = 1;
 	for (char *line = text; line && *line; lineno++) {
 		char *nl = strchr(line, '\n');
@@ -133,8 +141,6 @@ int resultfile_read(const char *path, struct recorded_list *list, struct diag_li
 			read_line(path, lineno, line, list, diags);
 		line = nl ? nl + 1 : NULL;
 	}
-	free(text);
-	return 0;
 }
 
 void recorded_list_free(struct recorded_list *list)

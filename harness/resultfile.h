@@ -38,6 +38,10 @@ struct recorded_list {
  * result object is reported in diags as path:line:col and skipped; blank lines are
  * ignored. Returns 0, or -1 with an error in diags when the file cannot be read. */
 int resultfile_read(const char *path, struct recorded_list *list, struct diag_list *diags);
+/* resultfile_read of `text`, the file's contents (cut into lines in place), named `path`
+ * in diagnostics. */
+void resultfile_parse(const char *path, char *text, struct recorded_list *list,
+		      struct diag_list *diags);
 void recorded_list_free(struct recorded_list *list);
 
 #endif

@@ -17,6 +17,43 @@
 
 #include "interrupt.h"
 
+/* AddressSanitizer reserves terabytes of address space for its shadow memory, so under it
+ * an address-space limit would fail every allocation: the limit is left off. */
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+#ifndef UNDER_ASAN
+#define UNDER_ASAN 0
+#endif
+
+bool worker_limits_address_space(void)
+{
+	return !UNDER_ASAN;
+}
+
+#if UNDER_ASAN
+/* Read by the ASan runtime at start-up, in the parent and every worker. A kernel that
+ * faults on a CPU device kills its worker with SIGSEGV, which the parent reports as that
+ * run's crash: ASan must let the signal through rather than turn it into exit status 1. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+	return "handle_segv=0:handle_sigbus=0:handle_sigfpe=0:detect_leaks=1";
+}
+
+/* What the OpenCL drivers and the ICD loader keep allocated until their process ends is
+ * theirs, not a leak of the harness. */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+	return "leak:libpocl\nleak:libOpenCL\nleak:liboclgrind\nleak:libLLVM\nleak:libclang-cpp\n";
+}
+#endif
+
 /* In the child: applies the limits; a soft CPU limit sends SIGXCPU, whose default action
  * ends the process, and the hard one a second later SIGKILL, for a child that ignores it. */
 static void apply_limits(const struct worker_limits *limits)
@@ -27,7 +64,7 @@ static void apply_limits(const struct worker_limits *limits)
 		struct rlimit cpu = { limits->cpu_s, limits->cpu_s + 1 };
 		setrlimit(RLIMIT_CPU, &cpu);
 	}
-	if (limits->address_space > 0) {
+	if (limits->address_space > 0 && worker_limits_address_space()) {
 		struct rlimit as = { limits->address_space, limits->address_space };
 		setrlimit(RLIMIT_AS, &as);
 	}

@@ -28,6 +28,10 @@ struct worker_limits {
 	uint64_t address_space; /* bytes of virtual memory (RLIMIT_AS) */
 };
 
+/* Whether workers run under the address-space limit they are given: not in a build with
+ * AddressSanitizer, whose shadow memory alone exceeds any such limit. */
+bool worker_limits_address_space(void);
+
 /* Runs fn(arg, fd, control) in a child process under `limits` (NULL: none); fn writes frames to fd
  * with worker_send and may wait for commands on control with worker_receive. What the child prints
  * (drivers print to stdout and stderr) goes to a private file, so it can neither corrupt the

@@ -133,12 +133,12 @@ END_TEST
 static char *repeated(const char *unit, const char *middle, const char *close, int count)
 {
 	size_t len = (strlen(unit) + strlen(close)) * (size_t)count + strlen(middle) + 1;
-	char *s = calloc(1, len);
+	char *s = calloc(1, len), *end = s;
 	for (int i = 0; i < count; i++)
-		strcat(s, unit);
-	strcat(s, middle);
+		end = stpcpy(end, unit);
+	end = stpcpy(end, middle);
 	for (int i = 0; i < count; i++)
-		strcat(s, close);
+		end = stpcpy(end, close);
 	return s;
 }
 

@@ -47,8 +47,31 @@ static void collect(void *ctx, const struct oglog_message *m)
 	seen->count++;
 }
 
-/* Parses tests/data/oclgrind/NAME, keeping message `keep`. The strings leak: a test
- * process is forked for each test and ends with it. */
+/* The messages parse_log kept in the running test, freed after it (free_kept). */
+static struct oglog_message kept[4];
+static size_t nkept;
+
+static void free_kept(void)
+{
+	for (size_t k = 0; k < nkept; k++) {
+		struct oglog_message *m = &kept[k];
+		free(m->headline);
+		free(m->kernel);
+		free(m->what);
+		free(m->space);
+		free(m->info);
+		free(m->function);
+		free(m->error);
+		for (size_t i = 0; i < m->nlocations; i++) {
+			free(m->locations[i].file);
+			free(m->locations[i].source);
+			free(m->locations[i].instruction);
+		}
+	}
+	nkept = 0;
+}
+
+/* Parses tests/data/oclgrind/NAME, keeping message `keep` until the test ends. */
 static struct seen parse_log(const char *name, size_t keep)
 {
 	char *relative = xasprintf("oclgrind/%s", name);
@@ -59,6 +82,8 @@ static struct seen parse_log(const char *name, size_t keep)
 	struct seen seen = { .keep = keep };
 	size_t n = oglog_parse(text, collect, &seen);
 	ck_assert_msg(n == seen.count, "oglog_parse returns the number of messages it passed on.");
+	if (seen.count > keep && nkept < sizeof kept / sizeof kept[0])
+		kept[nkept++] = seen.kept;
 	free(text);
 	free(path);
 	free(relative);
@@ -234,6 +259,7 @@ START_TEST(test_unknown_text_is_kept)
 	ck_assert_msg(n == 1 && s.kept.kind == OGLOG_OTHER, "Unknown text is one OTHER message.");
 	ck_assert_str_eq(s.kept.headline, "Something new happened");
 	ck_assert_str_eq(s.kept.kernel, "k");
+	kept[nkept++] = s.kept;
 	ck_assert_msg(oglog_parse("", collect, &s) == 0, "An empty log holds no message.");
 }
 END_TEST
@@ -287,6 +313,7 @@ Suite *oglog_suite(void)
 {
 	Suite *s = suite_create("oglog");
 	TCase *tc = tcase_create("parse");
+	tcase_add_checked_fixture(tc, NULL, free_kept);
 	tcase_add_test(tc, test_local_read_write_race);
 	tcase_add_test(tc, test_global_write_write_race);
 	tcase_add_test(tc, test_global_race_across_groups);

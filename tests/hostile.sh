@@ -36,7 +36,7 @@ loops_and_fifos() {
 printed_words_are_no_finding() {
 	[ "$has_oclgrind" -gt 0 ] || return 0
 	run 0 check --device oclgrind "$data/kernels/prints_diagnostics.cl" --kernel copy --global 16 --local 4 &&
-		[ "$(count '^pass ')" -eq 3 ] && lacks "crash"
+		[ "$(count '^pass ')" -eq 3 ] && [ "$(count '^crash ')" -eq 0 ]
 }
 
 # Links planted in the report folder, named as the reports will be: grading replaces them
