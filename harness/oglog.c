@@ -212,9 +212,8 @@ static void finish(struct reading *rd)
 	}
 }
 
-static void release(struct reading *rd)
+void oglog_message_release(struct oglog_message *m)
 {
-	struct oglog_message *m = &rd->m;
 	free(m->headline);
 	free(m->kernel);
 	free(m->what);
@@ -227,6 +226,11 @@ static void release(struct reading *rd)
 		free(m->locations[i].source);
 		free(m->locations[i].instruction);
 	}
+}
+
+static void release(struct reading *rd)
+{
+	oglog_message_release(&rd->m);
 	free(rd->last_code);
 	*rd = (struct reading){ 0 };
 }

@@ -58,6 +58,9 @@ struct oglog_message {
 	long suppressed; /* OGLOG_SUPPRESSED: errors Oclgrind printed before it stopped */
 };
 
+/* Frees the strings of a message whose fields the caller copied and owns. */
+void oglog_message_release(struct oglog_message *m);
+
 /* Calls fn once for each message in `text` (a part of the log that ends between
  * messages), in order. The message and its strings live until fn returns. Returns the
  * number of messages. Text that is not an Oclgrind message becomes OGLOG_OTHER. */

@@ -12,6 +12,13 @@ char *test_data_path(const char *relative)
 	return xasprintf("%s/%s", root && *root ? root : "tests/data", relative);
 }
 
+void remove_tree(const char *root)
+{
+	char *cmd = xasprintf("rm -rf '%s'", root);
+	ck_assert_msg(system(cmd) == 0, "The test cleans up %s.", root);
+	free(cmd);
+}
+
 int main(void)
 {
 	SRunner *runner = srunner_create(adhoc_suite());

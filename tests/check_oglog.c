@@ -53,21 +53,8 @@ static size_t nkept;
 
 static void free_kept(void)
 {
-	for (size_t k = 0; k < nkept; k++) {
-		struct oglog_message *m = &kept[k];
-		free(m->headline);
-		free(m->kernel);
-		free(m->what);
-		free(m->space);
-		free(m->info);
-		free(m->function);
-		free(m->error);
-		for (size_t i = 0; i < m->nlocations; i++) {
-			free(m->locations[i].file);
-			free(m->locations[i].source);
-			free(m->locations[i].instruction);
-		}
-	}
+	for (size_t k = 0; k < nkept; k++)
+		oglog_message_release(&kept[k]);
 	nkept = 0;
 }
 
