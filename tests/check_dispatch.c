@@ -13,6 +13,7 @@
 #include "check_suites.h"
 #include "dispatch.h"
 #include "util.h"
+#include "wire.h"
 #include "worker.h"
 
 /* Set in the process that listed the targets: a run there came from the adopted
@@ -221,6 +222,51 @@ START_TEST(test_limits_stop_a_run_that_spins_or_allocates_too_much)
 }
 END_TEST
 
+/* In a worker: sends the bytes `arg` points at (a struct garbage), then waits to be
+ * killed, as a worker whose memory a kernel overwrote might. */
+struct garbage {
+	const char *bytes;
+	size_t len;
+};
+
+static void send_garbage(void *arg, int fd, int control)
+{
+	const struct garbage *g = arg;
+	if (write(fd, g->bytes, g->len) != (ssize_t)g->len)
+		_exit(3);
+	sleep(60);
+}
+
+/* A stream that is no frame, or a frame bigger than any the harness sends, is garbled at
+ * once: the parent neither waits for the rest nor for the worker to end by itself. */
+START_TEST(test_a_garbled_stream_is_noticed_at_once)
+{
+	char unknown_type[] = { 99, 0, 0, 0, 0 };
+	char huge[5] = { FRAME_RESULT };
+	uint32_t len = WIRE_MAX_PAYLOAD + 1;
+	memcpy(huge + 1, &len, sizeof len);
+	const struct garbage cases[] = { { unknown_type, sizeof unknown_type },
+					 { huge, sizeof huge } };
+	for (size_t i = 0; i < 2; i++) {
+		struct worker w;
+		char *cause = NULL;
+		ck_assert_msg(worker_start(&w, NULL, send_garbage, (void *)&cases[i], &cause) == 0,
+			      "The worker starts.");
+		enum frame_type type;
+		const char *payload;
+		size_t plen;
+		uint64_t start = clock_now_ns();
+		enum worker_event ev =
+			worker_next(&w, start + 20 * 1000000000ull, &type, &payload, &plen);
+		ck_assert_msg(ev == WORKER_GARBLED, "Garbage %zu is a garbled stream, not event %d.",
+			      i + 1, (int)ev);
+		free(worker_finish(&w, true));
+		ck_assert_msg((clock_now_ns() - start) / 1e9 < 10,
+			      "Garbage is noticed and its worker stopped at once.");
+	}
+}
+END_TEST
+
 Suite *dispatch_suite(void)
 {
 	Suite *s = suite_create("dispatch");
@@ -228,6 +274,7 @@ Suite *dispatch_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_each_failure_costs_one_run_and_the_rest_still_run);
 	tcase_add_test(tc, test_limits_stop_a_run_that_spins_or_allocates_too_much);
+	tcase_add_test(tc, test_a_garbled_stream_is_noticed_at_once);
 	suite_add_tcase(s, tc);
 	return s;
 }

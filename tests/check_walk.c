@@ -60,6 +60,15 @@ START_TEST(test_links_loop_and_alias_without_repeats)
 	walk_free(&w);
 	diag_list_free(&diags);
 
+	/* An empty folder: nothing found, and no sort of a NULL list (UBSan's complaint). */
+	char *empty = xasprintf("%s/sub/empty", root);
+	mkdir(empty, 0777);
+	struct walk none = { 0 };
+	ck_assert_msg(walk_add(&none, empty, is_yaml, &diags) == 0 && none.count == 0,
+		      "An empty folder holds no case.");
+	walk_free(&none);
+	free(empty);
+
 	char *missing = xasprintf("%s/missing", root);
 	ck_assert_msg(walk_add(&w, missing, is_yaml, &diags) < 0,
 		      "A path that does not exist is an error for the caller to report.");
