@@ -11,22 +11,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "adhoc.h"
-#include "assignment.h"
-#include "backend.h"
-#include "batch.h"
-#include "catalogue.h"
-#include "golden.h"
-#include "grade.h"
-#include "gradereport.h"
-#include "interrupt.h"
-#include "report.h"
-#include "runner.h"
-#include "select.h"
-#include "submission.h"
-#include "testcase.h"
-#include "util.h"
-#include "walk.h"
+#include "base/interrupt.h"
+#include "base/util.h"
+#include "base/walk.h"
+#include "case/testcase.h"
+#include "check/adhoc.h"
+#include "exec/backend.h"
+#include "exec/runner.h"
+#include "exec/select.h"
+#include "grade/assignment.h"
+#include "grade/batch.h"
+#include "grade/grade.h"
+#include "grade/gradereport.h"
+#include "grade/submission.h"
+#include "results/catalogue.h"
+#include "results/golden.h"
+#include "results/report.h"
 
 #define EXIT_MISMATCH 1
 #define EXIT_USAGE    2

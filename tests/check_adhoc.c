@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "adhoc.h"
+#include "case/testcase.h"
+#include "check/adhoc.h"
 #include "check_suites.h"
-#include "testcase.h"
 
 /* reduce(global const float *in, local float *scratch, global float *out, uint n) */
 static struct kernel_param params[] = {

@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "assignment.h"
+#include "base/util.h"
+#include "case/testcase.h"
 #include "check_suites.h"
-#include "finding.h"
-#include "testcase.h"
-#include "util.h"
+#include "findings/finding.h"
+#include "grade/assignment.h"
 
 START_TEST(test_prototype_gives_name_spaces_and_types)
 {

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
+#include "case/testcase.h"
 #include "check_suites.h"
-#include "testcase.h"
-#include "util.h"
 
 /* Loads tests/data/cases/<name>, which must fail, and returns its diagnostics. */
 static struct diag_list load_broken(const char *name, char **path)

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalogue.h"
 #include "check_suites.h"
-#include "resultfile.h"
+#include "results/catalogue.h"
+#include "results/resultfile.h"
 
 static struct test_case *named_case(const char *name, const char *about)
 {

@@ -5,8 +5,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "case/compare.h"
 #include "check_suites.h"
-#include "compare.h"
 
 /* A one-element float sum reference: want, sum|x| and the number of terms. */
 static struct ref_output one_sum(double want, double magnitude, size_t terms)

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buildlog.h"
 #include "check_suites.h"
-#include "devname.h"
+#include "exec/buildlog.h"
+#include "exec/devname.h"
 
 static void expect_name(const char *vendor, const char *platform, const char *device,
 			const char *type, const char *want)

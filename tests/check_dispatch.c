@@ -10,11 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/util.h"
 #include "check_suites.h"
-#include "dispatch.h"
-#include "util.h"
-#include "wire.h"
-#include "worker.h"
+#include "exec/dispatch.h"
+#include "exec/wire.h"
+#include "exec/worker.h"
 
 /* Set in the process that listed the targets: a run there came from the adopted
  * listing worker, a run elsewhere from a fresh one. */
@@ -258,8 +258,8 @@ START_TEST(test_a_garbled_stream_is_noticed_at_once)
 		uint64_t start = clock_now_ns();
 		enum worker_event ev =
 			worker_next(&w, start + 20 * 1000000000ull, &type, &payload, &plen);
-		ck_assert_msg(ev == WORKER_GARBLED, "Garbage %zu is a garbled stream, not event %d.",
-			      i + 1, (int)ev);
+		ck_assert_msg(ev == WORKER_GARBLED,
+			      "Garbage %zu is a garbled stream, not event %d.", i + 1, (int)ev);
 		free(worker_finish(&w, true));
 		ck_assert_msg((clock_now_ns() - start) / 1e9 < 10,
 			      "Garbage is noticed and its worker stopped at once.");

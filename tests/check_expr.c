@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "case/expr.h"
 #include "check_suites.h"
-#include "expr.h"
 
 static long long eval_at(const char *text, long long n, long long l)
 {
@@ -148,7 +148,7 @@ START_TEST(test_deep_nesting_is_an_error_not_a_crash)
 	static const struct {
 		const char *unit, *middle, *close;
 	} shapes[] = {
-		{ "(", "1", ")" }, { "-", "1", "" },	  { "1+", "1", "" },
+		{ "(", "1", ")" }, { "-", "1", "" },	   { "1+", "1", "" },
 		{ "2*", "1", "" }, { "min(1,", "1", ")" }, { "", "1", "+1" },
 	};
 	for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "check_suites.h"
-#include "finding.h"
+#include "findings/finding.h"
 
 static const char *kernel_file(void *ctx, const char *kernel)
 {

@@ -5,8 +5,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "case/gen.h"
 #include "check_suites.h"
-#include "gen.h"
 
 static struct init_spec init_of(enum init_kind kind, double lo, double hi, uint64_t seed)
 {

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "check_suites.h"
-#include "golden.h"
+#include "results/golden.h"
 
 /* Writes `text` to a fresh file and returns its path; the caller unlinks and frees it. */
 static char *temp_golden(const char *text)

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
 #include "check_suites.h"
-#include "gradereport.h"
-#include "util.h"
+#include "grade/gradereport.h"
 
 /* An assignment of two checks, the second hidden, built in memory. */
 static void two_checks(struct assignment *a, struct grade_check *checks)

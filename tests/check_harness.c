@@ -3,8 +3,8 @@
 
 #include <stdlib.h>
 
+#include "base/util.h"
 #include "check_suites.h"
-#include "util.h"
 
 char *test_data_path(const char *relative)
 {

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
 #include "check_suites.h"
-#include "oglog.h"
-#include "util.h"
+#include "findings/oglog.h"
 
 /* What a test looks at: how many messages of each kind, and a deep copy of one. */
 struct seen {

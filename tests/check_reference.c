@@ -4,8 +4,8 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "case/reference.h"
 #include "check_suites.h"
-#include "reference.h"
 
 static struct ref_output run(enum ref_kind kind, enum elem_type type, const void *data, size_t n,
 			     size_t group, long long shift, size_t count)

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "check_suites.h"
-#include "report.h"
+#include "results/report.h"
 
 static struct result sample(enum verdict verdict, bool racy)
 {

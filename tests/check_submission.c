@@ -8,9 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/util.h"
 #include "check_suites.h"
-#include "submission.h"
-#include "util.h"
+#include "grade/submission.h"
 
 static void touch(const char *dir, const char *name)
 {
@@ -83,7 +83,8 @@ START_TEST(test_hidden_names_are_graded_and_links_refused)
 	char root[] = "/tmp/check_submission_XXXXXX";
 	ck_assert_msg(mkdtemp(root) != NULL, "The test can make a folder.");
 	char *cls = xasprintf("%s/class", root), *dotted = xasprintf("%s/class/.frank", root),
-	     *git = xasprintf("%s/class/.git", root), *link = xasprintf("%s/class/mallory.cl", root);
+	     *git = xasprintf("%s/class/.git", root),
+	     *link = xasprintf("%s/class/mallory.cl", root);
 	mkdir(cls, 0777);
 	mkdir(dotted, 0777);
 	mkdir(git, 0777);

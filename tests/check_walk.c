@@ -8,9 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/util.h"
+#include "base/walk.h"
 #include "check_suites.h"
-#include "util.h"
-#include "walk.h"
 
 static bool is_yaml(const char *name)
 {

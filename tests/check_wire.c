@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "check_suites.h"
-#include "wire.h"
+#include "exec/wire.h"
 
 START_TEST(test_result_round_trip)
 {
@@ -152,14 +152,15 @@ static bool decodes(const struct result *r)
 START_TEST(test_values_out_of_range_are_malformed)
 {
 	struct finding f = { .kind = FINDING_RACE, .severity = DIAG_ERROR, .nexample = 2 };
-	struct result r = { .verdict = VERDICT_RACE, .output = VERDICT_PASS,
+	struct result r = { .verdict = VERDICT_RACE,
+			    .output = VERDICT_PASS,
 			    .findings = { .items = &f, .count = 1 } };
 	ck_assert_msg(decodes(&r), "The untouched result decodes.");
 	unsigned char seven = 7, nine = 9;
 
 	r.verdict = (enum verdict)(VERDICT_SKIP + 1);
 	ck_assert_msg(!decodes(&r), "A verdict past the last is malformed.");
-	r.verdict = (enum verdict)-1;
+	r.verdict = (enum verdict) - 1;
 	ck_assert_msg(!decodes(&r), "A negative verdict is malformed.");
 	r.verdict = VERDICT_RACE;
 	memcpy(&r.racy, &seven, 1);

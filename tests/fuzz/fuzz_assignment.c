@@ -2,8 +2,8 @@
  * assignment. */
 #include "config.h"
 
-#include "assignment.h"
 #include "fuzz.h"
+#include "grade/assignment.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,8 +1,8 @@
 /* fuzz_case.c - libFuzzer target: the case loader, on any text as a case file. */
 #include "config.h"
 
+#include "case/testcase.h"
 #include "fuzz.h"
-#include "testcase.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

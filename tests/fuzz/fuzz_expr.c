@@ -2,7 +2,7 @@
  * (a case's counts and check's --arg values come from users). */
 #include "config.h"
 
-#include "expr.h"
+#include "case/expr.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -15,7 +15,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			{ .n = 1024, .l = 64, .cu = 16, .i = 3 },
 			{ .n = 0, .l = 0, .cu = 0, .i = 0 },
 			{ .n = -1, .l = 1, .cu = 1, .i = 0 },
-			{ .n = (long long)(~0ULL >> 1), .l = (long long)(~0ULL >> 1), .cu = 2, .i = 1 },
+			{ .n = (long long)(~0ULL >> 1),
+			  .l = (long long)(~0ULL >> 1),
+			  .cu = 2,
+			  .i = 1 },
 		};
 		for (size_t i = 0; i < sizeof envs / sizeof envs[0]; i++) {
 			long long v;

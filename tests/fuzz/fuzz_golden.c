@@ -2,7 +2,7 @@
 #include "config.h"
 
 #include "fuzz.h"
-#include "golden.h"
+#include "results/golden.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -2,9 +2,9 @@
  * simulator run does, and the findings rendered as reports render them. */
 #include "config.h"
 
-#include "finding.h"
+#include "findings/finding.h"
+#include "findings/oglog.h"
 #include "fuzz.h"
-#include "oglog.h"
 
 static const char *kernel_file(void *ctx, const char *kernel)
 {

@@ -3,9 +3,9 @@
  * which index tables by its verdicts and kinds. */
 #include "config.h"
 
+#include "exec/wire.h"
 #include "fuzz.h"
-#include "report.h"
-#include "wire.h"
+#include "results/report.h"
 
 static void report(const struct result *r)
 {
