@@ -260,6 +260,21 @@ START_TEST(test_repeat_beyond_the_limit_is_this_case_error)
 }
 END_TEST
 
+/* libfyaml 0.8 dies of SIGSEGV on these 14 bytes (found by tests/fuzz/fuzz_case): the
+ * text is tried in a child process first, and the case is an error, not the run's end. */
+START_TEST(test_text_that_crashes_the_yaml_parser_is_an_error)
+{
+	struct diag_list diags = { 0 };
+	ck_assert_msg(case_load_text("crash.yaml", "? J:\t? NJ:\n? -", &diags) == NULL,
+		      "The text does not load.");
+	ck_assert_msg(diags.count >= 1 && diags.items[0].line == 1 && diags.items[0].col == 1 &&
+			      strstr(diags.items[0].message, "libfyaml) crashes on it"),
+		      "It is reported at 1:1 as text the parser crashes on, not: %s",
+		      diags.count ? diags.items[0].message : "(nothing)");
+	diag_list_free(&diags);
+}
+END_TEST
+
 Suite *case_load_suite(void)
 {
 	Suite *s = suite_create("case_load");
@@ -282,6 +297,7 @@ Suite *case_load_suite(void)
 	tcase_add_test(tc, test_text_that_is_not_utf8_is_refused);
 	tcase_add_test(tc, test_catalogue_kernels_stay_inside_the_catalogue);
 	tcase_add_test(tc, test_repeat_beyond_the_limit_is_this_case_error);
+	tcase_add_test(tc, test_text_that_crashes_the_yaml_parser_is_an_error);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "case/yamlread.h"
+#include "case/yamltext.h"
 
 void yr_error(struct yaml_reader *r, struct src_pos pos, const char *fmt, ...)
 {
@@ -382,6 +383,15 @@ struct fy_document *yr_open(struct yaml_reader *r, const char *text, const char 
 			what);
 		diag_add(r->diags, DIAG_NOTE, r->path, bad.line, bad.col,
 			 "the first byte that is not UTF-8");
+		goto out;
+	}
+	char *why = NULL;
+	if (yaml_survives(text, false, false, &why) < 0) {
+		yr_error(r, (struct src_pos){ 1, 1 },
+			 "%s: this is not a %s it can read; look for a YAML mistake (a '?' key, a "
+			 "tab where spaces belong)",
+			 why, what);
+		free(why);
 		goto out;
 	}
 	doc = fy_document_build_from_string(&pcfg, text, len);

@@ -11,9 +11,17 @@ struct yaml_error {
 	char *msg;     /* NULL where libfyaml said nothing */
 };
 
-/* Parses `text`, as JSON when `json`, printing nothing. Returns the document, which the
- * caller destroys, or NULL with the first error in *err (freed by yaml_error_free). */
-struct fy_document *yaml_from_text(const char *text, bool json, struct yaml_error *err);
+/* Whether libfyaml parses `text` (as JSON when `json`; each line on its own when `lines`)
+ * without crashing or hanging, tried in a child process: libfyaml 0.8 dies on some
+ * malformed input (a 14-byte file of '?' keys and tabs), which must not take the harness
+ * with it. Returns 0, or -1 with why in *why (the caller frees it). */
+int yaml_survives(const char *text, bool json, bool lines, char **why);
+/* Parses `text`, as JSON when `json`, printing nothing; first in a child process
+ * (yaml_survives) when `guard`, which a caller that tried the text already leaves off.
+ * Returns the document, which the caller destroys, or NULL with the first error in *err
+ * (freed by yaml_error_free). */
+struct fy_document *yaml_from_text(const char *text, bool json, bool guard,
+				   struct yaml_error *err);
 void yaml_error_free(struct yaml_error *err);
 
 #endif

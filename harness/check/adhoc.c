@@ -52,7 +52,7 @@ static bool read_spec(const char *text, size_t index, struct spec *spec, struct 
 {
 	char *where = xasprintf("--arg %zu", index);
 	struct yaml_error err;
-	struct fy_document *doc = yaml_from_text(text, false, &err);
+	struct fy_document *doc = yaml_from_text(text, false, true, &err);
 	struct fy_node *root = doc ? fy_document_root(doc) : NULL;
 	bool ok = false;
 	*spec = (struct spec){ 0 };

@@ -75,12 +75,13 @@ static void recorded_result_free(struct recorded_result *r)
 	free(r->output);
 }
 
-/* Parses one line; false after saying what is wrong with it. */
-static bool read_line(const char *path, int lineno, const char *text, struct recorded_list *list,
-		      struct diag_list *diags)
+/* Parses one line, first in a child process when `guard`; false after saying what is
+ * wrong with it. */
+static bool read_line(const char *path, int lineno, const char *text, bool guard,
+		      struct recorded_list *list, struct diag_list *diags)
 {
 	struct yaml_error err;
-	struct fy_document *doc = yaml_from_text(text, true, &err);
+	struct fy_document *doc = yaml_from_text(text, true, guard, &err);
 	struct fy_node *root = doc ? fy_document_root(doc) : NULL;
 	bool ok = false;
 	if (doc == NULL) {
@@ -132,13 +133,18 @@ int resultfile_read(const char *path, struct recorded_list *list, struct diag_li
 void resultfile_parse(const char *path, char *text, struct recorded_list *list,
 		      struct diag_list *diags)
 {
+	/* One child process tries every line; only where libfyaml dies on one of them is
+	 * each line tried in a child of its own, to find it and keep the rest. */
+	char *why = NULL;
+	bool guard = yaml_survives(text, true, true, &why) < 0;
+	free(why);
 	int lineno = 1;
 	for (char *line = text; line && *line; lineno++) {
 		char *nl = strchr(line, '\n');
 		if (nl)
 			*nl = '\0';
 		if (line[strspn(line, " \t\r")] != '\0')
-			read_line(path, lineno, line, list, diags);
+			read_line(path, lineno, line, guard, list, diags);
 		line = nl ? nl + 1 : NULL;
 	}
 }

@@ -1,0 +1,395 @@
+/* util.c - allocation that cannot fail quietly, growable strings, monotonic time. */
+#include "config.h"
+
+#include "base/util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static void out_of_memory(size_t size)
+{
+	fprintf(stderr, "clharness: out of memory (asked for %zu bytes)\n", size);
+	exit(2);
+}
+
+void *xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+	if (p == NULL)
+		out_of_memory(size);
+	return p;
+}
+
+void *xcalloc(size_t count, size_t size)
+{
+	void *p = calloc(count ? count : 1, size ? size : 1);
+	if (p == NULL)
+		out_of_memory(count * size);
+	return p;
+}
+
+void *xrealloc(void *ptr, size_t size)
+{
+	void *p = realloc(ptr, size ? size : 1);
+	if (p == NULL)
+		out_of_memory(size);
+	return p;
+}
+
+void *xreallocarray(void *ptr, size_t count, size_t size)
+{
+	if (size != 0 && count > SIZE_MAX / size)
+		out_of_memory(SIZE_MAX);
+	return xrealloc(ptr, count * size);
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *xvasprintf(const char *fmt, va_list ap)
+{
+	va_list copy;
+	va_copy(copy, ap);
+	int len = vsnprintf(NULL, 0, fmt, copy);
+	va_end(copy);
+	if (len < 0)
+		out_of_memory(0);
+	char *p = xmalloc((size_t)len + 1);
+	vsnprintf(p, (size_t)len + 1, fmt, ap);
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *p = xvasprintf(fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+void strbuf_append(struct strbuf *sb, const char *s, size_t n)
+{
+	if (sb->len + n + 1 > sb->cap) {
+		size_t cap = sb->cap ? sb->cap : 64;
+		while (cap < sb->len + n + 1)
+			cap *= 2;
+		sb->data = xrealloc(sb->data, cap);
+		sb->cap = cap;
+	}
+	memcpy(sb->data + sb->len, s, n);
+	sb->len += n;
+	sb->data[sb->len] = '\0';
+}
+
+void strbuf_puts(struct strbuf *sb, const char *s)
+{
+	strbuf_append(sb, s, strlen(s));
+}
+
+void strbuf_printf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = xvasprintf(fmt, ap);
+	va_end(ap);
+	strbuf_puts(sb, s);
+	free(s);
+}
+
+char *strbuf_take(struct strbuf *sb)
+{
+	char *s = sb->data ? sb->data : xstrdup("");
+	sb->data = NULL;
+	sb->len = sb->cap = 0;
+	return s;
+}
+
+void strbuf_free(struct strbuf *sb)
+{
+	free(sb->data);
+	sb->data = NULL;
+	sb->len = sb->cap = 0;
+}
+
+uint64_t clock_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+char *read_file(const char *path, size_t *len)
+{
+	/* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		int saved = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		close(fd);
+		errno = saved;
+		return NULL;
+	}
+	struct strbuf sb = { 0 };
+	char chunk[8192];
+	ssize_t n;
+	while ((n = read(fd, chunk, sizeof chunk)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int saved = errno;
+			close(fd);
+			strbuf_free(&sb);
+			errno = saved;
+			return NULL;
+		}
+		strbuf_append(&sb, chunk, (size_t)n);
+	}
+	close(fd);
+	if (len)
+		*len = sb.len;
+	return strbuf_take(&sb);
+}
+
+const char *file_error(int errnum)
+{
+	return errnum == EINVAL ? "not a regular file" : strerror(errnum);
+}
+
+/* The length of the UTF-8 sequence at s (at most `left` bytes), or 0 where none starts:
+ * overlong forms, surrogates and code points past U+10FFFF are not UTF-8 (RFC 3629). */
+static size_t utf8_sequence(const unsigned char *s, size_t left)
+{
+	if (s[0] < 0x80)
+		return 1;
+	size_t n = s[0] >= 0xc2 && s[0] <= 0xdf	  ? 2
+		   : s[0] >= 0xe0 && s[0] <= 0xef ? 3
+		   : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4
+						  : 0;
+	if (n == 0 || n > left)
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) ||
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
+		return 0;
+	return n;
+}
+
+bool utf8_find_invalid(const char *text, size_t len, int *line, int *col)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	*line = *col = 1;
+	for (size_t i = 0; i < len;) {
+		size_t n = utf8_sequence(s + i, len - i);
+		if (n == 0)
+			return true;
+		if (s[i] == '\n') {
+			++*line;
+			*col = 1;
+		} else {
+			++*col;
+		}
+		i += n;
+	}
+	return false;
+}
+
+/* The start of a UTF-8 character at or before s + at, so a cut never splits one. */
+static size_t char_start(const char *s, size_t at)
+{
+	while (at > 0 && ((unsigned char)s[at] & 0xc0) == 0x80)
+		at--;
+	return at;
+}
+
+bool text_cut(char **text, size_t max, const char *what)
+{
+	size_t len = *text ? strlen(*text) : 0;
+	if (len <= max)
+		return false;
+	/* The head holds the first errors; the tail, how the tool summed up. */
+	size_t head = char_start(*text, max / 4 * 3);
+	size_t tail = char_start(*text, len - max / 4);
+	char size[32];
+	char *cut = xasprintf("%.*s\n[... %s of the %s cut here ...]\n%s", (int)head, *text,
+			      human_bytes(tail - head, size, sizeof size), what, *text + tail);
+	free(*text);
+	*text = cut;
+	return true;
+}
+
+const char *human_bytes(uint64_t bytes, char *buf, size_t size)
+{
+	const char *units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	double v = (double)bytes;
+	int u = 0;
+	while (v >= 1024 && u < 4) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, size, u == 0 ? "%.0f %s" : "%.1f %s", v, units[u]);
+	return buf;
+}
+
+char *read_fd_from(int fd, long long offset)
+{
+	off_t size = lseek(fd, 0, SEEK_END);
+	if (size <= offset)
+		return xstrdup("");
+	char *text = xmalloc((size_t)(size - offset) + 1);
+	ssize_t n = pread(fd, text, (size_t)(size - offset), offset);
+	text[n > 0 ? n : 0] = '\0';
+	return text;
+}
+
+/* The climb is lexical ("a/b/" -> "a/" -> "" -> "../") to keep reported paths short. */
+char *find_upwards(const char *from, const char *file)
+{
+	if (file[0] == '/')
+		return access(file, R_OK) == 0 ? xstrdup(file) : NULL;
+	char *dir = xstrdup(from);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		slash[1] = '\0';
+	else
+		dir[0] = '\0';
+	for (;;) {
+		char *candidate = xasprintf("%s%s", dir, file);
+		if (access(candidate, R_OK) == 0) {
+			free(dir);
+			return candidate;
+		}
+		free(candidate);
+		char *real = realpath(*dir ? dir : ".", NULL);
+		bool at_root = real == NULL || strcmp(real, "/") == 0;
+		free(real);
+		if (at_root)
+			break;
+		size_t len = strlen(dir);
+		size_t start = len > 0 ? len - 1 : 0; /* the trailing '/' */
+		while (start > 0 && dir[start - 1] != '/')
+			start--;
+		const char *last = dir + start;
+		if (len == 0 || strncmp(last, "../", 3) == 0) {
+			char *up = xasprintf("%s../", dir);
+			free(dir);
+			dir = up;
+		} else {
+			dir[start] = '\0';
+		}
+	}
+	free(dir);
+	return NULL;
+}
+
+char *catalogue_root(const char *path)
+{
+	char *resolved = realpath(path, NULL);
+	if (resolved == NULL)
+		return NULL;
+	/* A trailing '/' so that a path that is the cases folder itself is found too. */
+	char *real = xasprintf("%s/", resolved);
+	free(resolved);
+	char *found = NULL;
+	for (char *p = real; (p = strstr(p, "/cases/")) != NULL; p++)
+		found = p;
+	if (found == NULL) {
+		free(real);
+		return NULL;
+	}
+	*found = '\0';
+	if (real[0] == '\0')
+		strcpy(real, "/");
+	return real;
+}
+
+bool climbs_out(const char *relative)
+{
+	if (relative[0] == '/')
+		return true;
+	for (const char *p = relative; (p = strstr(p, "..")) != NULL; p += 2)
+		if ((p == relative || p[-1] == '/') && (p[2] == '\0' || p[2] == '/'))
+			return true;
+	return false;
+}
+
+bool path_within(const char *path, const char *root)
+{
+	char *real = realpath(path, NULL);
+	if (real == NULL)
+		return false;
+	size_t len = strlen(root);
+	bool within = strcmp(root, "/") == 0 ||
+		      (strncmp(real, root, len) == 0 && (real[len] == '/' || real[len] == '\0'));
+	free(real);
+	return within;
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+long dir_entries(const char *dir, bool hidden, char ***paths)
+{
+	*paths = NULL;
+	DIR *d = opendir(dir);
+	if (d == NULL)
+		return -1;
+	size_t n = 0, len = strlen(dir);
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+		    (!hidden && e->d_name[0] == '.'))
+			continue;
+		*paths = xreallocarray(*paths, n + 1, sizeof **paths);
+		(*paths)[n++] =
+			xasprintf("%s%s%s", dir, len && dir[len - 1] == '/' ? "" : "/", e->d_name);
+	}
+	closedir(d);
+	if (n > 1) /* qsort's array may not be NULL, even for no entries */
+		qsort(*paths, n, sizeof **paths, compare_strings);
+	return (long)n;
+}
+
+void strings_free(char **strings, long count)
+{
+	for (long i = 0; i < count; i++)
+		free(strings[i]);
+	free(strings);
+}
+
+bool is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool has_suffix(const char *s, const char *suffix)
+{
+	size_t len = strlen(s), slen = strlen(suffix);
+	return len > slen && strcmp(s + len - slen, suffix) == 0;
+}

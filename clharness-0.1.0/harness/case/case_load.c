@@ -1,0 +1,667 @@
+/* case_load.c - reads a YAML case file with libfyaml into the case model, reporting every
+ * mistake at the node that holds it. */
+#include "config.h"
+
+#include <errno.h>
+#include <libfyaml.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/util.h"
+#include "case/gen.h"
+#include "case/plan.h"
+#include "case/testcase.h"
+#include "case/yamlread.h"
+
+struct loader {
+	struct yaml_reader r;
+	struct test_case *tc;
+	struct fy_node *root;
+	struct fy_node **unparsed; /* arguments that failed: their names are not new errors */
+	size_t nunparsed;
+};
+
+/* Whether `name` belongs to an argument that failed to parse and was reported then. */
+static bool unparsed_name(const struct loader *ld, const char *name)
+{
+	for (size_t i = 0; i < ld->nunparsed; i++) {
+		struct fy_node *n =
+			fy_node_mapping_lookup_by_string(ld->unparsed[i], "name", FY_NT);
+		size_t len;
+		const char *text = n && fy_node_is_scalar(n) ? fy_node_get_scalar(n, &len) : NULL;
+		if (text && strlen(name) == len && strncmp(text, name, len) == 0)
+			return true;
+	}
+	return false;
+}
+
+static bool parse_type(struct loader *ld, struct fy_node *node, struct src_pos at, const char *what,
+		       enum elem_type *out)
+{
+	char *text = yr_scalar(&ld->r, node, at, what);
+	if (text == NULL)
+		return false;
+	bool ok = elem_type_parse(text, out) == 0;
+	if (!ok)
+		yr_error(&ld->r, yr_pos(node, at),
+			 "unknown element type '%s' for %s (known: int, uint, float)", text, what);
+	free(text);
+	return ok;
+}
+
+/* A seed: a whole number from 0 to 2^53, the range a YAML number holds exactly. */
+static bool parse_seed(struct loader *ld, struct fy_node *node, struct src_pos at, uint64_t *out)
+{
+	double seed;
+	if (!yr_number(&ld->r, node, at, "seed", &seed))
+		return false;
+	if (seed < 0 || seed != floor(seed) || seed > 9007199254740992.0) {
+		yr_error(&ld->r, yr_pos(node, at),
+			 "seed must be a whole number from 0 to 2^53, found %g", seed);
+		return false;
+	}
+	*out = (uint64_t)seed;
+	return true;
+}
+
+static void parse_init(struct loader *ld, struct fy_node *node, struct src_pos at,
+		       struct buffer_decl *buf)
+{
+	static const char *const keys[] = { "fill", "iota", "random", "random_int", "seed", NULL };
+	struct init_spec *init = &buf->init;
+	init->pos = yr_pos(node, at);
+	init->seed = gen_buffer_seed(ld->tc->seed, buf->name);
+	if (!yr_require_mapping(&ld->r, node, at, "init"))
+		return;
+	yr_reject_unknown_keys(&ld->r, node, "an init", keys);
+
+	int kinds = 0;
+	struct fy_node *v;
+	if ((v = yr_get(node, "fill")) != NULL) {
+		kinds++;
+		init->kind = INIT_FILL;
+		yr_number(&ld->r, v, init->pos, "the fill value", &init->lo);
+	}
+	if ((v = yr_get(node, "iota")) != NULL) {
+		kinds++;
+		init->kind = INIT_IOTA;
+		yr_number(&ld->r, v, init->pos, "the iota start", &init->lo);
+	}
+	const char *random_key = yr_get(node, "random") ? "random" : "random_int";
+	if ((v = yr_get(node, random_key)) != NULL) {
+		kinds += yr_get(node, "random") && yr_get(node, "random_int") ? 2 : 1;
+		init->kind = strcmp(random_key, "random") == 0 ? INIT_RANDOM : INIT_RANDOM_INT;
+		if (!fy_node_is_sequence(v) || fy_node_sequence_item_count(v) != 2) {
+			yr_error(&ld->r, yr_pos(v, init->pos),
+				 "%s takes a range [low, high], found %s", random_key, yr_kind(v));
+		} else if (yr_number(&ld->r, fy_node_sequence_get_by_index(v, 0), init->pos,
+				     "the low end", &init->lo) &&
+			   yr_number(&ld->r, fy_node_sequence_get_by_index(v, 1), init->pos,
+				     "the high end", &init->hi) &&
+			   !(init->lo < init->hi)) {
+			yr_error(&ld->r, yr_pos(v, init->pos),
+				 "%s range [%g, %g] is empty: the low end "
+				 "must be below the high end",
+				 random_key, init->lo, init->hi);
+		}
+	}
+	if (kinds != 1)
+		yr_error(&ld->r, init->pos,
+			 "an init needs exactly one of fill, iota, random or random_int");
+
+	bool integral = buf->type != ELEM_FLOAT || init->kind == INIT_RANDOM_INT;
+	if (kinds == 1 && integral && init->kind != INIT_RANDOM &&
+	    (init->lo != floor(init->lo) || init->hi != floor(init->hi)))
+		yr_error(&ld->r, init->pos, "%s buffer '%s' needs whole numbers in its init",
+			 elem_type_name(buf->type), buf->name);
+
+	if ((v = yr_get(node, "seed")) != NULL)
+		parse_seed(ld, v, init->pos, &init->seed);
+}
+
+static bool find_buffer(const struct test_case *tc, const char *name, size_t *index)
+{
+	for (size_t i = 0; i < tc->nbuffers; i++) {
+		if (strcmp(tc->buffers[i].name, name) == 0) {
+			*index = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void parse_arg(struct loader *ld, struct fy_node *node, struct src_pos at, unsigned names,
+		      struct arg *arg)
+{
+	static const char *const buffer_keys[] = {
+		"name", "buffer", "count", "init", "output", NULL
+	};
+	static const char *const use_keys[] = { "use", NULL };
+	static const char *const local_keys[] = { "name", "local", "count", NULL };
+	static const char *const scalar_keys[] = { "name", "scalar", "value", NULL };
+	static const char *const any_keys[] = { "name",	 "buffer", "use",    "local", "scalar",
+						"count", "init",   "output", "value", NULL };
+
+	arg->pos = yr_pos(node, at);
+	if (!yr_require_mapping(&ld->r, node, at, "an argument"))
+		return;
+	int kinds = !!yr_get(node, "buffer") + !!yr_get(node, "use") + !!yr_get(node, "local") +
+		    !!yr_get(node, "scalar");
+	if (kinds != 1) {
+		/* A misspelt kind key is reported as such; "needs one of" would only repeat it. */
+		if (yr_reject_unknown_keys(&ld->r, node, "an argument", any_keys) == 0 || kinds > 1)
+			yr_error(&ld->r, arg->pos,
+				 "an argument needs exactly one of buffer, use, "
+				 "local or scalar, found %d",
+				 kinds);
+		ld->unparsed = xreallocarray(ld->unparsed, ld->nunparsed + 1, sizeof *ld->unparsed);
+		ld->unparsed[ld->nunparsed++] = node;
+		return;
+	}
+
+	struct test_case *tc = ld->tc;
+	struct fy_node *v;
+	if ((v = yr_get(node, "buffer")) != NULL) {
+		yr_reject_unknown_keys(&ld->r, node, "a buffer argument", buffer_keys);
+		struct buffer_decl buf = { .pos = arg->pos };
+		buf.name =
+			yr_scalar_at(&ld->r, node, "name", arg->pos, "a buffer name (name: ...)");
+		if (buf.name == NULL)
+			return;
+		size_t existing;
+		if (find_buffer(tc, buf.name, &existing)) {
+			yr_error(&ld->r, yr_pos(yr_get(node, "name"), arg->pos),
+				 "buffer '%s' is declared twice; a later "
+				 "step uses it with {use: %s}",
+				 buf.name, buf.name);
+			free(buf.name);
+			return;
+		}
+		parse_type(ld, v, arg->pos, "a buffer", &buf.type);
+		yr_pexpr_at(&ld->r, node, "count", arg->pos, "the buffer's count", names,
+			    &buf.count);
+		if ((v = yr_get(node, "init")) != NULL)
+			parse_init(ld, v, arg->pos, &buf);
+		else
+			buf.init = (struct init_spec){ .kind = INIT_POISON, .pos = arg->pos };
+		if ((v = yr_get(node, "output")) != NULL)
+			yr_bool(&ld->r, v, arg->pos, "output", &buf.output);
+		tc->buffers = xreallocarray(tc->buffers, tc->nbuffers + 1, sizeof *tc->buffers);
+		tc->buffers[tc->nbuffers] = buf;
+		arg->kind = ARG_BUFFER;
+		arg->buffer = tc->nbuffers++;
+	} else if ((v = yr_get(node, "use")) != NULL) {
+		yr_reject_unknown_keys(&ld->r, node, "a use argument", use_keys);
+		arg->kind = ARG_BUFFER;
+		char *name =
+			yr_scalar(&ld->r, v, arg->pos, "the name of a buffer declared earlier");
+		if (name && !find_buffer(tc, name, &arg->buffer) && !unparsed_name(ld, name))
+			yr_error(&ld->r, yr_pos(v, arg->pos),
+				 "no buffer named '%s' is declared before this argument", name);
+		free(name);
+	} else if ((v = yr_get(node, "local")) != NULL) {
+		yr_reject_unknown_keys(&ld->r, node, "a local argument", local_keys);
+		arg->kind = ARG_LOCAL;
+		parse_type(ld, v, arg->pos, "a local buffer", &arg->type);
+		yr_pexpr_at(&ld->r, node, "count", arg->pos, "the local buffer's count", names,
+			    &arg->count);
+	} else {
+		yr_reject_unknown_keys(&ld->r, node, "a scalar argument", scalar_keys);
+		v = yr_get(node, "scalar");
+		arg->kind = ARG_SCALAR;
+		parse_type(ld, v, arg->pos, "a scalar", &arg->type);
+		yr_pexpr_at(&ld->r, node, "value", arg->pos, "the scalar's value", names,
+			    &arg->value);
+	}
+}
+
+/* Finds the step's kernel file. A catalogue's case may name only a file inside that
+ * catalogue: one outside it (/etc/shadow, ../../x, a link that leads out) would have its
+ * lines quoted in diagnostics, and in students' reports when an assignment names the
+ * case. */
+static void find_kernel_file(struct loader *ld, struct step *step)
+{
+	char *root = catalogue_root(ld->r.path);
+	if (root && climbs_out(step->kernel_file)) {
+		yr_error(&ld->r, step->file_pos,
+			 "kernel file '%s' climbs out of the catalogue at %s: a catalogue's "
+			 "case names a file inside it, such as kernels/topic/name.cl",
+			 step->kernel_file, root);
+	} else {
+		step->kernel_path = find_upwards(ld->r.path, step->kernel_file);
+		if (step->kernel_path == NULL) {
+			yr_error(&ld->r, step->file_pos,
+				 "kernel file '%s' not found beside the case file or in any "
+				 "folder above it",
+				 step->kernel_file);
+		} else if (root && !path_within(step->kernel_path, root)) {
+			yr_error(&ld->r, step->file_pos,
+				 "kernel file '%s' is found at %s, outside the catalogue at %s: a "
+				 "catalogue's case names a file inside it",
+				 step->kernel_file, step->kernel_path, root);
+			free(step->kernel_path);
+			step->kernel_path = NULL;
+		}
+	}
+	free(root);
+}
+
+static void parse_step(struct loader *ld, struct fy_node *node, struct src_pos at, bool top,
+		       struct step *step)
+{
+	static const char *const step_keys[] = {
+		"kernel", "global", "local", "repeat", "args", NULL
+	};
+	static const char *const kernel_keys[] = { "file", "name", NULL };
+
+	if (!top) {
+		if (!yr_require_mapping(&ld->r, node, at, "a step"))
+			return;
+		yr_reject_unknown_keys(&ld->r, node, "a step", step_keys);
+	}
+	struct src_pos pos = yr_pos(node, at);
+	unsigned names = EXPR_N | EXPR_L | EXPR_CU;
+
+	struct fy_node *v = yr_get(node, "repeat");
+	if (!top && v != NULL && yr_pexpr(&ld->r, v, pos, "repeat", names, &step->repeat))
+		names |= EXPR_I;
+
+	struct fy_node *kernel = yr_get(node, "kernel");
+	struct src_pos kpos = yr_key_pos(node, "kernel", pos);
+	if (kernel == NULL) {
+		if (!yr_misspelt(&ld->r, node, "kernel"))
+			yr_error(&ld->r, pos,
+				 "missing key 'kernel': name the kernel as "
+				 "{file: kernels/..., name: ...}");
+	} else if (yr_require_mapping(&ld->r, kernel, kpos, "kernel")) {
+		yr_reject_unknown_keys(&ld->r, kernel, "kernel", kernel_keys);
+		step->file_pos = yr_pos(yr_get(kernel, "file"), kpos);
+		step->name_pos = yr_pos(yr_get(kernel, "name"), kpos);
+		step->kernel_file =
+			yr_scalar_at(&ld->r, kernel, "file", kpos, "the kernel's file (file: ...)");
+		step->kernel_name =
+			yr_scalar_at(&ld->r, kernel, "name", kpos, "the kernel's name (name: ...)");
+		if (step->kernel_file)
+			find_kernel_file(ld, step);
+	}
+
+	v = yr_get(node, "global");
+	if (v == NULL) {
+		if (!yr_misspelt(&ld->r, node, "global"))
+			yr_error(&ld->r, pos,
+				 "missing key 'global': the global work size, e.g. global: N");
+	} else {
+		yr_pexpr(&ld->r, v, pos, "global", names, &step->global);
+	}
+	if (!top && (v = yr_get(node, "local")) != NULL)
+		yr_pexpr(&ld->r, v, pos, "the step's local size", names, &step->local);
+
+	v = yr_get(node, "args");
+	step->args_pos = yr_key_pos(node, "args", pos);
+	if (v == NULL && yr_misspelt(&ld->r, node, "args"))
+		return;
+	if (v == NULL || !fy_node_is_sequence(v)) {
+		yr_error(&ld->r, yr_pos(v, pos),
+			 "%s: args must be a list of the kernel's arguments in order, found %s",
+			 v ? "wrong type" : "missing key 'args'", yr_kind(v));
+		return;
+	}
+	step->args_pos = yr_pos(v, step->args_pos);
+	step->nargs = fy_node_sequence_item_count(v);
+	step->args = xcalloc(step->nargs, sizeof *step->args);
+	void *iter = NULL;
+	struct fy_node *item;
+	for (size_t i = 0; (item = fy_node_sequence_iterate(v, &iter)) != NULL; i++)
+		parse_arg(ld, item, step->args_pos, names, &step->args[i]);
+}
+
+static enum tolerance parse_tolerance(struct loader *ld, struct fy_node *node, struct src_pos at,
+				      bool *given)
+{
+	*given = node != NULL;
+	if (node == NULL)
+		return TOL_EXACT;
+	char *text = yr_scalar(&ld->r, node, at, "tolerance");
+	enum tolerance t = TOL_EXACT;
+	if (text == NULL)
+		return t;
+	if (strcmp(text, "reduction") == 0)
+		t = TOL_REDUCTION;
+	else if (strcmp(text, "unordered") == 0)
+		t = TOL_UNORDERED;
+	else if (strcmp(text, "exact") != 0)
+		yr_error(&ld->r, yr_pos(node, at),
+			 "unknown tolerance '%s' (known: exact, reduction, unordered)", text);
+	free(text);
+	return t;
+}
+
+static void parse_check(struct loader *ld, struct fy_node *key, struct fy_node *node,
+			struct check *check)
+{
+	static const char *const keys[] = { "reference", "of",	   "tolerance", "group", "shift",
+					    "count",	 "serial", "partials",	NULL };
+	struct test_case *tc = ld->tc;
+	check->buffer = SIZE_MAX;
+	check->pos = yr_pos(key, (struct src_pos){ 0 });
+	char *name = yr_scalar(&ld->r, key, check->pos, "an output buffer's name");
+	if (name == NULL)
+		return;
+	if (!find_buffer(tc, name, &check->buffer)) {
+		check->buffer = SIZE_MAX;
+		if (!unparsed_name(ld, name))
+			yr_error(&ld->r, check->pos,
+				 "check names '%s', but no buffer has that name", name);
+		free(name);
+		return;
+	}
+	struct buffer_decl *out = &tc->buffers[check->buffer];
+	if (!out->output)
+		yr_error(&ld->r, check->pos,
+			 "buffer '%s' is checked but not read back: add output: true to it", name);
+	free(name);
+	if (!yr_require_mapping(&ld->r, node, check->pos, "a check"))
+		return;
+	yr_reject_unknown_keys(&ld->r, node, "a check", keys);
+
+	struct src_pos pos = check->pos;
+	char *ref = yr_scalar_at(&ld->r, node, "reference", pos, "a reference (reference: ...)");
+	if (ref) {
+		check->ref = ref_lookup(ref);
+		if (check->ref == NULL)
+			yr_error(&ld->r, yr_pos(yr_get(node, "reference"), pos),
+				 "unknown reference '%s' (known: %s)", ref, ref_names());
+		free(ref);
+	}
+	if (check->ref == NULL)
+		return;
+
+	struct fy_node *of = yr_get(node, "of");
+	struct src_pos of_pos = yr_pos(of, pos);
+	size_t nof = of && fy_node_is_sequence(of) ? (size_t)fy_node_sequence_item_count(of) : 1;
+	if (of == NULL && yr_misspelt(&ld->r, node, "of"))
+		return;
+	if (of == NULL || (int)nof != check->ref->inputs) {
+		yr_error(&ld->r, of_pos, "reference %s takes %s", check->ref->name,
+			 check->ref->inputs == 2 ? "two buffers: of: [a, b]"
+						 : "one buffer: of: NAME");
+		return;
+	}
+	for (size_t i = 0; i < nof; i++) {
+		struct fy_node *item =
+			fy_node_is_sequence(of) ? fy_node_sequence_get_by_index(of, (int)i) : of;
+		char *in = yr_scalar(&ld->r, item, of_pos, "a buffer name");
+		if (in == NULL)
+			continue;
+		if (!find_buffer(tc, in, &check->of[i])) {
+			if (!unparsed_name(ld, in))
+				yr_error(&ld->r, yr_pos(item, of_pos),
+					 "no buffer named '%s' to compute %s of", in,
+					 check->ref->name);
+		} else if (tc->buffers[check->of[i]].type != out->type)
+			yr_error(&ld->r, yr_pos(item, of_pos),
+				 "'%s' holds %s but output '%s' holds %s", in,
+				 elem_type_name(tc->buffers[check->of[i]].type), out->name,
+				 elem_type_name(out->type));
+		free(in);
+	}
+
+	unsigned names = EXPR_N | EXPR_L | EXPR_CU;
+	struct fy_node *v;
+	if ((v = yr_get(node, "group")) != NULL) {
+		if (check->ref->per_group)
+			yr_pexpr(&ld->r, v, pos, "group", names, &check->group);
+		else
+			yr_error(&ld->r, yr_key_pos(node, "group", pos),
+				 "group applies to per-group references only, not %s",
+				 check->ref->name);
+	}
+	if ((v = yr_get(node, "shift")) != NULL) {
+		if (check->ref->shifted)
+			yr_pexpr(&ld->r, v, pos, "shift", names, &check->shift);
+		else
+			yr_error(&ld->r, yr_key_pos(node, "shift", pos),
+				 "shift applies to rotate only, not %s", check->ref->name);
+	} else if (check->ref->shifted && !yr_misspelt(&ld->r, node, "shift")) {
+		yr_error(&ld->r, pos, "reference %s needs shift: the k of y[i] = x[(i + k) %% n]",
+			 check->ref->name);
+	}
+	if ((v = yr_get(node, "count")) != NULL)
+		yr_pexpr(&ld->r, v, pos, "count", names, &check->count);
+
+	bool given;
+	struct src_pos tol_pos = yr_key_pos(node, "tolerance", pos);
+	check->tolerance_pos = tol_pos;
+	check->tolerance = parse_tolerance(ld, yr_get(node, "tolerance"), pos, &given);
+	bool rounding = out->type == ELEM_FLOAT && check->ref->sums;
+	if (rounding && !given && !yr_misspelt(&ld->r, node, "tolerance"))
+		yr_error(&ld->r, pos,
+			 "a float %s needs a tolerance: exact (small whole-number inputs), "
+			 "reduction (a summation bound from serial and partials) or unordered",
+			 check->ref->name);
+	if (!rounding && check->tolerance != TOL_EXACT)
+		yr_error(&ld->r, tol_pos,
+			 "%s results of %s are compared exactly: use "
+			 "tolerance: exact or leave it out",
+			 elem_type_name(out->type), check->ref->name);
+	const char *depth_keys[] = { "serial", "partials" };
+	struct pexpr *depth[] = { &check->serial, &check->partials };
+	for (int i = 0; i < 2; i++) {
+		if ((v = yr_get(node, depth_keys[i])) == NULL)
+			continue;
+		if (check->tolerance == TOL_REDUCTION)
+			yr_pexpr(&ld->r, v, pos, depth_keys[i], names, depth[i]);
+		else
+			yr_error(&ld->r, yr_key_pos(node, depth_keys[i], pos),
+				 "%s describes the summation order of tolerance: reduction only",
+				 depth_keys[i]);
+	}
+}
+
+/* The checks: one a buffer marked output. A case with no output buffer needs none: it
+ * runs for what the simulator finds and for whether devices run it at all. */
+static void parse_checks(struct loader *ld, struct fy_node *node, struct src_pos at)
+{
+	struct test_case *tc = ld->tc;
+	if (node == NULL && yr_misspelt(&ld->r, ld->root, "check"))
+		return;
+	if (node != NULL) {
+		if (!yr_require_mapping(&ld->r, node, at, "check"))
+			return;
+		tc->checks = xcalloc((size_t)fy_node_mapping_item_count(node), sizeof *tc->checks);
+		void *iter = NULL;
+		struct fy_node_pair *pair;
+		while ((pair = fy_node_mapping_iterate(node, &iter)) != NULL)
+			parse_check(ld, fy_node_pair_key(pair), fy_node_pair_value(pair),
+				    &tc->checks[tc->nchecks++]);
+	}
+	for (size_t b = 0; b < tc->nbuffers; b++) {
+		if (!tc->buffers[b].output)
+			continue;
+		bool checked = false;
+		for (size_t c = 0; c < tc->nchecks; c++)
+			checked |= tc->checks[c].buffer == b;
+		if (!checked)
+			yr_error(&ld->r, tc->buffers[b].pos,
+				 "output buffer '%s' has no check: add it "
+				 "under check: with a reference",
+				 tc->buffers[b].name);
+	}
+}
+
+/* Resolves the case at every N of `sizes` and L of `locals`; returns false after adding
+ * the first failure's diagnostics (the other shapes would repeat it). */
+static bool validate_shapes(struct loader *ld, const long long *sizes, size_t nsizes,
+			    const long long *locals, size_t nlocals)
+{
+	for (size_t s = 0; s < nsizes; s++) {
+		for (size_t l = 0; l < nlocals; l++) {
+			struct plan plan;
+			struct diag_list found = { 0 };
+			if (plan_build(ld->tc, sizes[s], locals[l], 1, &plan, &found) == 0) {
+				plan_free(&plan);
+				continue;
+			}
+			ld->r.errors += diag_error_count(&found);
+			diag_list_move(ld->r.diags, &found);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Resolves the case at every listed N and L, devices' and simulator's, so a division by
+ * zero or a count that is not positive is found when the case is loaded, not halfway
+ * through a run. Cases whose expressions use CU wait for a device. */
+static void validate_plans(struct loader *ld)
+{
+	struct test_case *tc = ld->tc;
+	if (ld->r.names_used & EXPR_CU)
+		return;
+	if (validate_shapes(ld, tc->sizes, tc->nsizes, tc->locals, tc->nlocals))
+		validate_shapes(ld, tc->sim_sizes, tc->nsim_sizes,
+				tc->nsim_locals ? tc->sim_locals : tc->locals,
+				tc->nsim_locals ? tc->nsim_locals : tc->nlocals);
+}
+
+static void parse_case(struct loader *ld, struct fy_node *root)
+{
+	static const char *const keys[] = { "about",	 "kernel", "sizes",   "sim_sizes", "local",
+					    "sim_local", "global", "args",    "steps",	   "check",
+					    "racy",	 "seed",   "options", "timeout",   NULL };
+	struct test_case *tc = ld->tc;
+	struct src_pos top = { 1, 1 };
+	if (!yr_require_mapping(&ld->r, root, top, "a case file"))
+		return;
+	yr_reject_unknown_keys(&ld->r, root, "a case", keys);
+
+	struct fy_node *v;
+	/* Every buffer's seed derives from this one, so parse it before the arguments. */
+	tc->seed = 1;
+	if ((v = yr_get(root, "seed")) != NULL)
+		parse_seed(ld, v, top, &tc->seed);
+
+	ld->root = root;
+	tc->about = yr_scalar_at(&ld->r, root, "about", top,
+				 "an about line saying what the case shows (about: ...)");
+	if ((v = yr_get(root, "racy")) != NULL)
+		yr_bool(&ld->r, v, top, "racy", &tc->racy);
+	if ((v = yr_get(root, "timeout")) != NULL)
+		yr_seconds(&ld->r, v, top, "timeout", 3600, &tc->timeout_s);
+	if ((v = yr_get(root, "options")) != NULL) {
+		tc->options = yr_scalar(&ld->r, v, top, "build options");
+		/* PoCL 3.1 prints LLVM noise and Oclgrind 21.10 refuses a program built with -g. */
+		if (tc->options &&
+		    (strcmp(tc->options, "-g") == 0 || strstr(tc->options, "-g ") == tc->options ||
+		     strstr(tc->options, " -g")))
+			yr_error(&ld->r, yr_pos(v, top),
+				 "options must not contain -g: PoCL 3.1 and Oclgrind "
+				 "21.10 builds fail with it");
+	}
+
+	tc->sizes_pos = yr_key_pos(root, "sizes", top);
+	tc->local_pos = yr_key_pos(root, "local", top);
+	if (!yr_misspelt(&ld->r, root, "sizes"))
+		yr_size_list(&ld->r, yr_get(root, "sizes"), tc->sizes_pos, "sizes", &tc->sizes,
+			     &tc->nsizes);
+	if (!yr_misspelt(&ld->r, root, "local"))
+		yr_size_list(&ld->r, yr_get(root, "local"), tc->local_pos, "local", &tc->locals,
+			     &tc->nlocals);
+	if ((v = yr_get(root, "sim_sizes")) != NULL)
+		yr_size_list(&ld->r, v, yr_key_pos(root, "sim_sizes", top), "sim_sizes",
+			     &tc->sim_sizes, &tc->nsim_sizes);
+	if ((v = yr_get(root, "sim_local")) != NULL)
+		yr_size_list(&ld->r, v, yr_key_pos(root, "sim_local", top), "sim_local",
+			     &tc->sim_locals, &tc->nsim_locals);
+
+	struct fy_node *steps = yr_get(root, "steps");
+	if (steps != NULL) {
+		const char *single[] = { "kernel", "global", "args" };
+		for (int i = 0; i < 3; i++)
+			if (yr_get(root, single[i]))
+				yr_error(&ld->r, yr_key_pos(root, single[i], top),
+					 "'%s' belongs inside each step when a case has steps",
+					 single[i]);
+		if (!fy_node_is_sequence(steps) || fy_node_sequence_item_count(steps) == 0) {
+			yr_error(&ld->r, yr_pos(steps, yr_key_pos(root, "steps", top)),
+				 "steps must be a non-empty list of launches, found %s",
+				 yr_kind(steps));
+		} else {
+			tc->nsteps = (size_t)fy_node_sequence_item_count(steps);
+			tc->steps = xcalloc(tc->nsteps, sizeof *tc->steps);
+			void *iter = NULL;
+			struct fy_node *item;
+			for (size_t i = 0; (item = fy_node_sequence_iterate(steps, &iter)) != NULL;
+			     i++)
+				parse_step(ld, item, yr_key_pos(root, "steps", top), false,
+					   &tc->steps[i]);
+		}
+	} else {
+		tc->nsteps = 1;
+		tc->steps = xcalloc(1, sizeof *tc->steps);
+		parse_step(ld, root, top, true, &tc->steps[0]);
+	}
+
+	parse_checks(ld, yr_get(root, "check"), top);
+	if (ld->r.errors == 0)
+		validate_plans(ld);
+}
+
+char *case_name_from_path(const char *path)
+{
+	const char *start = path;
+	for (const char *p = path; (p = strstr(p, "cases/")) != NULL; p++)
+		if (p == path || p[-1] == '/')
+			start = p + strlen("cases/");
+	if (start == path) {
+		const char *slash = strrchr(path, '/');
+		start = slash ? slash + 1 : path;
+	}
+	size_t len = strlen(start);
+	if (len > 5 && strcmp(start + len - 5, ".yaml") == 0)
+		len -= 5;
+	else if (len > 4 && strcmp(start + len - 4, ".yml") == 0)
+		len -= 4;
+	return xstrndup(start, len);
+}
+
+/* Loads a case from `text`, or from the file at `path` when text is NULL; `path` names
+ * the case in diagnostics and is where its kernel files are looked for. */
+static struct test_case *load(const char *path, const char *text, struct diag_list *diags)
+{
+	struct loader ld = { .r = { .path = path, .diags = diags } };
+	struct test_case *tc = xcalloc(1, sizeof *tc);
+	tc->path = xstrdup(path);
+	tc->name = case_name_from_path(path);
+	ld.tc = tc;
+
+	struct fy_document *doc = yr_open(&ld.r, text, "case file");
+	if (doc) {
+		parse_case(&ld, fy_document_root(doc));
+		fy_document_destroy(doc);
+	}
+	yr_finish(&ld.r);
+	free(ld.unparsed);
+
+	if (ld.r.errors > 0) {
+		case_free(tc);
+		return NULL;
+	}
+	return tc;
+}
+
+struct test_case *case_load(const char *path, struct diag_list *diags)
+{
+	return load(path, NULL, diags);
+}
+
+struct test_case *case_load_text(const char *path, const char *text, struct diag_list *diags)
+{
+	return load(path, text, diags);
+}

@@ -1,0 +1,40 @@
+/* compare.h - compares a buffer the device wrote with its CPU reference. */
+#ifndef CLH_COMPARE_H
+#define CLH_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "case/reference.h"
+#include "case/testcase.h"
+
+/* u for float: half the distance from 1 to the next float. */
+#define CMP_UNIT_ROUNDOFF 0x1p-24
+
+/* What a comparison found. For a mismatch: the first index that differs, its values and
+ * bound, and how many elements differ. worst_ratio is the largest |error| / bound over
+ * the buffer (0 for exact comparisons): kept as a drift figure across devices. */
+struct cmp_report {
+	bool ok;
+	size_t compared;
+	size_t mismatches;
+	size_t first;
+	double got;
+	double want;
+	double bound;
+	double worst_ratio;
+};
+
+/* gamma(k) = k u / (1 - k u): the relative error bound of k rounded additions. */
+double cmp_gamma(double k);
+
+/* The accepted |got - want| of one element: 0 when exact; for TOL_REDUCTION
+ * gamma(depth) * magnitude + u * |want|; for TOL_UNORDERED the depth is terms - 1. */
+double cmp_bound(enum tolerance tol, long long depth, double want, double magnitude, size_t terms);
+
+/* Compares the first `count` elements of `got` with ref. Integers must be equal; floats
+ * must lie within cmp_bound (exact: ==, so +0 equals -0; NaN never matches). */
+void cmp_buffer(const struct ref_output *ref, const void *got, size_t count, enum tolerance tol,
+		long long depth, struct cmp_report *report);
+
+#endif

@@ -1,0 +1,216 @@
+/* plan.c - resolves a case at one N and L: evaluates every expression, checks the results. */
+#include "config.h"
+
+#include "case/plan.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "base/util.h"
+
+struct resolver {
+	const struct test_case *tc;
+	struct expr_env env;
+	struct diag_list *diags;
+	bool failed;
+};
+
+/* Evaluates `pe`; on failure reports at the failing operator with the N and L in force. */
+static long long eval(struct resolver *r, const struct pexpr *pe, const char *what, long long min)
+{
+	long long v = 0;
+	struct expr_error err;
+	if (expr_eval(pe->expr, &r->env, &v, &err) < 0) {
+		diag_add(r->diags, DIAG_ERROR, r->tc->path, pe->pos.line, pe->pos.col + err.offset,
+			 "%s '%s': %s (at N=%lld, L=%lld)", what, expr_text(pe->expr), err.message,
+			 r->env.n, r->env.l);
+		r->failed = true;
+		return min;
+	}
+	if (v < min) {
+		diag_add(r->diags, DIAG_ERROR, r->tc->path, pe->pos.line, pe->pos.col,
+			 "%s '%s' is %lld at N=%lld, L=%lld; it must be %s", what,
+			 expr_text(pe->expr), v, r->env.n, r->env.l,
+			 min > 0 ? "positive" : "zero or more");
+		r->failed = true;
+		return min;
+	}
+	return v;
+}
+
+static void plan_launch(struct resolver *r, struct plan *plan, size_t s, long long iteration)
+{
+	const struct step *st = &r->tc->steps[s];
+	r->env.i = iteration;
+	struct plan_launch *launch = &plan->launches[plan->nlaunches++];
+	launch->step = s;
+	launch->iteration = iteration;
+	launch->global = (size_t)eval(r, &st->global, "global size", 1);
+	launch->local =
+		st->local.expr ? (size_t)eval(r, &st->local, "local size", 1) : (size_t)r->env.l;
+	if (!r->failed && launch->global % launch->local != 0) {
+		diag_add(r->diags, DIAG_ERROR, r->tc->path, st->global.pos.line, st->global.pos.col,
+			 "global size '%s' is %zu at N=%lld, L=%lld: not a multiple of the "
+			 "work-group size %zu; round it up, e.g. ceildiv(N, L) * L, "
+			 "and guard the kernel's tail",
+			 expr_text(st->global.expr), launch->global, r->env.n, r->env.l,
+			 launch->local);
+		r->failed = true;
+	}
+	launch->args = xcalloc(st->nargs, sizeof *launch->args);
+	for (size_t a = 0; a < st->nargs; a++) {
+		const struct arg *arg = &st->args[a];
+		struct plan_arg *pa = &launch->args[a];
+		pa->kind = arg->kind;
+		pa->type = arg->type;
+		if (arg->kind == ARG_BUFFER)
+			pa->buffer = arg->buffer;
+		else if (arg->kind == ARG_LOCAL)
+			pa->local_bytes = (size_t)eval(r, &arg->count, "local buffer count", 1) *
+					  elem_size(arg->type);
+		else
+			pa->scalar = eval(r, &arg->value, "scalar value", -__LONG_LONG_MAX__);
+	}
+}
+
+/* The largest |x| a buffer's init can produce with `count` elements, or -1 when the
+ * values need not be whole numbers. */
+static double whole_bound(const struct buffer_decl *buf, size_t count)
+{
+	const struct init_spec *init = &buf->init;
+	switch (init->kind) {
+	case INIT_FILL:
+		return fabs(init->lo);
+	case INIT_IOTA:
+		return fmax(fabs(init->lo), fabs(init->lo + (double)count - 1));
+	case INIT_RANDOM_INT:
+		return fmax(fabs(init->lo), fabs(init->hi));
+	case INIT_RANDOM:
+		return buf->type == ELEM_FLOAT ? -1 : fmax(fabs(init->lo), fabs(init->hi));
+	case INIT_POISON:
+		break;
+	}
+	return -1;
+}
+
+/* DESIGN.md's second class: a float sum compares bit for bit only when every partial
+ * sum is exact in any order, that is whole-number inputs with n * max|x| < 2^24. */
+static void check_exact_sums(struct resolver *r, const struct check *ck, const struct plan *plan)
+{
+	const struct test_case *tc = r->tc;
+	if (ck->tolerance != TOL_EXACT || !ck->ref->sums ||
+	    tc->buffers[ck->buffer].type != ELEM_FLOAT)
+		return;
+	double largest = 1;
+	size_t terms = 0;
+	for (int i = 0; i < ck->ref->inputs; i++) {
+		const struct buffer_decl *in = &tc->buffers[ck->of[i]];
+		size_t count = plan->buffer_counts[ck->of[i]];
+		double bound = whole_bound(in, count);
+		if (bound < 0) {
+			diag_add(r->diags, DIAG_ERROR, tc->path, ck->tolerance_pos.line,
+				 ck->tolerance_pos.col,
+				 "tolerance: exact on a float %s needs whole-number inputs (init: "
+				 "random_int, fill or iota), and '%s' does not have them; "
+				 "use tolerance: reduction",
+				 ck->ref->name, in->name);
+			r->failed = true;
+			return;
+		}
+		largest *= bound;
+		terms = count;
+	}
+	if ((double)terms * largest >= 0x1p24) {
+		diag_add(r->diags, DIAG_ERROR, tc->path, ck->tolerance_pos.line,
+			 ck->tolerance_pos.col,
+			 "tolerance: exact on a float %s needs n * max|x| < 2^24 so every partial "
+			 "sum is exact, but at N=%lld, L=%lld it is %zu * %g; "
+			 "narrow the inputs' range",
+			 ck->ref->name, r->env.n, r->env.l, terms, largest);
+		r->failed = true;
+	}
+}
+
+int plan_build(const struct test_case *tc, long long n, long long l, long long cu, struct plan *out,
+	       struct diag_list *diags)
+{
+	struct resolver r = { .tc = tc,
+			      .env = { .n = n, .l = l, .cu = cu, .i = 0 },
+			      .diags = diags };
+	struct plan *plan = out;
+	*plan = (struct plan){ .n = n, .l = l, .cu = cu };
+
+	plan->buffer_counts = xcalloc(tc->nbuffers, sizeof *plan->buffer_counts);
+	for (size_t b = 0; b < tc->nbuffers; b++)
+		plan->buffer_counts[b] = (size_t)eval(&r, &tc->buffers[b].count, "buffer count", 1);
+
+	size_t capacity = 0;
+	long long *repeats = xcalloc(tc->nsteps, sizeof *repeats);
+	for (size_t s = 0; s < tc->nsteps; s++) {
+		const struct pexpr *repeat = &tc->steps[s].repeat;
+		repeats[s] = repeat->expr ? eval(&r, repeat, "repeat", 0) : 1;
+		if (repeats[s] > PLAN_MAX_LAUNCHES - (long long)capacity) {
+			diag_add(diags, DIAG_ERROR, tc->path, repeat->pos.line, repeat->pos.col,
+				 "repeat '%s' is %lld at N=%lld, L=%lld, but a case launches at "
+				 "most %d kernels at one shape",
+				 repeat->expr ? expr_text(repeat->expr) : "1", repeats[s], n, l,
+				 PLAN_MAX_LAUNCHES);
+			r.failed = true;
+			repeats[s] = 0;
+		}
+		capacity += (size_t)repeats[s];
+	}
+	plan->launches = xcalloc(capacity, sizeof *plan->launches);
+	for (size_t s = 0; s < tc->nsteps && !r.failed; s++)
+		for (long long i = 0; i < repeats[s] && !r.failed; i++)
+			plan_launch(&r, plan, s, i);
+	free(repeats);
+	r.env.i = 0;
+
+	plan->checks = xcalloc(tc->nchecks, sizeof *plan->checks);
+	for (size_t c = 0; c < tc->nchecks && !r.failed; c++) {
+		const struct check *ck = &tc->checks[c];
+		struct plan_check *pc = &plan->checks[c];
+		size_t available = plan->buffer_counts[ck->buffer];
+		pc->group = ck->group.expr ? (size_t)eval(&r, &ck->group, "group", 1) : (size_t)l;
+		pc->shift = ck->shift.expr ? eval(&r, &ck->shift, "shift", -__LONG_LONG_MAX__) : 0;
+		pc->count = ck->count.expr ? (size_t)eval(&r, &ck->count, "count", 1) : available;
+		if (!r.failed && pc->count > available) {
+			diag_add(diags, DIAG_ERROR, tc->path, ck->count.pos.line, ck->count.pos.col,
+				 "count '%s' is %zu at N=%lld, L=%lld, but "
+				 "buffer '%s' holds %zu elements",
+				 expr_text(ck->count.expr), pc->count, n, l,
+				 tc->buffers[ck->buffer].name, available);
+			r.failed = true;
+		}
+		if (ck->tolerance == TOL_REDUCTION) {
+			long long serial = ck->serial.expr ? eval(&r, &ck->serial, "serial", 0) : 1;
+			long long partials =
+				ck->partials.expr    ? eval(&r, &ck->partials, "partials", 1)
+				: ck->ref->per_group ? (long long)pc->group
+						     : (long long)plan->buffer_counts[ck->of[0]];
+			/* A float dot product's terms are rounded products: one rounding more. */
+			bool products = ck->ref->inputs == 2;
+			pc->depth = serial + expr_ceil_log2(partials) + products;
+		}
+		if (!r.failed)
+			check_exact_sums(&r, ck, plan);
+	}
+
+	if (r.failed) {
+		plan_free(plan);
+		return -1;
+	}
+	return 0;
+}
+
+void plan_free(struct plan *plan)
+{
+	for (size_t i = 0; i < plan->nlaunches; i++)
+		free(plan->launches[i].args);
+	free(plan->launches);
+	free(plan->buffer_counts);
+	free(plan->checks);
+	*plan = (struct plan){ 0 };
+}

@@ -1,0 +1,55 @@
+/* plan.h - a case resolved at one size N and work-group size L: every count, launch
+ * shape and argument value as numbers, ready for a backend to execute. */
+#ifndef CLH_PLAN_H
+#define CLH_PLAN_H
+
+#include <stddef.h>
+
+#include "base/diag.h"
+#include "case/testcase.h"
+
+struct plan_arg {
+	enum arg_kind kind;
+	size_t buffer;	     /* ARG_BUFFER */
+	size_t local_bytes;  /* ARG_LOCAL */
+	long long scalar;    /* ARG_SCALAR */
+	enum elem_type type; /* ARG_LOCAL, ARG_SCALAR */
+};
+
+/* One kernel launch: a step, or one iteration of a repeated step. */
+struct plan_launch {
+	size_t step;
+	long long iteration;
+	size_t global;
+	size_t local;
+	struct plan_arg *args;
+};
+
+/* The most kernel launches one shape of a case may make: its repeats are planned up
+ * front, so a repeat of a billion would take the whole run down for want of memory. */
+enum { PLAN_MAX_LAUNCHES = 10000 };
+
+struct plan_check {
+	size_t group;
+	long long shift;
+	size_t count;
+	long long depth; /* TOL_REDUCTION: serial + ceil(log2(partials)) */
+};
+
+struct plan {
+	long long n, l, cu;
+	size_t *buffer_counts; /* elements of each buffer of the case */
+	struct plan_launch *launches;
+	size_t nlaunches;
+	struct plan_check *checks;
+};
+
+/* Resolves the case at N, L on a device with `cu` compute units. On an expression that
+ * fails (division by zero, a count that is not positive, a global size that is not a
+ * multiple of the local size) adds a diagnostic at the expression's position, naming N
+ * and L, and returns -1; the plan is then empty. */
+int plan_build(const struct test_case *tc, long long n, long long l, long long cu, struct plan *out,
+	       struct diag_list *diags);
+void plan_free(struct plan *plan);
+
+#endif

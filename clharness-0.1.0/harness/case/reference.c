@@ -1,0 +1,263 @@
+/* reference.c - CPU references: sums, minima, maxima, dot products, scans, rotations. */
+#include "config.h"
+
+#include "case/reference.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+static const struct ref_info refs[] = {
+	{ "sum", REF_SUM, 1, false, false, true },
+	{ "min", REF_MIN, 1, false, false, false },
+	{ "max", REF_MAX, 1, false, false, false },
+	{ "dot", REF_DOT, 2, false, false, true },
+	{ "sum_per_group", REF_SUM_PER_GROUP, 1, true, false, true },
+	{ "min_per_group", REF_MIN_PER_GROUP, 1, true, false, false },
+	{ "max_per_group", REF_MAX_PER_GROUP, 1, true, false, false },
+	{ "dot_per_group", REF_DOT_PER_GROUP, 2, true, false, true },
+	{ "inclusive_scan", REF_INCLUSIVE_SCAN, 1, false, false, true },
+	{ "exclusive_scan", REF_EXCLUSIVE_SCAN, 1, false, false, true },
+	{ "inclusive_scan_per_block", REF_INCLUSIVE_SCAN_PER_BLOCK, 1, true, false, true },
+	{ "exclusive_scan_per_block", REF_EXCLUSIVE_SCAN_PER_BLOCK, 1, true, false, true },
+	{ "sum_per_group_broadcast", REF_SUM_PER_GROUP_BROADCAST, 1, true, false, true },
+	{ "inclusive_scan_columns", REF_INCLUSIVE_SCAN_COLUMNS, 1, true, false, true },
+	{ "rotate", REF_ROTATE, 1, false, true, false },
+	{ "rotate_per_group", REF_ROTATE_PER_GROUP, 1, true, true, false },
+	{ "histogram", REF_HISTOGRAM, 1, false, false, false },
+};
+
+const struct ref_info *ref_lookup(const char *name)
+{
+	for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++)
+		if (strcmp(refs[i].name, name) == 0)
+			return &refs[i];
+	return NULL;
+}
+
+const char *ref_names(void)
+{
+	static char list[512];
+	if (list[0] == '\0') {
+		for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++) {
+			if (i > 0)
+				strcat(list, ", ");
+			strcat(list, refs[i].name);
+		}
+	}
+	return list;
+}
+
+enum combine { COMBINE_SUM, COMBINE_MIN, COMBINE_MAX };
+
+/* A running reduction. Integers wrap at 32 bits as the device's do; floats are summed
+ * in double with Neumaier's compensation, which keeps the reference error far below
+ * the float rounding the comparison bound allows. */
+struct acc {
+	enum elem_type type;
+	enum combine combine;
+	uint32_t bits;	  /* integer sum, min or max, as 32 raw bits */
+	double sum, comp; /* float sum and its compensation */
+	double extreme;	  /* float min or max */
+	double magnitude; /* sum of |term| */
+	size_t terms;
+};
+
+static void acc_reset(struct acc *a, enum elem_type type, enum combine combine)
+{
+	*a = (struct acc){ .type = type, .combine = combine };
+	if (combine == COMBINE_MIN) {
+		a->bits = type == ELEM_INT ? (uint32_t)INT32_MAX : UINT32_MAX;
+		a->extreme = INFINITY;
+	} else if (combine == COMBINE_MAX) {
+		a->bits = type == ELEM_INT ? (uint32_t)INT32_MIN : 0;
+		a->extreme = -INFINITY;
+	}
+}
+
+/* Adds one term; for integer types `x` holds its exact value. */
+static void acc_add(struct acc *a, double x, uint32_t xbits)
+{
+	a->terms++;
+	if (a->type == ELEM_FLOAT) {
+		a->magnitude += fabs(x);
+		if (a->combine == COMBINE_SUM) {
+			double t = a->sum + x;
+			a->comp += fabs(a->sum) >= fabs(x) ? (a->sum - t) + x : (x - t) + a->sum;
+			a->sum = t;
+		} else if (a->combine == COMBINE_MIN) {
+			a->extreme = x < a->extreme ? x : a->extreme;
+		} else {
+			a->extreme = x > a->extreme ? x : a->extreme;
+		}
+		return;
+	}
+	if (a->combine == COMBINE_SUM) {
+		a->bits += xbits;
+	} else if (a->type == ELEM_INT) {
+		int32_t cur = (int32_t)a->bits, v = (int32_t)xbits;
+		if (a->combine == COMBINE_MIN ? v < cur : v > cur)
+			a->bits = xbits;
+	} else {
+		if (a->combine == COMBINE_MIN ? xbits < a->bits : xbits > a->bits)
+			a->bits = xbits;
+	}
+}
+
+static double acc_value(const struct acc *a)
+{
+	if (a->type == ELEM_FLOAT)
+		return a->combine == COMBINE_SUM ? a->sum + a->comp : a->extreme;
+	return a->type == ELEM_INT ? (double)(int32_t)a->bits : (double)a->bits;
+}
+
+static uint32_t bits_at(const struct ref_input *in, size_t i)
+{
+	uint32_t b;
+	memcpy(&b, (const char *)in->data + i * 4, 4);
+	return b;
+}
+
+/* Adds term i of the inputs: x[i], or a[i] * b[i] for dot products. */
+static void acc_add_term(struct acc *a, const struct ref_input *inputs, int ninputs, size_t i)
+{
+	if (ninputs == 1) {
+		acc_add(a, elem_get(inputs[0].type, inputs[0].data, i), bits_at(&inputs[0], i));
+		return;
+	}
+	/* A float product is exact in double; integer products wrap like the device's. */
+	double x = elem_get(inputs[0].type, inputs[0].data, i) *
+		   elem_get(inputs[1].type, inputs[1].data, i);
+	acc_add(a, x, bits_at(&inputs[0], i) * bits_at(&inputs[1], i));
+}
+
+static void record(struct ref_output *out, size_t i, const struct acc *a)
+{
+	out->want[i] = acc_value(a);
+	if (out->magnitude) {
+		out->magnitude[i] = a->magnitude;
+		out->terms[i] = a->terms;
+	}
+}
+
+/* Where element i of a rotation by `shift` reads, as an offset into its run of `size`
+ * elements: (i + shift) mod size, for a shift of either sign. */
+static size_t turned(size_t i, size_t size, long long shift)
+{
+	long long s = (long long)size;
+	return (size_t)(((long long)(i % size) + shift % s + s) % s);
+}
+
+void ref_compute(enum ref_kind kind, const struct ref_input *inputs, size_t group, long long shift,
+		 size_t count, struct ref_output *out)
+{
+	const struct ref_input *x = &inputs[0];
+	int ninputs = kind == REF_DOT || kind == REF_DOT_PER_GROUP ? 2 : 1;
+	size_t n = x->count;
+	if (ninputs == 2 && inputs[1].count < n)
+		n = inputs[1].count;
+
+	*out = (struct ref_output){ .type = x->type, .count = count };
+	out->want = xcalloc(count, sizeof *out->want);
+	if (x->type == ELEM_FLOAT) {
+		out->magnitude = xcalloc(count, sizeof *out->magnitude);
+		out->terms = xcalloc(count, sizeof *out->terms);
+	}
+
+	enum combine combine = kind == REF_MIN || kind == REF_MIN_PER_GROUP   ? COMBINE_MIN
+			       : kind == REF_MAX || kind == REF_MAX_PER_GROUP ? COMBINE_MAX
+									      : COMBINE_SUM;
+	struct acc a;
+
+	switch (kind) {
+	case REF_SUM:
+	case REF_MIN:
+	case REF_MAX:
+	case REF_DOT:
+		acc_reset(&a, x->type, combine);
+		for (size_t i = 0; i < n; i++)
+			acc_add_term(&a, inputs, ninputs, i);
+		for (size_t i = 0; i < count; i++)
+			record(out, i, &a);
+		break;
+	case REF_SUM_PER_GROUP:
+	case REF_MIN_PER_GROUP:
+	case REF_MAX_PER_GROUP:
+	case REF_DOT_PER_GROUP:
+		for (size_t g = 0; g < count; g++) {
+			acc_reset(&a, x->type, combine);
+			for (size_t i = g * group; i < (g + 1) * group && i < n; i++)
+				acc_add_term(&a, inputs, ninputs, i);
+			record(out, g, &a);
+		}
+		break;
+	case REF_INCLUSIVE_SCAN:
+	case REF_EXCLUSIVE_SCAN:
+	case REF_INCLUSIVE_SCAN_PER_BLOCK:
+	case REF_EXCLUSIVE_SCAN_PER_BLOCK: {
+		bool inclusive = kind == REF_INCLUSIVE_SCAN || kind == REF_INCLUSIVE_SCAN_PER_BLOCK;
+		bool blocked = kind == REF_INCLUSIVE_SCAN_PER_BLOCK ||
+			       kind == REF_EXCLUSIVE_SCAN_PER_BLOCK;
+		acc_reset(&a, x->type, COMBINE_SUM);
+		for (size_t i = 0; i < count; i++) {
+			if (blocked && group > 0 && i % group == 0)
+				acc_reset(&a, x->type, COMBINE_SUM);
+			if (!inclusive)
+				record(out, i, &a);
+			if (i < n)
+				acc_add_term(&a, inputs, 1, i);
+			if (inclusive)
+				record(out, i, &a);
+		}
+		break;
+	}
+	case REF_ROTATE:
+		for (size_t i = 0; i < count && n > 0; i++)
+			out->want[i] = elem_get(x->type, x->data, turned(i, n, shift));
+		break;
+	case REF_ROTATE_PER_GROUP:
+		for (size_t i = 0; i < count && group > 0; i++) {
+			size_t src = i - i % group + turned(i, group, shift);
+			if (src < n)
+				out->want[i] = elem_get(x->type, x->data, src);
+		}
+		break;
+	case REF_SUM_PER_GROUP_BROADCAST:
+		for (size_t base = 0; base < count && group > 0; base += group) {
+			acc_reset(&a, x->type, COMBINE_SUM);
+			for (size_t i = base; i < base + group && i < n; i++)
+				acc_add_term(&a, inputs, 1, i);
+			for (size_t i = base; i < base + group && i < count; i++)
+				record(out, i, &a);
+		}
+		break;
+	case REF_INCLUSIVE_SCAN_COLUMNS:
+		for (size_t column = 0; column < group && column < count; column++) {
+			acc_reset(&a, x->type, COMBINE_SUM);
+			for (size_t i = column; i < count; i += group) {
+				if (i < n)
+					acc_add_term(&a, inputs, 1, i);
+				record(out, i, &a);
+			}
+		}
+		break;
+	case REF_HISTOGRAM:
+		for (size_t i = 0; i < n; i++) {
+			double v = elem_get(x->type, x->data, i);
+			if (v >= 0 && v < (double)count && v == floor(v))
+				out->want[(size_t)v] += 1;
+		}
+		break;
+	}
+}
+
+void ref_output_free(struct ref_output *out)
+{
+	free(out->want);
+	free(out->magnitude);
+	free(out->terms);
+	*out = (struct ref_output){ 0 };
+}

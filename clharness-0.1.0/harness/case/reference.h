@@ -1,0 +1,75 @@
+/* reference.h - CPU references: what a correct kernel writes, computed on the host. */
+#ifndef CLH_REFERENCE_H
+#define CLH_REFERENCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "case/elem.h"
+
+enum ref_kind {
+	REF_SUM,
+	REF_MIN,
+	REF_MAX,
+	REF_DOT,
+	REF_SUM_PER_GROUP,
+	REF_MIN_PER_GROUP,
+	REF_MAX_PER_GROUP,
+	REF_DOT_PER_GROUP,
+	REF_INCLUSIVE_SCAN,
+	REF_EXCLUSIVE_SCAN,
+	REF_INCLUSIVE_SCAN_PER_BLOCK,
+	REF_EXCLUSIVE_SCAN_PER_BLOCK,
+	REF_SUM_PER_GROUP_BROADCAST,
+	REF_INCLUSIVE_SCAN_COLUMNS,
+	REF_ROTATE,
+	REF_ROTATE_PER_GROUP,
+	REF_HISTOGRAM,
+};
+
+/* What a case may say about a reference, from the table in reference.c. */
+struct ref_info {
+	const char *name;
+	enum ref_kind kind;
+	int inputs;	/* buffers named by `of`: 2 for dot products, else 1 */
+	bool per_group; /* takes `group` (default L): one result per group or block */
+	bool shifted;	/* takes `shift`: the rotation amount */
+	bool sums;	/* float results carry rounding error, so need a tolerance */
+};
+
+/* Looks a reference up by the name a case uses; NULL if there is none. */
+const struct ref_info *ref_lookup(const char *name);
+/* A comma-separated list of every name, for error messages. */
+const char *ref_names(void);
+
+struct ref_input {
+	enum elem_type type;
+	const void *data;
+	size_t count;
+};
+
+/* The wanted output. want[] holds exact values for integer types (wrapped to 32 bits
+ * as the device's arithmetic wraps) and the float result to double precision,
+ * summed with Neumaier's compensation so the reference error is negligible.
+ * For float sums, magnitude[i] is sum|x| (sum|a*b| for dot products) over the terms
+ * of element i and terms[i] their number: the comparison bound needs both. */
+struct ref_output {
+	enum elem_type type;
+	size_t count;
+	double *want;
+	double *magnitude;
+	size_t *terms;
+};
+
+/* Computes `count` elements of reference `kind` over the inputs. group is the group or
+ * block size of per-group references (the row width of REF_INCLUSIVE_SCAN_COLUMNS, which
+ * scans each column of a row-major matrix); shift the rotation of REF_ROTATE and of
+ * REF_ROTATE_PER_GROUP, which rotates within each group. Groups past the end of the
+ * input reduce nothing and get the operation's identity. REF_SUM_PER_GROUP_BROADCAST
+ * gives every element its group's sum. REF_HISTOGRAM's
+ * element b counts the inputs equal to b; other values fall in no bin. */
+void ref_compute(enum ref_kind kind, const struct ref_input *inputs, size_t group, long long shift,
+		 size_t count, struct ref_output *out);
+void ref_output_free(struct ref_output *out);
+
+#endif

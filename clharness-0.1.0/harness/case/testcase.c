@@ -1,0 +1,53 @@
+/* testcase.c - the case model's lifetime: freeing what case_load built. */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "case/testcase.h"
+
+static void free_step(struct step *st)
+{
+	free(st->kernel_file);
+	free(st->kernel_path);
+	free(st->kernel_name);
+	expr_free(st->global.expr);
+	expr_free(st->local.expr);
+	expr_free(st->repeat.expr);
+	for (size_t a = 0; a < st->nargs; a++) {
+		expr_free(st->args[a].count.expr);
+		expr_free(st->args[a].value.expr);
+	}
+	free(st->args);
+}
+
+void case_free(struct test_case *tc)
+{
+	if (tc == NULL)
+		return;
+	for (size_t s = 0; s < tc->nsteps; s++)
+		free_step(&tc->steps[s]);
+	for (size_t b = 0; b < tc->nbuffers; b++) {
+		free(tc->buffers[b].name);
+		expr_free(tc->buffers[b].count.expr);
+	}
+	for (size_t c = 0; c < tc->nchecks; c++) {
+		struct check *ck = &tc->checks[c];
+		expr_free(ck->group.expr);
+		expr_free(ck->shift.expr);
+		expr_free(ck->count.expr);
+		expr_free(ck->serial.expr);
+		expr_free(ck->partials.expr);
+	}
+	free(tc->steps);
+	free(tc->buffers);
+	free(tc->checks);
+	free(tc->sizes);
+	free(tc->sim_sizes);
+	free(tc->locals);
+	free(tc->sim_locals);
+	free(tc->path);
+	free(tc->name);
+	free(tc->about);
+	free(tc->options);
+	free(tc);
+}

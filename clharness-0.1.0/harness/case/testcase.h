@@ -1,0 +1,119 @@
+/* testcase.h - the case model: one YAML case file, validated, with source positions kept
+ * so that every later error (at plan or run time) can still point at its line. */
+#ifndef CLH_TESTCASE_H
+#define CLH_TESTCASE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/diag.h"
+#include "case/elem.h"
+#include "case/expr.h"
+#include "case/reference.h"
+#include "case/yamlread.h"
+
+enum init_kind { INIT_POISON, INIT_FILL, INIT_IOTA, INIT_RANDOM, INIT_RANDOM_INT };
+
+/* How a buffer starts. Without an init it is poisoned (NaN or 0xDEADBEEF) so that an
+ * element the kernel never writes cannot pass as a zero by luck. */
+struct init_spec {
+	enum init_kind kind;
+	double lo;     /* fill value, iota start, lower end of a random range */
+	double hi;     /* upper end of a random range */
+	uint64_t seed; /* per buffer: the case's seed mixed with the buffer's name */
+	struct src_pos pos;
+};
+
+struct buffer_decl {
+	char *name;
+	enum elem_type type;
+	struct pexpr count;
+	struct init_spec init;
+	bool output;
+	struct src_pos pos;
+};
+
+enum arg_kind { ARG_BUFFER, ARG_LOCAL, ARG_SCALAR };
+
+/* One kernel argument, in kernel order. A buffer argument names a buffer of the case
+ * (declared here or in an earlier step); local and scalar arguments carry their own. */
+struct arg {
+	enum arg_kind kind;
+	struct src_pos pos;
+	size_t buffer;	     /* ARG_BUFFER: index into test_case.buffers */
+	enum elem_type type; /* ARG_LOCAL, ARG_SCALAR */
+	struct pexpr count;  /* ARG_LOCAL: elements */
+	struct pexpr value;  /* ARG_SCALAR */
+};
+
+struct step {
+	char *kernel_file; /* as the case wrote it */
+	char *kernel_path; /* resolved, readable */
+	char *kernel_name;
+	struct src_pos file_pos;
+	struct src_pos name_pos;
+	struct src_pos args_pos;
+	struct pexpr global;
+	struct pexpr local;  /* expr NULL: the case's L */
+	struct pexpr repeat; /* expr NULL: once; else launched for I = 0 .. repeat-1 */
+	struct arg *args;
+	size_t nargs;
+};
+
+enum tolerance { TOL_EXACT, TOL_REDUCTION, TOL_UNORDERED };
+
+/* One output buffer compared with a CPU reference. */
+struct check {
+	size_t buffer;
+	const struct ref_info *ref;
+	size_t of[2];
+	enum tolerance tolerance;
+	struct pexpr group;    /* per-group references; expr NULL: L */
+	struct pexpr shift;    /* rotate */
+	struct pexpr count;    /* elements compared; expr NULL: the whole buffer */
+	struct pexpr serial;   /* elements one work-item adds serially; NULL: 1 */
+	struct pexpr partials; /* partials combined in a tree; NULL: group, or the count */
+	struct src_pos pos;
+	struct src_pos tolerance_pos;
+};
+
+struct test_case {
+	char *path; /* the case file as given */
+	char *name; /* topic/name: the path below cases/, without .yaml */
+	char *about;
+	char *options;	    /* extra program build options, may be NULL */
+	bool racy;	    /* output may be wrong on real devices: recorded, not failed */
+	unsigned timeout_s; /* a run's time limit, for a kernel that may hang; 0: the run's */
+	uint64_t seed;
+	long long *sizes;
+	size_t nsizes;
+	long long *sim_sizes; /* N under a simulator; none: the case is not simulated */
+	size_t nsim_sizes;
+	long long *locals;
+	size_t nlocals;
+	long long *sim_locals; /* L under a simulator; none: the case's local list */
+	size_t nsim_locals;
+	struct src_pos sizes_pos;
+	struct src_pos local_pos;
+	struct buffer_decl *buffers;
+	size_t nbuffers;
+	struct step *steps;
+	size_t nsteps;
+	struct check *checks;
+	size_t nchecks;
+};
+
+/* Loads and validates one case file. Returns the case, or NULL with at least one error
+ * in diags; every error is file:line:col with a message that says what to change. */
+struct test_case *case_load(const char *path, struct diag_list *diags);
+/* The same for a case held in memory: `path` names it in diagnostics and kernel files are
+ * looked for from its folder, as if the text were a file there. */
+struct test_case *case_load_text(const char *path, const char *text, struct diag_list *diags);
+void case_free(struct test_case *tc);
+
+/* The name a case is known by: its path below the last "cases/" folder, without
+ * ".yaml" (cases/reduce/halving.yaml -> reduce/halving). Caller frees. */
+char *case_name_from_path(const char *path);
+
+#endif

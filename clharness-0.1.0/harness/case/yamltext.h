@@ -1,0 +1,19 @@
+/* yamltext.h - a YAML or JSON document parsed from a string, with libfyaml's first error
+ * kept for the caller's own message. */
+#ifndef CLH_YAMLTEXT_H
+#define CLH_YAMLTEXT_H
+
+#include <libfyaml.h>
+#include <stdbool.h>
+
+struct yaml_error {
+	int line, col; /* 0 where libfyaml said nothing */
+	char *msg;     /* NULL where libfyaml said nothing */
+};
+
+/* Parses `text`, as JSON when `json`, printing nothing. Returns the document, which the
+ * caller destroys, or NULL with the first error in *err (freed by yaml_error_free). */
+struct fy_document *yaml_from_text(const char *text, bool json, struct yaml_error *err);
+void yaml_error_free(struct yaml_error *err);
+
+#endif

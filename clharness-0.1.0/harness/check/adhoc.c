@@ -1,0 +1,646 @@
+/* adhoc.c - `clharness check`: one kernel checked without writing a case. */
+#include "config.h"
+
+#include "check/adhoc.h"
+
+#include <errno.h>
+#include <libfyaml.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "case/testcase.h"
+#include "case/yamltext.h"
+#include "exec/dispatch.h"
+#include "exec/select.h"
+
+const char *adhoc_set_name(enum input_set set)
+{
+	static const char *const names[] = {
+		[SET_RANDOM] = "random",     [SET_ZEROS] = "zeros",	  [SET_REPEATS] = "repeats",
+		[SET_SCALAR_0] = "scalar-0", [SET_SCALAR_1] = "scalar-1",
+	};
+	return names[set];
+}
+
+/* The element type a parameter's type names ("float*", "unsigned int"), if the case
+ * syntax has it. */
+static bool param_elem(const struct kernel_param *p, enum elem_type *type)
+{
+	char *base = xstrdup(p->type);
+	size_t len = strlen(base);
+	while (len > 0 && (base[len - 1] == '*' || base[len - 1] == ' '))
+		base[--len] = '\0';
+	bool ok = elem_type_parse(strcmp(base, "unsigned int") == 0 ? "uint" : base, type) == 0;
+	free(base);
+	return ok;
+}
+
+/* What one --arg says, read with libfyaml. */
+struct spec {
+	char *name; /* NULL when the spec gives none */
+	enum arg_kind kind;
+	bool use;    /* {use: x}: refers to an earlier step's buffer */
+	bool output; /* gives output: */
+};
+
+/* Reads --arg `index` (1-based in messages); returns false after reporting. */
+static bool read_spec(const char *text, size_t index, struct spec *spec, struct diag_list *diags)
+{
+	char *where = xasprintf("--arg %zu", index);
+	struct yaml_error err;
+	struct fy_document *doc = yaml_from_text(text, false, &err);
+	struct fy_node *root = doc ? fy_document_root(doc) : NULL;
+	bool ok = false;
+	*spec = (struct spec){ 0 };
+	if (doc == NULL) {
+		diag_add(diags, DIAG_ERROR, where, err.line, err.col, "YAML: %s",
+			 err.msg ? err.msg : "not a YAML value");
+	} else if (root == NULL || !fy_node_is_mapping(root)) {
+		diag_add(diags, DIAG_ERROR, where, 0, 0,
+			 "an argument is a mapping in the case-file syntax, such as '{buffer: "
+			 "float, count: N, init: {random: [0, 10]}}', found '%s'",
+			 text);
+	} else {
+		static const char *const kinds[] = { "buffer", "local", "scalar", "use" };
+		static const enum arg_kind kind_of[] = { ARG_BUFFER, ARG_LOCAL, ARG_SCALAR,
+							 ARG_BUFFER };
+		int found = 0;
+		for (int k = 0; k < 4; k++) {
+			if (fy_node_mapping_lookup_by_string(root, kinds[k], FY_NT)) {
+				spec->kind = kind_of[k];
+				spec->use = k == 3;
+				found++;
+			}
+		}
+		struct fy_node *name = fy_node_mapping_lookup_by_string(root, "name", FY_NT);
+		size_t len;
+		const char *s =
+			name && fy_node_is_scalar(name) ? fy_node_get_scalar(name, &len) : NULL;
+		spec->name = s ? xstrndup(s, len) : NULL;
+		spec->output = fy_node_mapping_lookup_by_string(root, "output", FY_NT) != NULL;
+		if (found != 1)
+			diag_add(diags, DIAG_ERROR, where, 0, 0,
+				 "an argument needs exactly one of buffer, local or scalar, found "
+				 "%d in '%s'",
+				 found, text);
+		else if (spec->use)
+			diag_add(
+				diags, DIAG_ERROR, where, 0, 0,
+				"use: names a buffer of an earlier step, and a check has one step: "
+				"give the buffer itself, {buffer: TYPE, count: N}");
+		else if (spec->output)
+			diag_add(diags, DIAG_ERROR, where, 0, 0,
+				 "leave output: out: a check compares every buffer the kernel may "
+				 "write across devices, with no reference to check it against");
+		else
+			ok = true;
+	}
+	if (doc)
+		fy_document_destroy(doc);
+	yaml_error_free(&err);
+	free(where);
+	return ok;
+}
+
+static const char *kind_words(enum arg_kind kind)
+{
+	return kind == ARG_BUFFER ? "a buffer" : kind == ARG_LOCAL ? "a local buffer" : "a scalar";
+}
+
+int adhoc_bind(const struct adhoc_request *rq, const struct kernel_sig *sig,
+	       struct adhoc_binding *binding, struct diag_list *diags)
+{
+	*binding = (struct adhoc_binding){ .nparams = sig->count,
+					   .spec_of = xcalloc(sig->count ? sig->count : 1,
+							      sizeof *binding->spec_of) };
+	for (size_t p = 0; p < sig->count; p++)
+		binding->spec_of[p] = -1;
+	size_t errors = diags->count;
+	for (size_t i = 0; i < rq->nspecs; i++) {
+		struct spec spec;
+		char *where = xasprintf("--arg %zu", i + 1);
+		if (!read_spec(rq->specs[i], i + 1, &spec, diags)) {
+			/* It still takes its place, so the ones after keep theirs. */
+			for (size_t q = 0; q < sig->count; q++) {
+				if (binding->spec_of[q] < 0) {
+					binding->spec_of[q] = (long long)i;
+					break;
+				}
+			}
+			free(where);
+			continue;
+		}
+		size_t p = sig->count;
+		for (size_t q = 0; spec.name && q < sig->count && p == sig->count; q++)
+			if (strcmp(sig->params[q].name, spec.name) == 0)
+				p = q;
+		for (size_t q = 0; p == sig->count && q < sig->count; q++)
+			if (binding->spec_of[q] < 0)
+				p = q;
+		if (p == sig->count) {
+			diag_add(diags, DIAG_ERROR, where, 0, 0,
+				 "one argument too many: %zu given, but %s takes %zu", rq->nspecs,
+				 rq->kernel, sig->count);
+			free(spec.name);
+			free(where);
+			break;
+		}
+		const struct kernel_param *param = &sig->params[p];
+		if (binding->spec_of[p] >= 0)
+			diag_add(diags, DIAG_ERROR, where, 0, 0,
+				 "gives parameter %zu (%s), which --arg %lld gives already", p + 1,
+				 param->name, binding->spec_of[p] + 1);
+		else if (spec.kind != param->kind)
+			diag_add(diags, DIAG_ERROR, where, 0, 0,
+				 "gives %s, but parameter %zu of %s (%s %s) is %s",
+				 kind_words(spec.kind), p + 1, rq->kernel, param->type, param->name,
+				 kind_words(param->kind));
+		binding->spec_of[p] = (long long)i;
+		free(spec.name);
+		free(where);
+	}
+	for (size_t p = 0; p < sig->count; p++) {
+		enum elem_type type;
+		if (binding->spec_of[p] < 0 && !param_elem(&sig->params[p], &type))
+			diag_add(diags, DIAG_ERROR, rq->kernel_path, 0, 0,
+				 "parameter %zu of %s (%s %s) has a type clharness cannot generate "
+				 "data for: it handles int, uint and float buffers and scalars",
+				 p + 1, rq->kernel, sig->params[p].type, sig->params[p].name);
+	}
+	return diags->count > errors ? -1 : 0;
+}
+
+void adhoc_binding_free(struct adhoc_binding *binding)
+{
+	free(binding->spec_of);
+	*binding = (struct adhoc_binding){ 0 };
+}
+
+bool adhoc_set_applies(enum input_set set, const struct kernel_sig *sig,
+		       const struct adhoc_binding *binding)
+{
+	if (set != SET_SCALAR_0 && set != SET_SCALAR_1)
+		return true;
+	for (size_t p = 0; p < sig->count; p++)
+		if (binding->spec_of[p] < 0 && sig->params[p].kind == ARG_SCALAR)
+			return true;
+	return false;
+}
+
+/* One argument the signature implies, filled as input set `set` says. Whole numbers in
+ * every set, so float sums are exact in any order and devices can be compared exactly. */
+static void generated_arg(struct strbuf *out, const struct kernel_param *p, enum input_set set)
+{
+	enum elem_type type = ELEM_FLOAT;
+	param_elem(p, &type);
+	const char *t = elem_type_name(type);
+	if (p->kind == ARG_LOCAL) {
+		strbuf_printf(out, "{name: %s, local: %s, count: L}", p->name, t);
+		return;
+	}
+	if (p->kind == ARG_SCALAR) {
+		const char *value = set == SET_SCALAR_0 ? "0" : set == SET_SCALAR_1 ? "1" : "N";
+		strbuf_printf(out, "{name: %s, scalar: %s, value: %s}", p->name, t, value);
+		return;
+	}
+	const char *init = set == SET_ZEROS	? "{fill: 0}"
+			   : set == SET_REPEATS ? "{random_int: [0, 3]}"
+			   : type == ELEM_UINT	? "{random_int: [0, 100]}"
+			   : type == ELEM_INT	? "{random_int: [-100, 100]}"
+						: "{random_int: [-8, 8]}";
+	strbuf_printf(out, "{name: %s, buffer: %s, count: N, init: %s}", p->name, t, init);
+}
+
+/* A --arg, with the parameter's name put first where the spec gives none: buffers need
+ * one, and reports read better with it. */
+static void given_arg(struct strbuf *out, const char *spec, const struct kernel_param *p)
+{
+	struct spec s;
+	struct diag_list ignored = { 0 };
+	bool named = read_spec(spec, 0, &s, &ignored) && s.name != NULL;
+	diag_list_free(&ignored);
+	free(s.name);
+	const char *open = strchr(spec, '{');
+	if (named || open == NULL) {
+		strbuf_puts(out, spec);
+		return;
+	}
+	strbuf_append(out, spec, (size_t)(open - spec) + 1);
+	strbuf_printf(out, "name: %s, %s", p->name, open + 1);
+}
+
+char *adhoc_case_text(const struct adhoc_request *rq, const struct kernel_sig *sig,
+		      const struct adhoc_binding *binding, enum input_set set,
+		      const char *kernel_file, int *spec_line)
+{
+	/* In single quotes a quote is written twice. */
+	struct strbuf q = { 0 };
+	for (const char *c = kernel_file; *c; c++) {
+		strbuf_append(&q, c, 1);
+		if (*c == '\'')
+			strbuf_append(&q, c, 1);
+	}
+	char *quoted = strbuf_take(&q);
+	struct strbuf out = { 0 };
+	strbuf_printf(&out,
+		      "# Written by clharness check: kernel %s at global %lld, local %lld; the\n"
+		      "# arguments not given with --arg come from its signature (%s inputs).\n"
+		      "# To compare an output with a CPU reference, mark its buffer output: true\n"
+		      "# and add a check: for it with a reference.\n",
+		      rq->kernel, rq->global, rq->local, adhoc_set_name(set));
+	strbuf_printf(&out,
+		      "about: %s checked ad hoc for races and other bugs, %s inputs\n"
+		      "kernel: {file: '%s', name: %s}\n"
+		      "sizes: [%lld]\n"
+		      "sim_sizes: [%lld]\n"
+		      "local: [%lld]\n"
+		      "global: N\n"
+		      "args:\n",
+		      rq->kernel, adhoc_set_name(set), quoted, rq->kernel, rq->global, rq->global,
+		      rq->local);
+	free(quoted);
+	for (size_t p = 0; p < sig->count; p++) {
+		int line = 1;
+		for (const char *c = out.data; *c; c++)
+			line += *c == '\n';
+		strbuf_puts(&out, "  - ");
+		long long given = binding->spec_of[p];
+		if (given >= 0) {
+			given_arg(&out, rq->specs[given], &sig->params[p]);
+			spec_line[given] = line;
+		} else {
+			generated_arg(&out, &sig->params[p], set);
+			strbuf_puts(&out, "  # from the signature");
+		}
+		strbuf_puts(&out, "\n");
+	}
+	return strbuf_take(&out);
+}
+
+/* The outputs one target left for one input set. */
+struct outputs {
+	enum input_set set;
+	char *target;
+	struct kept_buffer *kept;
+	size_t nkept;
+};
+
+/* What the check gathers while its results come in. */
+struct check_state {
+	const struct adhoc_request *rq;
+	const char *label;    /* what the generated cases are called in diagnostics */
+	const int *spec_line; /* where each --arg stands in the generated cases */
+	struct reporter *rp;
+	struct test_case **cases; /* one an input set; NULL where the set does not apply */
+	struct finding_list merged;
+	struct outputs *outputs;
+	size_t noutputs;
+	bool failed;
+	size_t lost_runs; /* runs that gave no output to judge: timeout, crash, build error */
+};
+
+static void check_emit(void *ctx, struct result *r)
+{
+	struct check_state *st = ctx;
+	enum input_set set = SET_RANDOM;
+	for (int s = 0; s < SET_COUNT; s++)
+		if (st->cases[s] && strcmp(st->cases[s]->path, r->case_path) == 0 &&
+		    strcmp(st->cases[s]->name, r->case_name) == 0)
+			set = (enum input_set)s;
+	for (size_t i = 0; i < r->findings.count; i++) {
+		free(r->findings.items[i].input_set);
+		r->findings.items[i].input_set = xstrdup(adhoc_set_name(set));
+	}
+	finding_list_merge(&st->merged, &r->findings);
+	bool lost = r->verdict != VERDICT_PASS && r->verdict != VERDICT_WRONG_OUTPUT &&
+		    r->verdict != VERDICT_SKIP && r->findings.count == 0;
+	st->lost_runs += lost;
+	st->failed |= finding_list_has_errors(&r->findings) || lost;
+	if (r->nkept > 0) {
+		st->outputs = xreallocarray(st->outputs, st->noutputs + 1, sizeof *st->outputs);
+		st->outputs[st->noutputs++] =
+			(struct outputs){ set, xstrdup(r->target), r->kept, r->nkept };
+		r->kept = NULL;
+		r->nkept = 0;
+	}
+	/* A case error at a --arg's line of the generated case is that --arg's. */
+	for (size_t i = 0; r->file && i < st->rq->nspecs; i++) {
+		if (strcmp(r->file, st->label) != 0 || r->line != st->spec_line[i])
+			continue;
+		free(r->file);
+		r->file = xasprintf("--arg %zu", i + 1);
+		r->line = r->col = 0;
+	}
+	/* The text report lists each finding once, after the runs, with its input sets. */
+	if (st->rp->format == REPORT_TEXT)
+		finding_list_free(&r->findings);
+	report_result(st->rp, r);
+}
+
+/* Compares what two targets left in the buffers for one input set; reports the first
+ * buffer that differs. Returns whether one did. */
+static bool compare_outputs(const struct adhoc_request *rq, const struct outputs *a,
+			    const struct outputs *b, struct strbuf *out)
+{
+	for (size_t k = 0; k < a->nkept && k < b->nkept; k++) {
+		const struct kept_buffer *x = &a->kept[k], *y = &b->kept[k];
+		size_t differ = 0, first = 0;
+		for (size_t i = 0; i < x->count && i < y->count; i++) {
+			double u = elem_get(x->type, x->data, i), v = elem_get(y->type, y->data, i);
+			if (u == v || (isnan(u) && isnan(v)))
+				continue;
+			if (differ++ == 0)
+				first = i;
+		}
+		if (differ == 0)
+			continue;
+		char *what = xasprintf(
+			"with the %s inputs, %s and %s leave different values in %s: %s[%zu] is "
+			"%.9g on %s and %.9g on %s; %zu of %zu elements differ",
+			adhoc_set_name(a->set), a->target, b->target, x->name, x->name, first,
+			elem_get(x->type, x->data, first), a->target,
+			elem_get(y->type, y->data, first), b->target, differ, x->count);
+		diag_render(out, rq->kernel_path, 0, 0, DIAG_WARNING, what, false);
+		free(what);
+		return true;
+	}
+	return false;
+}
+
+/* Maps the loader's diagnostics on a --arg's line of the generated case onto that --arg. */
+static void place_in_specs(struct diag_list *diags, const struct adhoc_request *rq,
+			   const int *spec_line)
+{
+	for (size_t d = 0; d < diags->count; d++) {
+		for (size_t i = 0; i < rq->nspecs; i++) {
+			if (diags->items[d].line != spec_line[i])
+				continue;
+			free(diags->items[d].file);
+			diags->items[d].file = xasprintf("--arg %zu", i + 1);
+			diags->items[d].line = 0;
+			diags->items[d].col = 0;
+			char *message =
+				xasprintf("%s (in '%s')", diags->items[d].message, rq->specs[i]);
+			free(diags->items[d].message);
+			diags->items[d].message = message;
+		}
+	}
+}
+
+/* The path of `file` as seen from the folder of `from`, so a saved case finds its kernel
+ * wherever both are moved together; absolute when there is no shorter way. Caller frees. */
+static char *path_from(const char *from, const char *file)
+{
+	char *dir = xstrdup(from);
+	char *slash = strrchr(dir, '/');
+	if (slash == dir)
+		slash[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	else
+		strcpy(dir, ".");
+	char *real_dir = realpath(dir, NULL);
+	char *real_file = realpath(file, NULL);
+	free(dir);
+	if (real_file == NULL || real_dir == NULL || strcmp(real_dir, "/") == 0) {
+		free(real_dir);
+		return real_file ? real_file : xstrdup(file);
+	}
+	size_t i = 0;
+	while (real_file[i] && real_file[i] == real_dir[i])
+		i++;
+	/* The last '/' both share: the folder that holds them both. */
+	size_t common = i;
+	if (!(real_dir[i] == '\0' && real_file[i] == '/'))
+		while (common > 0 && real_file[common] != '/')
+			common--;
+	if (common == 0) {
+		/* Only the root in common: the absolute path is the clearer one. */
+		free(real_dir);
+		return real_file;
+	}
+	struct strbuf rel = { 0 };
+	for (const char *p = real_dir + common; *p; p++)
+		if (*p == '/')
+			strbuf_puts(&rel, "../");
+	strbuf_puts(&rel, real_file + common + 1);
+	free(real_file);
+	free(real_dir);
+	return strbuf_take(&rel);
+}
+
+/* How a case saved at `save_path` names the kernel: inside a catalogue, by its path from
+ * the catalogue's root (found by the upward search, with no '..' that the loader would
+ * refuse); elsewhere, relative to the case. NULL, after saying why, for a kernel outside
+ * the catalogue the case would be saved in. */
+static char *kernel_file_for(const char *save_path, const char *kernel_path)
+{
+	char *dir = xstrdup(save_path);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	char *root = catalogue_root(slash ? dir : ".");
+	free(dir);
+	if (root == NULL)
+		return path_from(save_path, kernel_path);
+	char *real = realpath(kernel_path, NULL);
+	char *file = NULL;
+	if (real && path_within(real, root) && strlen(real) > strlen(root))
+		file = xstrdup(real + strlen(root) + (strcmp(root, "/") != 0));
+	else
+		fprintf(stderr,
+			"clharness: cannot save %s: it is in the catalogue at %s, and its cases "
+			"may name only kernels inside it, which %s is not; save it elsewhere "
+			"or move the kernel into the catalogue\n",
+			save_path, root, kernel_path);
+	free(real);
+	free(root);
+	return file;
+}
+
+/* Writes the random set's case where --save says, naming the kernel from there. */
+static int save_case(const struct adhoc_request *rq, const struct kernel_sig *sig,
+		     const struct adhoc_binding *binding)
+{
+	char *kernel_file = kernel_file_for(rq->save_path, rq->kernel_path);
+	if (kernel_file == NULL)
+		return -1;
+	int *lines = xcalloc(rq->nspecs + 1, sizeof *lines);
+	char *text = adhoc_case_text(rq, sig, binding, SET_RANDOM, kernel_file, lines);
+	FILE *f = fopen(rq->save_path, "w");
+	int status = 0;
+	if (f == NULL || fputs(text, f) < 0 || fclose(f) != 0) {
+		fprintf(stderr, "clharness: cannot write %s: %s\n", rq->save_path, strerror(errno));
+		status = -1;
+	} else {
+		fprintf(stderr, "clharness: wrote %s\n", rq->save_path);
+	}
+	free(text);
+	free(lines);
+	free(kernel_file);
+	return status;
+}
+
+/* The kernel's signature, from the first simulator among the selected targets (else the
+ * first target), or the failure that stopped it, reported. */
+static int inspect(const struct adhoc_request *rq, struct reporter *rp, struct kernel_sig *sig)
+{
+	struct run_options opt = { .repeat = 1 };
+	struct selection sel;
+	selection_open(&sel, rq->patterns, rq->npatterns, NULL, 0, &opt, rq->timeout_s);
+	if (sel.count == 0) {
+		fprintf(stderr, "clharness: no OpenCL device or simulator to check on%s%s\n",
+			sel.nmissing ? ": " : " (see clharness devices)",
+			sel.nmissing ? sel.missing[0].reason : "");
+		selection_free(&sel);
+		return 2;
+	}
+	size_t pick = 0;
+	for (size_t t = sel.count; t-- > 0;)
+		if (strcmp(selection_target(&sel, t)->type, "simulator") == 0)
+			pick = t;
+	size_t index;
+	struct dispatcher *d = selection_dispatcher(&sel, pick, &index);
+	struct result failure = { .case_name = xstrdup(rq->kernel),
+				  .case_path = xstrdup(rq->kernel_path),
+				  .target = xstrdup(selection_target(&sel, pick)->name),
+				  .backend = xstrdup("check") };
+	int status = 0;
+	if (dispatch_inspect(d, index, rq->kernel_path, rq->kernel, sig, &failure) < 0) {
+		failure.output = failure.verdict;
+		report_result(rp, &failure);
+		status = 1;
+	}
+	result_free(&failure);
+	selection_free(&sel);
+	return status;
+}
+
+int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
+{
+	uint64_t start = clock_now_ns();
+	struct kernel_sig sig = { 0 };
+	int status = inspect(rq, rp, &sig);
+	if (status != 0)
+		return status;
+
+	struct adhoc_binding binding = { 0 };
+	struct diag_list diags = { 0 };
+	int *spec_line = xcalloc(rq->nspecs + 1, sizeof *spec_line);
+	/* Named as if it stood in the current folder, the generated case finds the kernel by
+	 * the very path the user gave, which its reports then show. */
+	const char *slash = strrchr(rq->kernel_path, '/');
+	const char *label = slash ? slash + 1 : rq->kernel_path;
+	struct check_state st = { .rq = rq,
+				  .label = label,
+				  .spec_line = spec_line,
+				  .rp = rp,
+				  .cases = xcalloc(SET_COUNT, sizeof *st.cases) };
+	struct test_case **cases = xcalloc(SET_COUNT, sizeof *cases);
+	size_t ncases = 0;
+	if (adhoc_bind(rq, &sig, &binding, &diags) < 0)
+		goto setup_failed;
+	for (int s = 0; s < SET_COUNT; s++) {
+		if (!adhoc_set_applies((enum input_set)s, &sig, &binding))
+			continue;
+		char *text = adhoc_case_text(rq, &sig, &binding, (enum input_set)s, rq->kernel_path,
+					     spec_line);
+		struct test_case *tc = case_load_text(label, text, &diags);
+		free(text);
+		if (tc == NULL) {
+			place_in_specs(&diags, rq, spec_line);
+			goto setup_failed;
+		}
+		free(tc->name);
+		tc->name = xasprintf("%s %s", rq->kernel, adhoc_set_name((enum input_set)s));
+		/* Every buffer the kernel may write is compared across targets. */
+		for (size_t p = 0; p < sig.count; p++)
+			if (sig.params[p].kind == ARG_BUFFER && !sig.params[p].read_only)
+				tc->buffers[tc->steps[0].args[p].buffer].output = true;
+		st.cases[s] = tc;
+		cases[ncases++] = tc;
+	}
+	if (rq->save_path && save_case(rq, &sig, &binding) < 0) {
+		status = 2;
+		goto out;
+	}
+
+	struct run_options opt = { .repeat = 1, .keep_outputs = true };
+	struct selection sel;
+	selection_open(&sel, rq->patterns, rq->npatterns, cases, ncases, &opt, rq->timeout_s);
+	selection_report_missing(&sel, rp, cases, ncases);
+	for (size_t t = 0; t < sel.count; t++)
+		selection_run(&sel, t, check_emit, &st);
+
+	struct strbuf text = { 0 };
+	finding_list_sort(&st.merged);
+	if (rp->format == REPORT_TEXT)
+		for (size_t i = 0; i < st.merged.count; i++)
+			report_finding(&text, &st.merged.items[i], rq->kernel_path, NULL,
+				       rp->colour);
+	size_t differing = 0;
+	for (size_t i = 0; i < st.noutputs; i++) {
+		for (size_t j = 0; j < i; j++) {
+			if (st.outputs[j].set != st.outputs[i].set)
+				continue;
+			differing += compare_outputs(rq, &st.outputs[j], &st.outputs[i], &text);
+			break;
+		}
+	}
+	if (text.len)
+		fputs(text.data, rp->format == REPORT_TEXT ? rp->out : stderr);
+	strbuf_free(&text);
+	size_t errors = 0, warnings = 0;
+	for (size_t i = 0; i < st.merged.count; i++) {
+		if (st.merged.items[i].severity == DIAG_ERROR)
+			errors++;
+		else
+			warnings++;
+	}
+	/* A run that hung or crashed found nothing because it checked nothing: "0 errors"
+	 * alone would read as a clean kernel. */
+	fprintf(rp->format == REPORT_TEXT ? rp->out : stderr,
+		"check: %s on %zu target%s with %zu input set%s: %zu error%s and %zu warning%s found; "
+		"%zu failed run%s (timeout, crash or build error); "
+		"outputs differ between targets for %zu input set%s; %.2f s\n",
+		rq->kernel, sel.count, sel.count == 1 ? "" : "s", ncases, ncases == 1 ? "" : "s",
+		errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s", st.lost_runs,
+		st.lost_runs == 1 ? "" : "s", differing, differing == 1 ? "" : "s",
+		(clock_now_ns() - start) / 1e9);
+	status = st.failed || sel.count == 0 ? 1 : 0;
+	selection_free(&sel);
+	goto out;
+
+setup_failed : {
+	struct strbuf msg = { 0 };
+	diag_list_render(&msg, &diags, rp->colour);
+	if (msg.data)
+		fputs(msg.data, stderr);
+	strbuf_free(&msg);
+	status = 2;
+}
+out:
+	for (size_t i = 0; i < st.noutputs; i++) {
+		free(st.outputs[i].target);
+		for (size_t k = 0; k < st.outputs[i].nkept; k++) {
+			free(st.outputs[i].kept[k].name);
+			free(st.outputs[i].kept[k].data);
+		}
+		free(st.outputs[i].kept);
+	}
+	free(st.outputs);
+	finding_list_free(&st.merged);
+	for (size_t i = 0; i < ncases; i++)
+		case_free(cases[i]);
+	free(cases);
+	free(st.cases);
+	free(spec_line);
+	diag_list_free(&diags);
+	adhoc_binding_free(&binding);
+	kernel_sig_free(&sig);
+	return status;
+}

@@ -1,0 +1,71 @@
+/* adhoc.h - `clharness check`: one kernel checked without writing a case. The arguments
+ * a user gives (--arg, each one in the case-file syntax) and those the kernel's signature
+ * implies make one case for each of several input sets; every case runs on Oclgrind and
+ * every real device, each finding is reported once with the input sets that exposed it,
+ * and the outputs of the backends are compared with each other. */
+#ifndef CLH_ADHOC_H
+#define CLH_ADHOC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/diag.h"
+#include "exec/backend.h"
+#include "results/report.h"
+
+struct adhoc_request {
+	const char *kernel_path; /* as the user gave it */
+	const char *kernel;
+	long long global;
+	long long local;
+	char **specs; /* --arg texts, in order */
+	size_t nspecs;
+	char **patterns; /* --device; none: every device and oclgrind */
+	size_t npatterns;
+	unsigned timeout_s;
+	const char *save_path; /* --save: where the equivalent case file goes */
+};
+
+/* The input sets a check runs: the arguments the user left out are filled a different
+ * way in each, since some races show only for some values. */
+enum input_set {
+	SET_RANDOM,   /* seeded random whole numbers; scalars N */
+	SET_ZEROS,    /* all zeros; scalars N */
+	SET_REPEATS,  /* values 0 to 3, every one repeated many times; scalars N */
+	SET_SCALAR_0, /* random buffers, scalars 0 */
+	SET_SCALAR_1, /* random buffers, scalars 1 */
+	SET_COUNT,
+};
+
+const char *adhoc_set_name(enum input_set set);
+
+/* Where each argument of the kernel comes from: a --arg, or the signature. */
+struct adhoc_binding {
+	size_t nparams;
+	long long *spec_of; /* per parameter: the index of its --arg, or -1 */
+};
+
+/* Binds the --arg texts to the kernel's parameters: one naming a parameter (name: x)
+ * binds to it, the others to the next parameters left unbound, in order. Reports each
+ * mistake as "--arg N: error: ..." in diags and returns -1. */
+int adhoc_bind(const struct adhoc_request *rq, const struct kernel_sig *sig,
+	       struct adhoc_binding *binding, struct diag_list *diags);
+void adhoc_binding_free(struct adhoc_binding *binding);
+
+/* Whether `set` differs from the random set here: the scalar sets only where the
+ * signature leaves a scalar to generate. */
+bool adhoc_set_applies(enum input_set set, const struct kernel_sig *sig,
+		       const struct adhoc_binding *binding);
+
+/* The case file for input set `set`, with the kernel file named as `kernel_file` (a path
+ * that resolves from where the case is loaded or saved). Caller frees. Sets spec_line[i]
+ * to the line of --arg i, so the loader's diagnostics can be placed in the --arg. */
+char *adhoc_case_text(const struct adhoc_request *rq, const struct kernel_sig *sig,
+		      const struct adhoc_binding *binding, enum input_set set,
+		      const char *kernel_file, int *spec_line);
+
+/* Runs the whole check, reporting to rp. Returns the exit status: 0 when no run failed
+ * and no error was found, 1 otherwise, 2 when the check could not be set up. */
+int adhoc_run(const struct adhoc_request *rq, struct reporter *rp);
+
+#endif

@@ -1,0 +1,104 @@
+/* backend.h - what every backend provides: targets to run on, and a way to build a case's
+ * programs and execute its launches there. Adding a backend is adding a file and a line
+ * to the registry in backend.c. */
+#ifndef CLH_BACKEND_H
+#define CLH_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/util.h"
+#include "case/plan.h"
+#include "case/testcase.h"
+#include "results/result.h"
+
+/* One device a backend can run on, described without OpenCL types so the parent process
+ * (which never touches OpenCL) can hold it. */
+struct target {
+	char *name;	/* stable short name: pocl-cpu, nvidia-h100 */
+	char *type;	/* cpu, gpu, accelerator */
+	char *device;	/* the device's own name */
+	char *platform; /* platform name and version */
+	char *driver;	/* driver version */
+	char *opencl;	/* the device's OpenCL version */
+	unsigned compute_units;
+	uint64_t max_work_group;
+	uint64_t local_mem;
+	uint64_t global_mem;
+	uint64_t max_alloc;
+	unsigned platform_index; /* where the backend finds the device again in a new process */
+	unsigned device_index;
+};
+
+/* One parameter of a kernel, as the driver describes it (clGetKernelArgInfo). */
+struct kernel_param {
+	char *name;
+	char *type;	    /* the driver's spelling: "float*", "uint" */
+	enum arg_kind kind; /* a global or constant pointer is a buffer; local; or a scalar */
+	bool read_only;	    /* a pointer to const or to constant memory: only read */
+};
+
+struct kernel_sig {
+	struct kernel_param *params;
+	size_t count;
+};
+
+void kernel_sig_free(struct kernel_sig *sig);
+
+/* A parameter's type in one spelling ("unsigned int *" and "uint*" are both "uint*"),
+ * since drivers and people spell types differently. */
+void kernel_type_normal(struct strbuf *out, const char *type);
+
+struct backend_session;
+
+#define BACKEND_LOST (-2)
+
+struct backend {
+	const char *name;
+	/* A simulator runs each case at its sim_sizes and sim_local, in a fresh worker process
+	 * per case, so that nothing one case leaves in the simulator (Oclgrind's error budget
+	 * is per process) changes what another reports. */
+	bool simulator;
+	/* The name its one target has, for a backend that knows it without listing (NULL:
+	 * names come from listing); lets --device name a backend that is unavailable. */
+	const char *fixed_target;
+	/* NULL when the backend can run here, else why not, saying what to install or set.
+	 * Called in the parent, so it touches no OpenCL. NULL function: always available. */
+	const char *(*unavailable)(void);
+	/* Lists this backend's targets. Called in a worker process: the parent never loads an
+	 * OpenCL driver, so a driver that crashes takes only a worker with it. */
+	int (*list_targets)(struct target **targets, size_t *count, char **cause);
+	/* Opens a target for a run of cases (context, queue, program cache). */
+	int (*open)(const struct target *target, struct backend_session **session, char **cause);
+	/* Builds every program of a case, once per target however many sizes run. Returns
+	 * how many programs it built (0 when all were built before), or -1 after filling
+	 * `failure` (build-error with the log, or case-error). */
+	int (*build)(struct backend_session *session, const struct test_case *tc,
+		     struct result *failure);
+	/* Runs the plan's launches `repeat` times, each from the initial contents `initial[b]`
+	 * of every buffer b; afterwards `final[b]` holds what the device left in each output
+	 * buffer. Adds the device's kernel time to *kernel_ns. On failure fills `failure` and
+	 * returns -1, or BACKEND_LOST when the session can run nothing more (a device fault
+	 * leaves some drivers' contexts unusable): its worker then ends and a new one goes on
+	 * with the next run. */
+	int (*execute)(struct backend_session *session, const struct test_case *tc,
+		       const struct plan *plan, void *const *initial, void **final, unsigned repeat,
+		       uint64_t *kernel_ns, struct result *failure);
+	/* Builds the program in `path` and describes the parameters of its `kernel`, for
+	 * checks that generate the arguments a user leaves out. Returns 0, or -1 after
+	 * filling `failure` (build-error with the log, or case-error for a missing kernel). */
+	int (*inspect)(struct backend_session *session, const char *path, const char *kernel,
+		       struct kernel_sig *sig, struct result *failure);
+	void (*close)(struct backend_session *session);
+};
+
+extern const struct backend backend_device;
+extern const struct backend backend_oclgrind;
+
+/* Every backend, in the order a run visits them. */
+extern const struct backend *const backends[];
+extern const size_t backend_count;
+
+void target_free(struct target *t);
+
+#endif

@@ -1,0 +1,60 @@
+/* backend_device.c - the real-device backend: every device of every platform the ICD
+ * loader lists, except simulators, which are backends of their own. */
+#include "config.h"
+
+#include <string.h>
+#include <strings.h>
+
+#include "exec/backend.h"
+#include "exec/clexec.h"
+#include "exec/ocl.h"
+
+static int is_real_platform(const char *platform_name)
+{
+	return strcasestr(platform_name, "oclgrind") == NULL;
+}
+
+static int device_list(struct target **targets, size_t *count, char **cause)
+{
+	return ocl_list_targets(is_real_platform, targets, count, cause);
+}
+
+static int device_open(const struct target *target, struct backend_session **session, char **cause)
+{
+	return clexec_open(target, (struct clexec **)session, cause);
+}
+
+static int device_build(struct backend_session *session, const struct test_case *tc,
+			struct result *failure)
+{
+	return clexec_build((struct clexec *)session, tc, "", failure);
+}
+
+static int device_execute(struct backend_session *session, const struct test_case *tc,
+			  const struct plan *plan, void *const *initial, void **final,
+			  unsigned repeat, uint64_t *kernel_ns, struct result *failure)
+{
+	return clexec_execute((struct clexec *)session, tc, plan, initial, final, repeat, kernel_ns,
+			      failure);
+}
+
+static int device_inspect(struct backend_session *session, const char *path, const char *kernel,
+			  struct kernel_sig *sig, struct result *failure)
+{
+	return clexec_inspect((struct clexec *)session, path, kernel, "", sig, failure);
+}
+
+static void device_close(struct backend_session *session)
+{
+	clexec_close((struct clexec *)session);
+}
+
+const struct backend backend_device = {
+	.name = "device",
+	.list_targets = device_list,
+	.open = device_open,
+	.build = device_build,
+	.execute = device_execute,
+	.inspect = device_inspect,
+	.close = device_close,
+};

@@ -1,0 +1,412 @@
+/* backend_oclgrind.c - the Oclgrind backend: each case runs in the Oclgrind simulator,
+ * loaded through the ICD loader from a vendors folder of the harness's own, with its race,
+ * uninitialised-value and API checks on; its diagnostics become the run's findings. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "base/util.h"
+#include "exec/backend.h"
+#include "exec/clexec.h"
+#include "exec/ocl.h"
+#include "exec/worker.h"
+#include "findings/oglog.h"
+
+/* The optimiser deletes the very accesses a race or an out-of-bounds read consists of
+ * (dead stores, unused loads), and Oclgrind 21.10 cannot run the llvm.assume calls it
+ * emits: simulate the program as written. */
+#define BUILD_OPTIONS "-cl-opt-disable"
+
+/* Oclgrind counts errors per process and, at its default of 1000, stops printing them,
+ * so a flood of early uninitialised reads could hide the race after them. Each case has
+ * a process of its own (backend.simulator) with this budget; a run that meets it says so. */
+#define ERROR_BUDGET "20000"
+
+/* The library the backend loads: CLHARNESS_OCLGRIND_ICD, else what configure found. */
+static const char *library(void)
+{
+	const char *env = getenv("CLHARNESS_OCLGRIND_ICD");
+	return env ? env : CLH_OCLGRIND_ICD;
+}
+
+static const char *og_unavailable(void)
+{
+	static char reason[1024];
+	const char *lib = library();
+	if (*lib == '\0')
+		return "configure found no liboclgrind-rt-icd.so: install the Debian package "
+		       "oclgrind and run configure again, or configure --with-oclgrind=DIR";
+	if (access(lib, R_OK) != 0) {
+		snprintf(reason, sizeof reason,
+			 "%s cannot be read (%s): install the Debian package oclgrind, or set "
+			 "CLHARNESS_OCLGRIND_ICD to Oclgrind's liboclgrind-rt-icd.so",
+			 lib, strerror(errno));
+		return reason;
+	}
+	return NULL;
+}
+
+static char *temp_path(const char *what)
+{
+	const char *dir = getenv("TMPDIR");
+	return xasprintf("%s/clharness-%s-XXXXXX", dir && *dir ? dir : "/tmp", what);
+}
+
+/* Sets this worker's environment for Oclgrind and has the ICD loader read a vendors
+ * folder naming Oclgrind alone; the loader reads it once, at the first OpenCL call, so
+ * the folder goes away right after. The parent never calls OpenCL, so a fresh worker
+ * always starts unprepared. */
+static int prepare(char **cause)
+{
+	static bool prepared;
+	if (prepared)
+		return 0;
+	const char *why = og_unavailable();
+	if (why) {
+		*cause = xstrdup(why);
+		return -1;
+	}
+	static const char *const settings[][2] = {
+		{ "OCLGRIND_DATA_RACES", "1" },
+		{ "OCLGRIND_UNINITIALIZED", "1" },
+		{ "OCLGRIND_CHECK_API", "1" },
+		{ "OCLGRIND_MAX_ERRORS", ERROR_BUDGET },
+		/* One simulator thread: the same messages in the same order on every run, and
+		 * a racy kernel's output the same too, so goldens can hold them. */
+		{ "OCLGRIND_NUM_THREADS", "1" },
+	};
+	/* What a user's environment may hold that would change what Oclgrind reports: quick
+	 * mode simulates only the first and last work-group, missing races between the
+	 * groups in between; the others add output, options or stops of their own. */
+	static const char *const cleared[] = {
+		"OCLGRIND_QUICK",	   "OCLGRIND_INTERACTIVE",
+		"OCLGRIND_BUILD_OPTIONS",  "OCLGRIND_PLUGINS",
+		"OCLGRIND_INST_COUNTS",	   "OCLGRIND_WORKLOAD_CHARACTERISATION",
+		"OCLGRIND_UNIFORM_WRITES", "OCLGRIND_LOG",
+		"OCL_ICD_FILENAMES",
+	};
+	for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++)
+		setenv(settings[i][0], settings[i][1], 1);
+	for (size_t i = 0; i < sizeof cleared / sizeof cleared[0]; i++)
+		unsetenv(cleared[i]);
+
+	char *dir = temp_path("vendors");
+	if (mkdtemp(dir) == NULL) {
+		*cause = xasprintf("cannot make a vendors folder for Oclgrind (%s): %s", dir,
+				   strerror(errno));
+		free(dir);
+		return -1;
+	}
+	char *icd = xasprintf("%s/oclgrind.icd", dir);
+	FILE *f = fopen(icd, "w");
+	int status = 0;
+	if (f == NULL || fprintf(f, "%s\n", library()) < 0 || fclose(f) != 0) {
+		*cause = xasprintf("cannot write %s: %s", icd, strerror(errno));
+		status = -1;
+	} else {
+		setenv("OCL_ICD_VENDORS", dir, 1);
+		cl_uint n = 0;
+		cl_int err = clGetPlatformIDs(0, NULL, &n);
+		if (err != CL_SUCCESS || n == 0) {
+			*cause = xasprintf("the ICD loader did not load %s (%s (%d)): is it "
+					   "Oclgrind's liboclgrind-rt-icd.so?",
+					   library(), ocl_error_name(err), err);
+			status = -1;
+		}
+	}
+	unlink(icd);
+	rmdir(dir);
+	free(icd);
+	free(dir);
+	prepared = status == 0;
+	return status;
+}
+
+static int is_oclgrind_platform(const char *platform_name)
+{
+	return strcasestr(platform_name, "oclgrind") != NULL;
+}
+
+static int og_list(struct target **targets, size_t *count, char **cause)
+{
+	if (prepare(cause) < 0)
+		return -1;
+	if (ocl_list_targets(is_oclgrind_platform, targets, count, cause) < 0)
+		return -1;
+	/* Oclgrind calls itself every device type at once; it is none of them. */
+	for (size_t i = 0; i < *count; i++) {
+		struct target *t = &(*targets)[i];
+		free(t->name);
+		free(t->type);
+		t->name = i == 0 ? xstrdup("oclgrind") : xasprintf("oclgrind-%zu", i);
+		t->type = xstrdup("simulator");
+	}
+	return 0;
+}
+
+/* One Oclgrind context with its own log, which this process reads through `log`. */
+struct simulation {
+	struct clexec *cx;
+	int log;
+};
+
+struct og_session {
+	struct target target;
+	/* Every write-write race, same-value ones included (OCLGRIND_UNIFORM_WRITES=1). */
+	struct simulation strict;
+	/* Oclgrind's default, which lets writes of the same value pass: opened when a run
+	 * has write-write races, to tell the ones that store the same value apart. */
+	struct simulation lenient;
+	const struct test_case *lenient_case; /* the case last built on lenient */
+};
+
+/* Opens a context whose Oclgrind logs to a private file, read through sim->log. */
+static int simulation_open(const struct target *target, bool uniform_writes, struct simulation *sim,
+			   char **cause)
+{
+	char *path = temp_path("log");
+	sim->log = mkstemp(path);
+	if (sim->log < 0) {
+		*cause = xasprintf("cannot make Oclgrind's log file %s: %s", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	/* Oclgrind reads these when a context is created, not afterwards. */
+	setenv("OCLGRIND_LOG", path, 1);
+	if (uniform_writes)
+		setenv("OCLGRIND_UNIFORM_WRITES", "1", 1);
+	int status = clexec_open(target, &sim->cx, cause);
+	unsetenv("OCLGRIND_LOG");
+	unsetenv("OCLGRIND_UNIFORM_WRITES");
+	/* Both Oclgrind and this process hold the file open; its name is no longer needed. */
+	unlink(path);
+	free(path);
+	if (status < 0) {
+		close(sim->log);
+		sim->log = -1;
+	}
+	return status;
+}
+
+static void simulation_close(struct simulation *sim)
+{
+	clexec_close(sim->cx);
+	if (sim->log >= 0)
+		close(sim->log);
+	*sim = (struct simulation){ .log = -1 };
+}
+
+static long long log_size(const struct simulation *sim)
+{
+	off_t size = lseek(sim->log, 0, SEEK_END);
+	return size > 0 ? (long long)size : 0;
+}
+
+static int og_open(const struct target *target, struct backend_session **out, char **cause)
+{
+	if (prepare(cause) < 0)
+		return -1;
+	/* A kernel's printf goes to stdout and Oclgrind's own API and fatal errors to stderr,
+	 * which collect() reads: a kernel that prints a diagnostic's words must not make
+	 * one. */
+	worker_discard_stdout();
+	struct og_session *s = xcalloc(1, sizeof *s);
+	s->strict.log = s->lenient.log = -1;
+	if (simulation_open(target, true, &s->strict, cause) < 0) {
+		free(s);
+		return -1;
+	}
+	s->target = (struct target){ .name = xstrdup(target->name),
+				     .device = xstrdup(target->device),
+				     .platform_index = target->platform_index,
+				     .device_index = target->device_index,
+				     .max_work_group = target->max_work_group,
+				     .local_mem = target->local_mem,
+				     .max_alloc = target->max_alloc };
+	*out = (struct backend_session *)s;
+	return 0;
+}
+
+/* Where Oclgrind's "input.cl" of a kernel is: the file of the case's step that names it. */
+static const char *kernel_file(void *ctx, const char *kernel)
+{
+	const struct test_case *tc = ctx;
+	for (size_t s = 0; s < tc->nsteps; s++)
+		if (kernel && tc->steps[s].kernel_name &&
+		    strcmp(tc->steps[s].kernel_name, kernel) == 0)
+			return tc->steps[s].kernel_path;
+	return tc->nsteps == 1 ? tc->steps[0].kernel_path : NULL;
+}
+
+struct folding {
+	struct finding_list *list;
+	const struct test_case *tc;
+	bool printed_only; /* text the process printed: only API and fatal errors count */
+};
+
+static void fold(void *ctx, const struct oglog_message *m)
+{
+	struct folding *f = ctx;
+	if (f->printed_only && m->kind != OGLOG_API_ERROR && m->kind != OGLOG_FATAL)
+		return;
+	finding_list_add(f->list, m, kernel_file, (void *)f->tc);
+}
+
+/* Keeps the reason of the first fatal error, in ctx's info. */
+static void keep_fatal(void *ctx, const struct oglog_message *m)
+{
+	struct oglog_message *fatal = ctx;
+	if (m->kind == OGLOG_FATAL && fatal->info == NULL && m->info)
+		fatal->info = xstrdup(m->info);
+}
+
+/* Adds what Oclgrind logged and printed since the marks to `list`. */
+static void collect(const struct simulation *sim, long long logged, long long printed,
+		    const struct test_case *tc, struct finding_list *list)
+{
+	char *log = read_fd_from(sim->log, logged);
+	struct folding folding = { list, tc, false };
+	oglog_parse(log, fold, &folding);
+	free(log);
+	/* Oclgrind 21.10 prints API errors, and some fatal ones, instead of logging them. */
+	char *out = worker_own_output(printed);
+	folding.printed_only = true;
+	oglog_parse(out, fold, &folding);
+	free(out);
+}
+
+/* A kernel Oclgrind cannot simulate fails to be created, with the reason printed rather
+ * than returned: where it printed one since `printed`, that is the failure, a build
+ * error of the program at `path`. */
+static void explain_refusal(long long printed, const char *path, struct result *failure)
+{
+	struct oglog_message fatal = { 0 };
+	char *out = worker_own_output(printed);
+	oglog_parse(out, keep_fatal, &fatal);
+	if (fatal.info) {
+		result_set_diag(failure, VERDICT_BUILD_ERROR, path, 0, 0,
+				"Oclgrind cannot simulate this program: %s", fatal.info);
+		free(failure->detail);
+		failure->detail = xstrdup(out);
+	}
+	free(fatal.info);
+	free(out);
+}
+
+static int og_build(struct backend_session *session, const struct test_case *tc,
+		    struct result *failure)
+{
+	struct og_session *s = (struct og_session *)session;
+	long long printed = worker_output_offset();
+	int built = clexec_build(s->strict.cx, tc, BUILD_OPTIONS, failure);
+	if (built < 0)
+		explain_refusal(printed, tc->steps[0].kernel_path, failure);
+	return built;
+}
+
+/* Runs the plan once more on the lenient context and turns every write-write race that
+ * did not recur there into a warning: its writes store the same value. */
+static void soften_uniform_writes(struct og_session *s, const struct test_case *tc,
+				  const struct plan *plan, void *const *initial, struct result *r)
+{
+	bool any = false;
+	for (size_t i = 0; i < r->findings.count && !any; i++)
+		any = r->findings.items[i].kind == FINDING_RACE &&
+		      strcmp(r->findings.items[i].what, "write-write") == 0;
+	if (!any)
+		return;
+	struct result scratch = { 0 };
+	char *cause = NULL;
+	if (s->lenient.cx == NULL && simulation_open(&s->target, false, &s->lenient, &cause) < 0) {
+		free(cause);
+		return;
+	}
+	if (s->lenient_case != tc) {
+		if (clexec_build(s->lenient.cx, tc, BUILD_OPTIONS, &scratch) < 0) {
+			result_free(&scratch);
+			return;
+		}
+		s->lenient_case = tc;
+	}
+	void **final = xcalloc(tc->nbuffers, sizeof *final);
+	for (size_t b = 0; b < tc->nbuffers; b++)
+		if (tc->buffers[b].output)
+			final[b] = xmalloc(plan->buffer_counts[b] * elem_size(tc->buffers[b].type));
+	long long logged = log_size(&s->lenient), printed = worker_output_offset();
+	uint64_t ns = 0;
+	if (clexec_execute(s->lenient.cx, tc, plan, initial, final, 1, &ns, &scratch) == 0) {
+		struct finding_list distinct = { 0 };
+		collect(&s->lenient, logged, printed, tc, &distinct);
+		for (size_t i = 0; i < r->findings.count; i++) {
+			struct finding *f = &r->findings.items[i];
+			if (f->kind != FINDING_RACE || strcmp(f->what, "write-write") != 0)
+				continue;
+			bool recurs = false;
+			for (size_t j = 0; j < distinct.count && !recurs; j++)
+				recurs = finding_same(f, &distinct.items[j]);
+			if (!recurs)
+				f->severity = DIAG_WARNING;
+		}
+		finding_list_free(&distinct);
+	}
+	for (size_t b = 0; b < tc->nbuffers; b++)
+		free(final[b]);
+	free(final);
+	result_free(&scratch);
+}
+
+static int og_execute(struct backend_session *session, const struct test_case *tc,
+		      const struct plan *plan, void *const *initial, void **final, unsigned repeat,
+		      uint64_t *kernel_ns, struct result *failure)
+{
+	struct og_session *s = (struct og_session *)session;
+	long long logged = log_size(&s->strict), printed = worker_output_offset();
+	int status =
+		clexec_execute(s->strict.cx, tc, plan, initial, final, repeat, kernel_ns, failure);
+	collect(&s->strict, logged, printed, tc, &failure->findings);
+	if (status == 0)
+		soften_uniform_writes(s, tc, plan, initial, failure);
+	finding_list_sort(&failure->findings);
+	return status;
+}
+
+static int og_inspect(struct backend_session *session, const char *path, const char *kernel,
+		      struct kernel_sig *sig, struct result *failure)
+{
+	struct og_session *s = (struct og_session *)session;
+	long long printed = worker_output_offset();
+	int status = clexec_inspect(s->strict.cx, path, kernel, BUILD_OPTIONS, sig, failure);
+	if (status < 0)
+		explain_refusal(printed, path, failure);
+	return status;
+}
+
+static void og_close(struct backend_session *session)
+{
+	struct og_session *s = (struct og_session *)session;
+	if (s == NULL)
+		return;
+	simulation_close(&s->strict);
+	if (s->lenient.cx)
+		simulation_close(&s->lenient);
+	target_free(&s->target);
+	free(s);
+}
+
+const struct backend backend_oclgrind = {
+	.name = "oclgrind",
+	.simulator = true,
+	.fixed_target = "oclgrind",
+	.unavailable = og_unavailable,
+	.list_targets = og_list,
+	.open = og_open,
+	.build = og_build,
+	.execute = og_execute,
+	.inspect = og_inspect,
+	.close = og_close,
+};

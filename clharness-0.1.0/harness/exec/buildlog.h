@@ -1,0 +1,14 @@
+/* buildlog.h - finds the first error in an OpenCL compiler's build log, so a build error
+ * is reported at the kernel's own file, line and column. */
+#ifndef CLH_BUILDLOG_H
+#define CLH_BUILDLOG_H
+
+#include <stdbool.h>
+
+/* Finds the first line of `log` that reports an error at a position, in either common
+ * shape: "FILE:LINE:COL: error: MESSAGE" (Clang, NVIDIA, Oclgrind) or
+ * "error: FILE:LINE:COL: MESSAGE" (PoCL). Drivers name the source after a temporary file,
+ * so only the position and the message are kept. *message is newly allocated. */
+bool buildlog_first_error(const char *log, int *line, int *col, char **message);
+
+#endif

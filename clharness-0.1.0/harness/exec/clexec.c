@@ -1,0 +1,570 @@
+/* clexec.c - runs a case's launches through the OpenCL API on one device. */
+#include "config.h"
+
+#include "exec/clexec.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "exec/buildlog.h"
+#include "exec/ocl.h"
+
+struct cached_program {
+	char *path;
+	char *options;
+	cl_program program;
+	char *log; /* the build log of a failed build, kept to report it again */
+};
+
+struct clexec {
+	struct target target;
+	cl_device_id device;
+	cl_context context;
+	cl_command_queue queue;
+	struct cached_program *programs;
+	size_t nprograms;
+	cl_kernel *kernels; /* one a step of the case last built */
+	size_t nkernels;
+	bool *writable; /* per buffer of that case: some kernel may write it */
+};
+
+int clexec_open(const struct target *target, struct clexec **out, char **cause)
+{
+	cl_platform_id platform;
+	cl_device_id device;
+	if (ocl_find_target(target, &platform, &device, cause) < 0)
+		return -1;
+	cl_int err;
+	cl_context_properties props[] = { CL_CONTEXT_PLATFORM, (cl_context_properties)platform, 0 };
+	cl_context context = clCreateContext(props, 1, &device, NULL, NULL, &err);
+	if (context == NULL) {
+		*cause = xasprintf("clCreateContext on %s: %s (%d)", target->name,
+				   ocl_error_name(err), err);
+		return -1;
+	}
+	cl_command_queue queue =
+		clCreateCommandQueue(context, device, CL_QUEUE_PROFILING_ENABLE, &err);
+	if (queue == NULL) {
+		*cause = xasprintf("clCreateCommandQueue on %s: %s (%d)", target->name,
+				   ocl_error_name(err), err);
+		clReleaseContext(context);
+		return -1;
+	}
+	struct clexec *cx = xcalloc(1, sizeof *cx);
+	cx->device = device;
+	cx->context = context;
+	cx->queue = queue;
+	cx->target = (struct target){
+		.name = xstrdup(target->name),
+		.max_work_group = target->max_work_group,
+		.local_mem = target->local_mem,
+		.max_alloc = target->max_alloc,
+	};
+	*out = cx;
+	return 0;
+}
+
+static void release_kernels(struct clexec *cx)
+{
+	for (size_t k = 0; k < cx->nkernels; k++)
+		if (cx->kernels[k])
+			clReleaseKernel(cx->kernels[k]);
+	free(cx->kernels);
+	free(cx->writable);
+	cx->kernels = NULL;
+	cx->writable = NULL;
+	cx->nkernels = 0;
+}
+
+/* Marks the buffers some kernel may write: any buffer argument not declared const, or
+ * every one where the driver keeps no argument info. Repeated launches re-upload only
+ * these, since the others cannot have changed. */
+static void find_writable(struct clexec *cx, const struct test_case *tc)
+{
+	cx->writable = xcalloc(tc->nbuffers ? tc->nbuffers : 1, sizeof *cx->writable);
+	for (size_t s = 0; s < tc->nsteps; s++) {
+		for (size_t a = 0; a < tc->steps[s].nargs; a++) {
+			const struct arg *arg = &tc->steps[s].args[a];
+			if (arg->kind != ARG_BUFFER)
+				continue;
+			cl_kernel_arg_type_qualifier q = 0;
+			cl_int err = clGetKernelArgInfo(cx->kernels[s], (cl_uint)a,
+							CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof q, &q,
+							NULL);
+			if (err != CL_SUCCESS || !(q & CL_KERNEL_ARG_TYPE_CONST))
+				cx->writable[arg->buffer] = true;
+		}
+	}
+}
+
+/* Reports a failed build at the first error the log names, in the kernel's own file;
+ * the whole log goes along as the detail. */
+static void build_failed(struct result *failure, const char *kernel_path, const char *target,
+			 cl_int err, const char *log)
+{
+	int line = 0, col = 0;
+	char *first = NULL;
+	if (buildlog_first_error(log, &line, &col, &first))
+		result_set_diag(failure, VERDICT_BUILD_ERROR, kernel_path, line, col,
+				"%s (build failed on %s: %s (%d))", first, target,
+				ocl_error_name(err), err);
+	else
+		result_set_diag(failure, VERDICT_BUILD_ERROR, kernel_path, 0, 0,
+				"kernel file failed to build on %s: %s (%d)", target,
+				ocl_error_name(err), err);
+	free(first);
+	free(failure->detail);
+	failure->detail = xstrdup(log);
+}
+
+/* Returns the cached or freshly built program for one step, or NULL after filling
+ * `failure` with the build error and its log. */
+static cl_program program_for(struct clexec *cx, const char *kernel_path, const char *options,
+			      unsigned *built, struct result *failure)
+{
+	for (size_t i = 0; i < cx->nprograms; i++) {
+		struct cached_program *cp = &cx->programs[i];
+		if (strcmp(cp->path, kernel_path) != 0 || strcmp(cp->options, options) != 0)
+			continue;
+		if (cp->program == NULL)
+			build_failed(failure, kernel_path, cx->target.name,
+				     CL_BUILD_PROGRAM_FAILURE, cp->log);
+		return cp->program;
+	}
+
+	size_t len;
+	char *source = read_file(kernel_path, &len);
+	if (source == NULL) {
+		result_set_diag(failure, VERDICT_CASE_ERROR, kernel_path, 0, 0,
+				"cannot read the kernel file: %s", file_error(errno));
+		return NULL;
+	}
+	cl_int err;
+	const char *sources[] = { source };
+	cl_program program = clCreateProgramWithSource(cx->context, 1, sources, &len, &err);
+	free(source);
+	if (program == NULL) {
+		result_set_diag(failure, VERDICT_BUILD_ERROR, kernel_path, 0, 0,
+				"clCreateProgramWithSource: %s (%d)", ocl_error_name(err), err);
+		return NULL;
+	}
+	err = clBuildProgram(program, 1, &cx->device, options, NULL, NULL);
+	(*built)++;
+
+	cx->programs = xreallocarray(cx->programs, cx->nprograms + 1, sizeof *cx->programs);
+	struct cached_program *cp = &cx->programs[cx->nprograms++];
+	*cp = (struct cached_program){ .path = xstrdup(kernel_path), .options = xstrdup(options) };
+	if (err != CL_SUCCESS) {
+		cp->log = ocl_build_log(program, cx->device);
+		clReleaseProgram(program);
+		build_failed(failure, kernel_path, cx->target.name, err, cp->log);
+		return NULL;
+	}
+	cp->program = program;
+	return program;
+}
+
+/* The address space and type a case argument needs, for comparing with the kernel's. */
+static void expected_arg(const struct test_case *tc, const struct arg *arg, cl_uint *space,
+			 char *type, size_t size)
+{
+	enum elem_type et = arg->kind == ARG_BUFFER ? tc->buffers[arg->buffer].type : arg->type;
+	*space = arg->kind == ARG_BUFFER  ? CL_KERNEL_ARG_ADDRESS_GLOBAL
+		 : arg->kind == ARG_LOCAL ? CL_KERNEL_ARG_ADDRESS_LOCAL
+					  : CL_KERNEL_ARG_ADDRESS_PRIVATE;
+	snprintf(type, size, "%s%s", elem_type_name(et), arg->kind == ARG_SCALAR ? "" : "*");
+}
+
+static const char *space_name(cl_uint space)
+{
+	switch (space) {
+	case CL_KERNEL_ARG_ADDRESS_GLOBAL:
+		return "a global buffer";
+	case CL_KERNEL_ARG_ADDRESS_LOCAL:
+		return "a local buffer";
+	case CL_KERNEL_ARG_ADDRESS_CONSTANT:
+		return "a constant buffer";
+	default:
+		return "a scalar";
+	}
+}
+
+/* Checks the case's arguments against the kernel's signature, so a mismatch is reported
+ * at the case line that causes it rather than as wrong output or a driver crash. */
+static int check_args(const struct test_case *tc, const struct step *st, cl_kernel kernel,
+		      struct result *failure)
+{
+	cl_uint nargs = 0;
+	clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL);
+	if (nargs != st->nargs) {
+		result_set_diag(failure, VERDICT_CASE_ERROR, tc->path, st->args_pos.line,
+				st->args_pos.col,
+				"kernel %s takes %u argument%s, but the case gives %zu",
+				st->kernel_name, nargs, nargs == 1 ? "" : "s", st->nargs);
+		return -1;
+	}
+	for (cl_uint a = 0; a < nargs; a++) {
+		cl_kernel_arg_address_qualifier space;
+		if (clGetKernelArgInfo(kernel, a, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof space,
+				       &space, NULL) != CL_SUCCESS)
+			return 0; /* the driver keeps no argument info: the count is all we can
+				     check */
+		char type[256] = "";
+		clGetKernelArgInfo(kernel, a, CL_KERNEL_ARG_TYPE_NAME, sizeof type - 1, type, NULL);
+		char name[256] = "";
+		clGetKernelArgInfo(kernel, a, CL_KERNEL_ARG_NAME, sizeof name - 1, name, NULL);
+
+		const struct arg *arg = &st->args[a];
+		cl_uint want_space;
+		char want_type[32];
+		expected_arg(tc, arg, &want_space, want_type, sizeof want_type);
+		bool constant_ok = space == CL_KERNEL_ARG_ADDRESS_CONSTANT &&
+				   want_space == CL_KERNEL_ARG_ADDRESS_GLOBAL;
+		if (space != want_space && !constant_ok) {
+			result_set_diag(failure, VERDICT_CASE_ERROR, tc->path, arg->pos.line,
+					arg->pos.col,
+					"argument %u of %s (%s %s) is %s, but the case gives %s",
+					a + 1, st->kernel_name, type, name, space_name(space),
+					space_name(want_space));
+			return -1;
+		}
+		/* Drivers spell the type "uint" or "unsigned int": either is the case's uint. */
+		struct strbuf got_normal = { 0 }, want_normal = { 0 };
+		kernel_type_normal(&got_normal, type);
+		kernel_type_normal(&want_normal, want_type);
+		bool same = strcmp(got_normal.data, want_normal.data) == 0;
+		strbuf_free(&got_normal);
+		strbuf_free(&want_normal);
+		if (!same) {
+			result_set_diag(failure, VERDICT_CASE_ERROR, tc->path, arg->pos.line,
+					arg->pos.col,
+					"argument %u of %s (%s) has type %s, but the case gives %s",
+					a + 1, st->kernel_name, name, type, want_type);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int clexec_build(struct clexec *cx, const struct test_case *tc, const char *options,
+		 struct result *failure)
+{
+	release_kernels(cx);
+	/* -cl-kernel-arg-info lets check_args name the kernel's own parameters. */
+	char *all = xasprintf("-cl-kernel-arg-info%s%s%s%s", options && *options ? " " : "",
+			      options ? options : "", tc->options ? " " : "",
+			      tc->options ? tc->options : "");
+	cx->kernels = xcalloc(tc->nsteps, sizeof *cx->kernels);
+	cx->nkernels = tc->nsteps;
+	int status = 0;
+	unsigned built = 0;
+	for (size_t s = 0; s < tc->nsteps && status == 0; s++) {
+		const struct step *st = &tc->steps[s];
+		cl_program program = program_for(cx, st->kernel_path, all, &built, failure);
+		if (program == NULL) {
+			status = -1;
+			break;
+		}
+		cl_int err;
+		cx->kernels[s] = clCreateKernel(program, st->kernel_name, &err);
+		if (cx->kernels[s] == NULL) {
+			result_set_diag(failure, VERDICT_CASE_ERROR, tc->path, st->name_pos.line,
+					st->name_pos.col, "no kernel named '%s' in %s (%s (%d))",
+					st->kernel_name, st->kernel_file, ocl_error_name(err), err);
+			status = -1;
+			break;
+		}
+		status = check_args(tc, st, cx->kernels[s], failure);
+	}
+	free(all);
+	if (status < 0) {
+		release_kernels(cx);
+		return -1;
+	}
+	find_writable(cx, tc);
+	return (int)built;
+}
+
+/* A result that says the target cannot run this plan: skip, with the reason. */
+static int unsupported(struct result *failure, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int unsupported(struct result *failure, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	result_set_diag(failure, VERDICT_SKIP, NULL, 0, 0, "%s", msg);
+	free(msg);
+	return -1;
+}
+
+/* Checks the plan against the device's limits before any launch, so an impossible
+ * shape is a skip with its reason instead of an OpenCL error. */
+static int check_limits(struct clexec *cx, const struct test_case *tc, const struct plan *plan,
+			struct result *failure)
+{
+	/* The buffers' sizes the runner checked before it made their host copies. */
+	for (size_t i = 0; i < plan->nlaunches; i++) {
+		const struct plan_launch *launch = &plan->launches[i];
+		size_t kernel_max = 0;
+		clGetKernelWorkGroupInfo(cx->kernels[launch->step], cx->device,
+					 CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_max, &kernel_max,
+					 NULL);
+		if (launch->local > cx->target.max_work_group ||
+		    (kernel_max && launch->local > kernel_max))
+			return unsupported(
+				failure, "work-group size %zu is over %s's limit of %zu for %s",
+				launch->local, cx->target.name,
+				kernel_max ? kernel_max : (size_t)cx->target.max_work_group,
+				tc->steps[launch->step].kernel_name);
+		uint64_t local_bytes = 0;
+		for (size_t a = 0; a < tc->steps[launch->step].nargs; a++)
+			local_bytes +=
+				launch->args[a].kind == ARG_LOCAL ? launch->args[a].local_bytes : 0;
+		if (local_bytes > cx->target.local_mem)
+			return unsupported(failure,
+					   "%s needs %llu bytes of local memory; %s has %llu",
+					   tc->steps[launch->step].kernel_name,
+					   (unsigned long long)local_bytes, cx->target.name,
+					   (unsigned long long)cx->target.local_mem);
+	}
+	return 0;
+}
+
+static int set_args(cl_kernel kernel, const struct test_case *tc, const struct plan_launch *launch,
+		    const cl_mem *mems, struct result *failure)
+{
+	const struct step *st = &tc->steps[launch->step];
+	for (size_t a = 0; a < st->nargs; a++) {
+		const struct plan_arg *pa = &launch->args[a];
+		cl_int err;
+		if (pa->kind == ARG_BUFFER) {
+			err = clSetKernelArg(kernel, (cl_uint)a, sizeof(cl_mem), &mems[pa->buffer]);
+		} else if (pa->kind == ARG_LOCAL) {
+			err = clSetKernelArg(kernel, (cl_uint)a, pa->local_bytes, NULL);
+		} else {
+			union {
+				cl_int i;
+				cl_uint u;
+				cl_float f;
+			} v;
+			if (pa->type == ELEM_INT)
+				v.i = (cl_int)pa->scalar;
+			else if (pa->type == ELEM_UINT)
+				v.u = (cl_uint)pa->scalar;
+			else
+				v.f = (cl_float)pa->scalar;
+			err = clSetKernelArg(kernel, (cl_uint)a, 4, &v);
+		}
+		if (err != CL_SUCCESS) {
+			result_set_diag(failure, VERDICT_CASE_ERROR, tc->path, st->args[a].pos.line,
+					st->args[a].pos.col,
+					"clSetKernelArg for argument %zu of %s: %s (%d)", a + 1,
+					st->kernel_name, ocl_error_name(err), err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Enqueues the plan's launches once and waits for them, adding their device time to
+ * *kernel_ns. Returns 0; -1 after filling `failure` when the case shaped a launch the
+ * driver refuses; or BACKEND_LOST with the failing code in *err when the device faulted
+ * while running them. */
+static int launch_once(struct clexec *cx, const struct test_case *tc, const struct plan *plan,
+		       const cl_mem *mems, uint64_t *kernel_ns, struct result *failure, cl_int *err)
+{
+	int status = 0;
+	size_t enqueued = 0;
+	cl_event *events = xcalloc(plan->nlaunches, sizeof *events);
+	for (; enqueued < plan->nlaunches; enqueued++) {
+		const struct plan_launch *launch = &plan->launches[enqueued];
+		cl_kernel kernel = cx->kernels[launch->step];
+		if (set_args(kernel, tc, launch, mems, failure) < 0) {
+			status = -1;
+			break;
+		}
+		cl_int refused = clEnqueueNDRangeKernel(cx->queue, kernel, 1, NULL, &launch->global,
+							&launch->local, 0, NULL, &events[enqueued]);
+		if (refused != CL_SUCCESS) {
+			const struct step *st = &tc->steps[launch->step];
+			result_set_diag(failure, VERDICT_CASE_ERROR, tc->path, st->global.pos.line,
+					st->global.pos.col,
+					"launching %s with global %zu, local %zu: %s (%d)",
+					st->kernel_name, launch->global, launch->local,
+					ocl_error_name(refused), refused);
+			status = -1;
+			break;
+		}
+	}
+	/* Drain what was enqueued before its buffers can go, whatever happened. */
+	cl_int finished = clFinish(cx->queue);
+	for (size_t i = 0; i < enqueued; i++) {
+		cl_ulong start = 0, end = 0;
+		if (status == 0 &&
+		    clGetEventProfilingInfo(events[i], CL_PROFILING_COMMAND_START, sizeof start,
+					    &start, NULL) == CL_SUCCESS &&
+		    clGetEventProfilingInfo(events[i], CL_PROFILING_COMMAND_END, sizeof end, &end,
+					    NULL) == CL_SUCCESS &&
+		    end > start)
+			*kernel_ns += end - start;
+		clReleaseEvent(events[i]);
+	}
+	free(events);
+	if (status == 0 && finished != CL_SUCCESS) {
+		*err = finished;
+		status = BACKEND_LOST;
+	}
+	return status;
+}
+
+int clexec_execute(struct clexec *cx, const struct test_case *tc, const struct plan *plan,
+		   void *const *initial, void **final, unsigned repeat, uint64_t *kernel_ns,
+		   struct result *failure)
+{
+	if (check_limits(cx, tc, plan, failure) < 0)
+		return -1;
+
+	int status = -1;
+	cl_int err = CL_SUCCESS;
+	const char *doing;
+	cl_mem *mems = xcalloc(tc->nbuffers, sizeof *mems);
+	for (size_t b = 0; b < tc->nbuffers; b++) {
+		size_t bytes = plan->buffer_counts[b] * elem_size(tc->buffers[b].type);
+		mems[b] = clCreateBuffer(cx->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+		if (mems[b] == NULL) {
+			unsupported(failure, "cannot allocate buffer %s (%zu bytes) on %s: %s (%d)",
+				    tc->buffers[b].name, bytes, cx->target.name,
+				    ocl_error_name(err), err);
+			goto out;
+		}
+	}
+
+	for (unsigned rep = 0; rep < repeat; rep++) {
+		/* Every repetition starts from the same inputs: in-place kernels consume them. */
+		doing = "clEnqueueWriteBuffer";
+		for (size_t b = 0; b < tc->nbuffers; b++) {
+			if (rep > 0 && !cx->writable[b])
+				continue;
+			size_t bytes = plan->buffer_counts[b] * elem_size(tc->buffers[b].type);
+			err = clEnqueueWriteBuffer(cx->queue, mems[b], CL_FALSE, 0, bytes,
+						   initial[b], 0, NULL, NULL);
+			if (err != CL_SUCCESS)
+				goto device_fault;
+		}
+		doing = "clFinish";
+		status = launch_once(cx, tc, plan, mems, kernel_ns, failure, &err);
+		if (status == BACKEND_LOST)
+			goto device_fault;
+		if (status < 0)
+			goto out;
+	}
+
+	doing = "clEnqueueReadBuffer";
+	for (size_t b = 0; b < tc->nbuffers; b++) {
+		if (!tc->buffers[b].output)
+			continue;
+		size_t bytes = plan->buffer_counts[b] * elem_size(tc->buffers[b].type);
+		err = clEnqueueReadBuffer(cx->queue, mems[b], CL_TRUE, 0, bytes, final[b], 0, NULL,
+					  NULL);
+		if (err != CL_SUCCESS)
+			goto device_fault;
+	}
+	status = 0;
+	goto out;
+
+device_fault:
+	/* A queue that fails a transfer or a finish has met a device fault, which leaves the
+	 * context unusable on some drivers (NVIDIA's fails every later build with -9999). */
+	result_set_diag(failure, VERDICT_CRASH, tc->path, 0, 0,
+			"the device faulted (%s on %s: %s (%d)); an out-of-bounds access is the "
+			"usual cause",
+			doing, cx->target.name, ocl_error_name(err), err);
+	status = BACKEND_LOST;
+out:
+	for (size_t b = 0; b < tc->nbuffers; b++)
+		if (mems[b])
+			clReleaseMemObject(mems[b]);
+	free(mems);
+	return status;
+}
+
+int clexec_inspect(struct clexec *cx, const char *path, const char *kernel, const char *options,
+		   struct kernel_sig *sig, struct result *failure)
+{
+	*sig = (struct kernel_sig){ 0 };
+	char *all = xasprintf("-cl-kernel-arg-info%s%s", *options ? " " : "", options);
+	unsigned built = 0;
+	cl_program program = program_for(cx, path, all, &built, failure);
+	free(all);
+	if (program == NULL)
+		return -1;
+	cl_int err;
+	cl_kernel k = clCreateKernel(program, kernel, &err);
+	if (k == NULL) {
+		result_set_diag(failure, VERDICT_CASE_ERROR, path, 0, 0,
+				"no kernel named '%s' in %s (%s (%d))", kernel, path,
+				ocl_error_name(err), err);
+		return -1;
+	}
+	cl_uint nargs = 0;
+	clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL);
+	sig->params = xcalloc(nargs ? nargs : 1, sizeof *sig->params);
+	for (cl_uint a = 0; a < nargs; a++) {
+		cl_kernel_arg_address_qualifier space = CL_KERNEL_ARG_ADDRESS_PRIVATE;
+		cl_kernel_arg_type_qualifier qualifier = 0;
+		char type[256] = "", name[256] = "";
+		err = clGetKernelArgInfo(k, a, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof space,
+					 &space, NULL);
+		clGetKernelArgInfo(k, a, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof qualifier, &qualifier,
+				   NULL);
+		clGetKernelArgInfo(k, a, CL_KERNEL_ARG_TYPE_NAME, sizeof type - 1, type, NULL);
+		clGetKernelArgInfo(k, a, CL_KERNEL_ARG_NAME, sizeof name - 1, name, NULL);
+		if (err != CL_SUCCESS) {
+			result_set_diag(failure, VERDICT_CASE_ERROR, path, 0, 0,
+					"%s keeps no description of %s's arguments (%s (%d)): give "
+					"every argument with --arg",
+					cx->target.name, kernel, ocl_error_name(err), err);
+			clReleaseKernel(k);
+			kernel_sig_free(sig);
+			return -1;
+		}
+		sig->params[sig->count++] = (struct kernel_param){
+			.name = xstrdup(name),
+			.type = xstrdup(type),
+			.kind = space == CL_KERNEL_ARG_ADDRESS_LOCAL	 ? ARG_LOCAL
+				: space == CL_KERNEL_ARG_ADDRESS_PRIVATE ? ARG_SCALAR
+									 : ARG_BUFFER,
+			.read_only = space == CL_KERNEL_ARG_ADDRESS_CONSTANT ||
+				     (qualifier & CL_KERNEL_ARG_TYPE_CONST),
+		};
+	}
+	clReleaseKernel(k);
+	return 0;
+}
+
+void clexec_close(struct clexec *cx)
+{
+	if (cx == NULL)
+		return;
+	release_kernels(cx);
+	for (size_t i = 0; i < cx->nprograms; i++) {
+		if (cx->programs[i].program)
+			clReleaseProgram(cx->programs[i].program);
+		free(cx->programs[i].path);
+		free(cx->programs[i].options);
+		free(cx->programs[i].log);
+	}
+	free(cx->programs);
+	clReleaseCommandQueue(cx->queue);
+	clReleaseContext(cx->context);
+	target_free(&cx->target);
+	free(cx);
+}

@@ -1,0 +1,31 @@
+/* clexec.h - runs a case's launches through the OpenCL API on one device: the part every
+ * OpenCL backend (real devices, and simulators reached through the ICD loader) shares. */
+#ifndef CLH_CLEXEC_H
+#define CLH_CLEXEC_H
+
+#include "exec/backend.h"
+
+struct clexec;
+
+/* Opens a context and a profiling queue on the target's device. */
+int clexec_open(const struct target *target, struct clexec **out, char **cause);
+
+/* Builds the case's programs with `options` added to the case's own, reusing a program
+ * already built on this device from the same file with the same options, then creates
+ * each step's kernel and checks its arguments against the case. Returns the number of
+ * programs built, or -1. */
+int clexec_build(struct clexec *cx, const struct test_case *tc, const char *options,
+		 struct result *failure);
+
+/* As backend.execute, for the case last built. */
+int clexec_execute(struct clexec *cx, const struct test_case *tc, const struct plan *plan,
+		   void *const *initial, void **final, unsigned repeat, uint64_t *kernel_ns,
+		   struct result *failure);
+
+/* As backend.inspect, building with `options` added. */
+int clexec_inspect(struct clexec *cx, const char *path, const char *kernel, const char *options,
+		   struct kernel_sig *sig, struct result *failure);
+
+void clexec_close(struct clexec *cx);
+
+#endif

@@ -1,0 +1,533 @@
+/* dispatch.c - runs cases on targets through worker processes. */
+#include "config.h"
+
+#include "exec/dispatch.h"
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "base/interrupt.h"
+#include "base/util.h"
+#include "exec/wire.h"
+#include "exec/worker.h"
+
+#define NS_PER_S     1000000000ull
+#define COMMAND_QUIT UINT32_MAX
+
+struct dispatcher {
+	const struct backend *backend;
+	struct test_case *const *cases;
+	size_t ncases;
+	const struct run_options *opt;
+	unsigned timeout_s;
+	struct target *targets;
+	size_t ntargets;
+	struct worker idle; /* the listing worker, waiting for its first target */
+	bool has_idle;
+};
+
+/* The limits every worker of these options runs under. */
+static struct worker_limits limits_of(const struct run_options *opt)
+{
+	return (struct worker_limits){ opt->cpu_limit_s, opt->address_space_limit };
+}
+
+/* What one worker runs: every case on one target from (first_case, first_run) on. */
+struct run_job {
+	const struct backend *backend;
+	const struct target *target;
+	struct test_case *const *cases;
+	size_t ncases;
+	const struct run_options *opt;
+	size_t first_case;
+	size_t first_run;
+	int fd;
+	struct strbuf out;
+};
+
+static void job_begin(void *ctx, size_t case_index, size_t run)
+{
+	struct run_job *job = ctx;
+	wire_begin(&job->out, case_index, run, worker_output_offset());
+	worker_send(job->fd, &job->out);
+}
+
+static void job_emit(void *ctx, struct result *r)
+{
+	struct run_job *job = ctx;
+	wire_result(&job->out, r);
+	worker_send(job->fd, &job->out);
+}
+
+/* In a worker: runs the job, sending its news on fd. */
+static void run_cases(struct run_job *job, int fd)
+{
+	job->fd = fd;
+	job->out = (struct strbuf){ 0 };
+	struct backend_session *session;
+	char *cause = NULL;
+	if (job->backend->open(job->target, &session, &cause) < 0) {
+		wire_message(&job->out, FRAME_ERROR, cause);
+		worker_send(fd, &job->out);
+		return;
+	}
+	struct result_sink sink = { job_begin, job_emit, job };
+	for (size_t c = job->first_case; c < job->ncases; c++) {
+		if (runner_run_case(job->backend, session, job->target, job->cases[c], c, job->opt,
+				    c == job->first_case ? job->first_run : 0,
+				    &sink) == BACKEND_LOST)
+			return; /* no END: the parent starts a fresh worker after the reported run
+				 */
+		if (job->backend->simulator && c + 1 < job->ncases) {
+			job->backend->close(session);
+			wire_resume(&job->out, c + 1);
+			worker_send(fd, &job->out);
+			strbuf_free(&job->out);
+			return;
+		}
+	}
+	job->backend->close(session);
+	wire_message(&job->out, FRAME_END, "");
+	worker_send(fd, &job->out);
+	strbuf_free(&job->out);
+}
+
+static void run_main(void *arg, int fd, int control)
+{
+	run_cases(arg, fd);
+}
+
+/* The listing worker: sends the targets, then runs the one the parent asks for. */
+static void list_main(void *arg, int fd, int control)
+{
+	const struct dispatcher *d = arg;
+	struct strbuf out = { 0 };
+	struct target *targets;
+	size_t count;
+	char *cause = NULL;
+	if (d->backend->list_targets(&targets, &count, &cause) < 0) {
+		wire_message(&out, FRAME_ERROR, cause);
+		worker_send(fd, &out);
+		return;
+	}
+	for (size_t i = 0; i < count; i++)
+		wire_target(&out, &targets[i]);
+	wire_message(&out, FRAME_END, "");
+	worker_send(fd, &out);
+	strbuf_free(&out);
+
+	uint32_t which;
+	if (worker_receive(control, &which) < 0 || which >= count)
+		return;
+	struct run_job job = { .backend = d->backend,
+			       .target = &targets[which],
+			       .cases = d->cases,
+			       .ncases = d->ncases,
+			       .opt = d->opt };
+	run_cases(&job, fd);
+}
+
+int dispatch_open(const struct backend *b, struct test_case *const *cases, size_t ncases,
+		  const struct run_options *opt, unsigned timeout_s, struct dispatcher **out,
+		  char **cause)
+{
+	struct dispatcher *d = xcalloc(1, sizeof *d);
+	*d = (struct dispatcher){
+		.backend = b, .cases = cases, .ncases = ncases, .opt = opt, .timeout_s = timeout_s
+	};
+	struct worker_limits limits = limits_of(opt);
+	if (worker_start(&d->idle, &limits, list_main, d, cause) < 0) {
+		free(d);
+		return -1;
+	}
+	uint64_t deadline = clock_now_ns() + timeout_s * NS_PER_S;
+	for (;;) {
+		enum frame_type type;
+		const char *payload;
+		size_t len;
+		enum worker_event ev = worker_next(&d->idle, deadline, &type, &payload, &len);
+		if (ev == WORKER_TIMEOUT) {
+			*cause = xasprintf("listing %s devices took over %u s", b->name, timeout_s);
+			break;
+		}
+		if (ev == WORKER_GONE) {
+			char *how = worker_finish(&d->idle, false);
+			*cause = xasprintf("listing %s devices failed: the worker %s", b->name,
+					   how ? how : "ended early");
+			free(how);
+			break;
+		}
+		if (ev == WORKER_GARBLED) {
+			*cause = xasprintf("listing %s devices failed: the worker sent a malformed "
+					   "stream",
+					   b->name);
+			break;
+		}
+		if (type == FRAME_TARGET) {
+			d->targets = xreallocarray(d->targets, d->ntargets + 1, sizeof *d->targets);
+			if (wire_read_target(payload, len, &d->targets[d->ntargets]) == 0)
+				d->ntargets++;
+		} else if (type == FRAME_ERROR) {
+			wire_read_message(payload, len, cause);
+			break;
+		} else if (type == FRAME_END) {
+			d->has_idle = true;
+			*out = d;
+			return 0;
+		}
+	}
+	free(worker_finish(&d->idle, true));
+	dispatch_close(d);
+	return -1;
+}
+
+size_t dispatch_target_count(const struct dispatcher *d)
+{
+	return d->ntargets;
+}
+
+const struct target *dispatch_target(const struct dispatcher *d, size_t index)
+{
+	return &d->targets[index];
+}
+
+/* Reports that run (c, run) ended without a result, as `verdict` with `message` and,
+ * as its detail, the end of what the worker printed (a driver's last words). */
+static void lost_run(const struct run_job *job, size_t c, size_t run, enum verdict verdict,
+		     const char *message, const char *printed,
+		     void (*emit)(void *ctx, struct result *r), void *ctx)
+{
+	const struct test_case *tc = job->cases[c];
+	long long n = 0, l = 0;
+	if (run > 0)
+		runner_run_shape(job->backend, tc, job->opt, run, &n, &l);
+	struct result r;
+	runner_result_init(&r, job->backend, job->target, tc, n, l);
+	result_set_diag(&r, verdict, tc->path, 0, 0, "%s", message);
+	result_settle(&r);
+	r.detail = printed ? xstrdup(printed) : NULL;
+	emit(ctx, &r);
+	result_free(&r);
+}
+
+/* Why a worker that died lost its run; names the address-space limit, which a kernel
+ * that allocates too much meets as a failed allocation inside the driver. */
+static char *crash_message(const struct run_options *opt, const char *how)
+{
+	if (opt->address_space_limit == 0)
+		return xasprintf("the worker running this died: %s; the OpenCL driver or the "
+				 "kernel crashed",
+				 how ? how : "it exited without finishing");
+	return xasprintf("the worker running this died: %s; the OpenCL driver or the kernel "
+			 "crashed (runs are limited to %.1f GiB of address space)",
+			 how ? how : "it exited without finishing",
+			 opt->address_space_limit / 1073741824.0);
+}
+
+/* The time limit of one run of case `c`: the case's own, where it sets a shorter one. */
+static unsigned run_limit(const struct run_job *job, size_t c, unsigned timeout_s)
+{
+	unsigned own = c < job->ncases ? job->cases[c]->timeout_s : 0;
+	return own > 0 && own < timeout_s ? own : timeout_s;
+}
+
+/* Follows one worker of `job` until it finishes or leaves. Returns true when it finished
+ * the job; otherwise the job's first case and run are moved past the run it left in. */
+/* Reads the progress and results in a frame from a worker following `job`: the run it
+ * begins, a result to emit. Returns what was malformed about it (the worker is then
+ * stopped), or NULL. */
+static const char *take_frame(const struct run_job *job, struct worker *w, enum frame_type type,
+			      const char *payload, size_t len, size_t *cur_case, size_t *cur_run,
+			      bool *reported, void (*emit)(void *ctx, struct result *r), void *ctx)
+{
+	if (type == FRAME_BEGIN) {
+		size_t c, run;
+		long long printed_before = 0;
+		if (wire_read_begin(payload, len, &c, &run, &printed_before) < 0 || c < *cur_case ||
+		    c >= job->ncases || printed_before < 0 ||
+		    run >= runner_run_count(job->backend, job->cases[c], job->opt))
+			return "start of a run";
+		*cur_case = c;
+		*cur_run = run;
+		worker_mark_output(w, printed_before);
+		*reported = false;
+	} else if (type == FRAME_RESULT) {
+		struct result r;
+		if (wire_read_result(payload, len, &r) < 0)
+			return "result";
+		result_cut(&r);
+		emit(ctx, &r);
+		result_free(&r);
+		*reported = true;
+	} else if (type == FRAME_RESUME) {
+		size_t next;
+		if (wire_read_resume(payload, len, &next) < 0 || next <= *cur_case)
+			return "place to resume";
+	} else if (type != FRAME_ERROR && type != FRAME_END) {
+		return "frame";
+	}
+	return NULL;
+}
+
+static bool follow(struct run_job *job, struct worker *w, unsigned timeout_s,
+		   void (*emit)(void *ctx, struct result *r), void *ctx)
+{
+	size_t cur_case = job->first_case, cur_run = job->first_run;
+	unsigned limit = run_limit(job, cur_case, timeout_s);
+	uint64_t deadline = clock_now_ns() + limit * NS_PER_S;
+	bool reported = false; /* the current run's result has arrived */
+	char *lost = NULL;
+	char *printed = NULL;
+	enum verdict lost_verdict = VERDICT_CRASH;
+
+	for (;;) {
+		enum frame_type type;
+		const char *payload;
+		size_t len;
+		enum worker_event ev = worker_next(w, deadline, &type, &payload, &len);
+		if (interrupt_signal()) {
+			/* The parent was told to stop and has killed the worker: its run was
+			 * neither lost nor the kernel's fault, and no other starts. */
+			free(worker_finish(w, true));
+			return true;
+		}
+		/* A worker that leaves after reporting its run (one whose session was lost does)
+		 * owes nothing; one that leaves before has lost that run. */
+		if (ev == WORKER_TIMEOUT) {
+			printed = worker_output_tail(w, 2000);
+			free(worker_finish(w, true));
+			lost_verdict = VERDICT_TIMEOUT;
+			if (!reported)
+				lost = xasprintf(
+					"no result after %u s: the kernel hangs or is too slow, so "
+					"its worker was killed (raise "
+					"--timeout, or the case's timeout, if it is only slow)",
+					limit);
+			break;
+		}
+		const char *malformed = ev == WORKER_GARBLED ? "stream" : NULL;
+		if (ev == WORKER_FRAME)
+			malformed = take_frame(job, w, type, payload, len, &cur_case, &cur_run,
+					       &reported, emit, ctx);
+		if (malformed) {
+			/* Kernels on a CPU device run inside the worker: what it sends may be
+			 * anything, and a worker that sends nonsense may never end by itself. */
+			printed = worker_output_tail(w, 2000);
+			free(worker_finish(w, true));
+			if (!reported)
+				lost = xasprintf(
+					"the worker running this sent a malformed %s, so it "
+					"was stopped; a kernel on a CPU device can overwrite "
+					"its worker's memory",
+					malformed);
+			break;
+		}
+		if (ev == WORKER_GONE) {
+			printed = worker_output_tail(w, 2000);
+			struct worker_end end;
+			char *how = worker_finish_end(w, false, &end);
+			/* SIGXCPU at the soft limit; SIGKILL at the hard one, a second later, where
+			 * the driver's threads kept SIGXCPU from ending the process. */
+			unsigned limit_s = job->opt->cpu_limit_s;
+			if (limit_s > 0 && (end.signal == SIGXCPU ||
+					    (end.signal == SIGKILL && end.cpu_s >= limit_s))) {
+				lost_verdict = VERDICT_TIMEOUT;
+				if (!reported)
+					lost = xasprintf("over %u s of CPU time (all its threads "
+							 "together), the limit of a run: the "
+							 "kernel hangs or is too slow, so its "
+							 "worker was stopped",
+							 job->opt->cpu_limit_s);
+			} else if (!reported) {
+				lost = crash_message(job->opt, how);
+			}
+			free(how);
+			break;
+		}
+		if (type == FRAME_BEGIN) {
+			limit = run_limit(job, cur_case, timeout_s);
+			deadline = clock_now_ns() + limit * NS_PER_S;
+		} else if (type == FRAME_ERROR) {
+			char *message = NULL;
+			wire_read_message(payload, len, &message);
+			char *text = xasprintf("cannot open %s: %s", job->target->name, message);
+			for (size_t c = cur_case; c < job->ncases; c++)
+				lost_run(job, c, 0, VERDICT_CRASH, text, NULL, emit, ctx);
+			free(text);
+			free(message);
+			free(worker_finish(w, true));
+			return true;
+		} else if (type == FRAME_END) {
+			free(worker_finish(w, false));
+			return true;
+		} else if (type == FRAME_RESUME) {
+			size_t next = job->ncases;
+			wire_read_resume(payload, len, &next); /* checked by take_frame */
+			free(worker_finish(w, false));
+			job->first_case = next;
+			job->first_run = 0;
+			return next >= job->ncases;
+		}
+	}
+
+	if (lost)
+		lost_run(job, cur_case, cur_run, lost_verdict, lost, printed, emit, ctx);
+	free(lost);
+	free(printed);
+	/* Resume after the run it left in: the next size of the same case, or the next case
+	 * when the build itself was lost or the case has no runs left. */
+	if (cur_run > 0 &&
+	    cur_run + 1 < runner_run_count(job->backend, job->cases[cur_case], job->opt)) {
+		job->first_case = cur_case;
+		job->first_run = cur_run + 1;
+	} else {
+		job->first_case = cur_case + 1;
+		job->first_run = 0;
+	}
+	return false;
+}
+
+void dispatch_run(struct dispatcher *d, size_t index, void (*emit)(void *ctx, struct result *r),
+		  void *ctx)
+{
+	struct run_job job = { .backend = d->backend,
+			       .target = &d->targets[index],
+			       .cases = d->cases,
+			       .ncases = d->ncases,
+			       .opt = d->opt };
+	while (job.first_case < d->ncases && !interrupt_signal()) {
+		struct worker w;
+		bool adopted = false;
+		if (d->has_idle) {
+			d->has_idle = false;
+			adopted = worker_command(&d->idle, (uint32_t)index) == 0;
+			if (adopted)
+				w = d->idle;
+			else
+				free(worker_finish(&d->idle, true)); /* it died waiting */
+		}
+		if (!adopted) {
+			char *cause = NULL;
+			struct worker_limits limits = limits_of(d->opt);
+			if (worker_start(&w, &limits, run_main, &job, &cause) < 0) {
+				for (size_t c = job.first_case; c < d->ncases; c++)
+					lost_run(&job, c, 0, VERDICT_CRASH, cause, NULL, emit, ctx);
+				free(cause);
+				return;
+			}
+		}
+		if (follow(&job, &w, d->timeout_s, emit, ctx))
+			return;
+	}
+}
+
+struct inspect_job {
+	const struct backend *backend;
+	const struct target *target;
+	const char *path;
+	const char *kernel;
+};
+
+/* In a worker: opens the target and sends the kernel's signature, or why there is none. */
+static void inspect_main(void *arg, int fd, int control)
+{
+	const struct inspect_job *job = arg;
+	struct strbuf out = { 0 };
+	struct backend_session *session;
+	char *cause = NULL;
+	if (job->backend->open(job->target, &session, &cause) < 0) {
+		wire_message(&out, FRAME_ERROR, cause);
+		worker_send(fd, &out);
+		return;
+	}
+	struct kernel_sig sig;
+	struct result failure = { 0 };
+	if (job->backend->inspect(session, job->path, job->kernel, &sig, &failure) == 0)
+		wire_signature(&out, &sig);
+	else
+		wire_result(&out, &failure);
+	worker_send(fd, &out);
+	job->backend->close(session);
+	strbuf_free(&out);
+}
+
+int dispatch_inspect(struct dispatcher *d, size_t index, const char *path, const char *kernel,
+		     struct kernel_sig *sig, struct result *failure)
+{
+	struct inspect_job job = { d->backend, &d->targets[index], path, kernel };
+	struct worker w;
+	char *cause = NULL;
+	struct worker_limits limits = limits_of(d->opt);
+	if (worker_start(&w, &limits, inspect_main, &job, &cause) < 0) {
+		result_set_diag(failure, VERDICT_CRASH, path, 0, 0, "%s", cause);
+		free(cause);
+		return -1;
+	}
+	uint64_t deadline = clock_now_ns() + d->timeout_s * NS_PER_S;
+	enum frame_type type;
+	const char *payload;
+	size_t len;
+	enum worker_event ev = worker_next(&w, deadline, &type, &payload, &len);
+	int status = -1;
+	const char *malformed = NULL;
+	if (ev == WORKER_TIMEOUT) {
+		result_set_diag(failure, VERDICT_TIMEOUT, path, 0, 0,
+				"building it on %s took over %u s", d->targets[index].name,
+				d->timeout_s);
+	} else if (ev == WORKER_GONE) {
+		char *printed = worker_output_tail(&w, 2000);
+		char *how = worker_finish(&w, false);
+		result_set_diag(failure, VERDICT_CRASH, path, 0, 0,
+				"the worker building it on %s died: %s", d->targets[index].name,
+				how ? how : "it exited early");
+		failure->detail = printed;
+		free(how);
+	} else if (ev == WORKER_GARBLED) {
+		malformed = "stream";
+	} else if (type == FRAME_SIGNATURE) {
+		status = wire_read_signature(payload, len, sig);
+		if (status < 0)
+			malformed = "signature";
+	} else if (type == FRAME_RESULT) {
+		struct result r;
+		if (wire_read_result(payload, len, &r) == 0) {
+			result_cut(&r);
+			result_set_diag(failure, r.verdict, r.file, r.line, r.col, "%s",
+					r.message ? r.message : "");
+			failure->detail = r.detail ? xstrdup(r.detail) : NULL;
+			result_free(&r);
+		} else {
+			malformed = "result";
+		}
+	} else if (type == FRAME_ERROR) {
+		char *message = NULL;
+		wire_read_message(payload, len, &message);
+		result_set_diag(failure, VERDICT_CRASH, path, 0, 0, "cannot open %s: %s",
+				d->targets[index].name, message);
+		free(message);
+	} else {
+		malformed = "frame";
+	}
+	if (malformed)
+		result_set_diag(failure, VERDICT_CRASH, path, 0, 0,
+				"the worker building it on %s sent a malformed %s",
+				d->targets[index].name, malformed);
+	free(worker_finish(&w, true));
+	return status;
+}
+
+void dispatch_close(struct dispatcher *d)
+{
+	if (d == NULL)
+		return;
+	if (d->has_idle) {
+		worker_command(&d->idle, COMMAND_QUIT);
+		free(worker_finish(&d->idle, false));
+	}
+	for (size_t i = 0; i < d->ntargets; i++)
+		target_free(&d->targets[i]);
+	free(d->targets);
+	free(d);
+}

@@ -1,0 +1,40 @@
+/* dispatch.h - runs cases on targets through worker processes, turning a worker that
+ * hangs into `timeout` and one that dies into `crash`, and carrying on after either. */
+#ifndef CLH_DISPATCH_H
+#define CLH_DISPATCH_H
+
+#include <stddef.h>
+
+#include "exec/backend.h"
+#include "exec/runner.h"
+
+struct dispatcher;
+
+/* Lists a backend's targets in a worker process, which then waits to run the first
+ * target asked of it, sparing the second driver start-up a fresh worker would cost. The
+ * cases and options are what every dispatch_run runs; they must outlive the dispatcher.
+ * Returns -1 with *cause when the listing fails. */
+int dispatch_open(const struct backend *b, struct test_case *const *cases, size_t ncases,
+		  const struct run_options *opt, unsigned timeout_s, struct dispatcher **out,
+		  char **cause);
+size_t dispatch_target_count(const struct dispatcher *d);
+const struct target *dispatch_target(const struct dispatcher *d, size_t index);
+
+/* Runs every case on target `index` and hands each result to emit(), in order. A run
+ * with no news for timeout_s seconds is killed and reported as `timeout`; a worker that
+ * dies is reported as `crash` for the run it was in; a new worker resumes after that
+ * run. */
+void dispatch_run(struct dispatcher *d, size_t index, void (*emit)(void *ctx, struct result *r),
+		  void *ctx);
+
+/* Describes `kernel` of the program at `path` on target `index`, in a worker of its own
+ * (a build can crash a driver too). Returns 0 with *sig filled, or -1 with the verdict
+ * and diagnostic in `failure`: build-error with its log, case-error for a missing kernel,
+ * timeout or crash. */
+int dispatch_inspect(struct dispatcher *d, size_t index, const char *path, const char *kernel,
+		     struct kernel_sig *sig, struct result *failure);
+
+/* Ends the waiting worker, if any, and frees the dispatcher. Accepts NULL. */
+void dispatch_close(struct dispatcher *d);
+
+#endif

@@ -1,0 +1,380 @@
+/* runner.c - runs one case on one opened target. */
+#include "config.h"
+
+#include "exec/runner.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "case/compare.h"
+#include "case/gen.h"
+#include "case/plan.h"
+#include "case/reference.h"
+
+/* The sizes and work-group sizes a case runs at on a backend. */
+struct shapes {
+	const long long *sizes;
+	size_t nsizes;
+	const long long *locals;
+	size_t nlocals;
+};
+
+static struct shapes shapes_of(const struct backend *b, const struct test_case *tc,
+			       const struct run_options *opt)
+{
+	struct shapes sh = { tc->sizes, tc->nsizes, tc->locals, tc->nlocals };
+	if (b->simulator) {
+		sh.sizes = tc->sim_sizes;
+		sh.nsizes = tc->nsim_sizes;
+		if (tc->nsim_locals) {
+			sh.locals = tc->sim_locals;
+			sh.nlocals = tc->nsim_locals;
+		}
+	}
+	if (opt->sizes) {
+		sh.sizes = opt->sizes;
+		sh.nsizes = opt->nsizes;
+	}
+	if (opt->locals) {
+		sh.locals = opt->locals;
+		sh.nlocals = opt->nlocals;
+	}
+	return sh;
+}
+
+size_t runner_run_count(const struct backend *b, const struct test_case *tc,
+			const struct run_options *opt)
+{
+	struct shapes sh = shapes_of(b, tc, opt);
+	return 1 + sh.nsizes * sh.nlocals;
+}
+
+void runner_run_shape(const struct backend *b, const struct test_case *tc,
+		      const struct run_options *opt, size_t run, long long *n, long long *l)
+{
+	struct shapes sh = shapes_of(b, tc, opt);
+	*n = sh.sizes[(run - 1) / sh.nlocals];
+	*l = sh.locals[(run - 1) % sh.nlocals];
+}
+
+void runner_result_init(struct result *r, const struct backend *b, const struct target *t,
+			const struct test_case *tc, long long n, long long l)
+{
+	*r = (struct result){
+		.case_name = xstrdup(tc->name),
+		.case_path = xstrdup(tc->path),
+		.target = xstrdup(t->name),
+		.backend = xstrdup(b->name),
+		.n = n,
+		.l = l,
+		.racy = tc->racy,
+		.simulated = b->simulator,
+		.verdict = VERDICT_PASS,
+	};
+}
+
+/* A check's reference as last computed, with what it was computed from. */
+struct kept_reference {
+	bool valid;
+	unsigned generation[2]; /* of the input buffers */
+	size_t group;		/* 0 unless the reference is per group */
+	long long shift;
+	size_t count;
+	struct ref_output out;
+};
+
+/* What a case keeps across its runs. A buffer is generated again only when its count
+ * changes, so inputs are made once per size N, not once per work-group size; a reference
+ * is computed again only when its inputs or its group, shift or count change, so one
+ * that does not depend on L (a whole-array sum, a scan) is computed once per N. */
+struct inputs {
+	void **data;
+	size_t *count;
+	unsigned *generation;	     /* bumped each time a buffer is generated */
+	struct kept_reference *refs; /* one a check */
+};
+
+/* The bytes of buffer b at the plan's size; SIZE_MAX where that does not fit a size_t. */
+static size_t buffer_bytes(const struct test_case *tc, const struct plan *plan, size_t b)
+{
+	size_t bytes;
+	if (__builtin_mul_overflow(plan->buffer_counts[b], elem_size(tc->buffers[b].type), &bytes))
+		return SIZE_MAX;
+	return bytes;
+}
+
+/* A skip naming the first buffer the target cannot allocate whole, so that a size too
+ * large is the device's limit, not the host's memory running out in the worker. */
+static int check_buffer_sizes(const struct test_case *tc, const struct plan *plan,
+			      const struct target *t, struct result *r)
+{
+	for (size_t b = 0; b < tc->nbuffers; b++) {
+		size_t bytes = buffer_bytes(tc, plan, b);
+		if (t->max_alloc == 0 || bytes <= t->max_alloc) /* 0: the target did not say */
+			continue;
+		char have[32];
+		result_set_diag(r, VERDICT_SKIP, NULL, 0, 0,
+				"buffer %s needs %zu elements of %zu bytes (%s%llu bytes); %s "
+				"allocates at most %llu bytes (%s) at once",
+				tc->buffers[b].name, plan->buffer_counts[b],
+				elem_size(tc->buffers[b].type),
+				bytes == SIZE_MAX ? "more than " : "", (unsigned long long)bytes,
+				t->name, (unsigned long long)t->max_alloc,
+				human_bytes(t->max_alloc, have, sizeof have));
+		return -1;
+	}
+	return 0;
+}
+
+/* Returns how many buffers it generated, or -1 with a skip in r naming the buffer that
+ * this host could not hold. */
+static int refresh_inputs(const struct test_case *tc, const struct plan *plan, struct inputs *in,
+			  struct result *r)
+{
+	int generated = 0;
+	for (size_t b = 0; b < tc->nbuffers; b++) {
+		size_t count = plan->buffer_counts[b];
+		if (in->data[b] && in->count[b] == count)
+			continue;
+		free(in->data[b]);
+		in->count[b] = 0;
+		size_t bytes = buffer_bytes(tc, plan, b);
+		in->data[b] = bytes == SIZE_MAX ? NULL : malloc(bytes ? bytes : 1);
+		if (in->data[b] == NULL) {
+			result_set_diag(r, VERDICT_SKIP, NULL, 0, 0,
+					"buffer %s needs %zu bytes, which this host cannot "
+					"allocate",
+					tc->buffers[b].name, bytes);
+			return -1;
+		}
+		in->count[b] = count;
+		gen_fill(tc->buffers[b].type, &tc->buffers[b].init, in->data[b], count);
+		in->generation[b]++;
+		generated++;
+	}
+	return generated;
+}
+
+static void describe_mismatch(struct result *r, const struct test_case *tc, const struct check *ck,
+			      const struct cmp_report *rep, enum elem_type type)
+{
+	const char *name = tc->buffers[ck->buffer].name;
+	char got[64], want[64], how[128];
+	if (type == ELEM_FLOAT) {
+		snprintf(got, sizeof got, "%.9g", rep->got);
+		snprintf(want, sizeof want, "%.9g", rep->want);
+	} else {
+		snprintf(got, sizeof got, "%.0f", rep->got);
+		snprintf(want, sizeof want, "%.0f", rep->want);
+	}
+	if (type == ELEM_FLOAT && ck->tolerance != TOL_EXACT)
+		snprintf(how, sizeof how, " (bound %.3g, |error|/bound %.3g)", rep->bound,
+			 rep->bound > 0 ? fabs(rep->got - rep->want) / rep->bound : INFINITY);
+	else if (type == ELEM_FLOAT)
+		snprintf(how, sizeof how, " (compared exactly)");
+	else
+		how[0] = '\0';
+	result_set_diag(r, VERDICT_WRONG_OUTPUT, tc->path, ck->pos.line, ck->pos.col,
+			"%s[%zu]: got %s, want %s%s; %zu of %zu elements differ (%s of %s)", name,
+			rep->first, got, want, how, rep->mismatches, rep->compared, ck->ref->name,
+			tc->buffers[ck->of[0]].name);
+	free(r->buffer);
+	r->buffer = xstrdup(name);
+	r->index = rep->first;
+	r->got = rep->got;
+	r->want = rep->want;
+	r->bound = rep->bound;
+	r->mismatches = rep->mismatches;
+	r->compared = rep->compared;
+}
+
+/* Returns check c's reference for this plan, computing it only when what it depends on
+ * has changed since it was last computed; counts the computations in r. */
+static const struct ref_output *reference_for(const struct test_case *tc, const struct plan *plan,
+					      size_t c, struct inputs *in, struct result *r)
+{
+	const struct check *ck = &tc->checks[c];
+	const struct plan_check *pc = &plan->checks[c];
+	struct kept_reference key = {
+		.valid = true,
+		.group = ck->ref->per_group ? pc->group : 0,
+		.shift = pc->shift,
+		.count = pc->count,
+	};
+	for (int i = 0; i < ck->ref->inputs; i++)
+		key.generation[i] = in->generation[ck->of[i]];
+	struct kept_reference *kept = &in->refs[c];
+	if (kept->valid && kept->group == key.group && kept->shift == key.shift &&
+	    kept->count == key.count && kept->generation[0] == key.generation[0] &&
+	    kept->generation[1] == key.generation[1])
+		return &kept->out;
+
+	struct ref_input inputs[2];
+	for (int i = 0; i < ck->ref->inputs; i++)
+		inputs[i] = (struct ref_input){ tc->buffers[ck->of[i]].type, in->data[ck->of[i]],
+						in->count[ck->of[i]] };
+	uint64_t t0 = clock_now_ns();
+	ref_output_free(&kept->out);
+	ref_compute(ck->ref->kind, inputs, pc->group, pc->shift, pc->count, &key.out);
+	*kept = key;
+	r->reference_ns += clock_now_ns() - t0;
+	r->references++;
+	return &kept->out;
+}
+
+/* Compares every output with its check's reference. */
+static void check_outputs(const struct test_case *tc, const struct plan *plan, struct inputs *in,
+			  void *const *final, struct result *r)
+{
+	for (size_t c = 0; c < tc->nchecks; c++) {
+		const struct check *ck = &tc->checks[c];
+		const struct plan_check *pc = &plan->checks[c];
+		const struct ref_output *want = reference_for(tc, plan, c, in, r);
+		uint64_t t0 = clock_now_ns();
+		struct cmp_report rep;
+		cmp_buffer(want, final[ck->buffer], pc->count, ck->tolerance, pc->depth, &rep);
+		r->compare_ns += clock_now_ns() - t0;
+		if (rep.worst_ratio > r->drift)
+			r->drift = rep.worst_ratio;
+		if (!rep.ok && r->verdict == VERDICT_PASS)
+			describe_mismatch(r, tc, ck, &rep, want->type);
+	}
+}
+
+/* Hands the result the output buffers themselves, for comparing devices with each other. */
+static void keep_outputs(const struct test_case *tc, const struct plan *plan, void **final,
+			 struct result *r)
+{
+	for (size_t b = 0; b < tc->nbuffers; b++) {
+		if (!tc->buffers[b].output)
+			continue;
+		r->kept = xreallocarray(r->kept, r->nkept + 1, sizeof *r->kept);
+		struct kept_buffer *k = &r->kept[r->nkept++];
+		*k = (struct kept_buffer){ .name = xstrdup(tc->buffers[b].name),
+					   .type = tc->buffers[b].type,
+					   .count = plan->buffer_counts[b] };
+		size_t bytes = k->count * elem_size(k->type);
+		k->data = xmalloc(bytes ? bytes : 1);
+		memcpy(k->data, final[b], bytes);
+	}
+}
+
+/* Returns the backend's execute status: 0, -1, or BACKEND_LOST. */
+static int run_one(const struct backend *b, struct backend_session *session, const struct target *t,
+		   const struct test_case *tc, const struct run_options *opt, long long n,
+		   long long l, struct inputs *in, struct result *r)
+{
+	struct plan plan;
+	struct diag_list diags = { 0 };
+	if (plan_build(tc, n, l, t->compute_units, &plan, &diags) < 0) {
+		const struct diag *d = &diags.items[0];
+		result_set_diag(r, VERDICT_CASE_ERROR, d->file, d->line, d->col, "%s", d->message);
+		diag_list_free(&diags);
+		return -1;
+	}
+	int generated = -1;
+	if (check_buffer_sizes(tc, &plan, t, r) == 0)
+		generated = refresh_inputs(tc, &plan, in, r);
+	void **final = xcalloc(tc->nbuffers, sizeof *final);
+	for (size_t k = 0; k < tc->nbuffers && generated >= 0; k++) {
+		if (!tc->buffers[k].output)
+			continue;
+		final[k] = malloc(buffer_bytes(tc, &plan, k));
+		if (final[k] == NULL) {
+			result_set_diag(r, VERDICT_SKIP, NULL, 0, 0,
+					"buffer %s needs %zu bytes for its output, which this "
+					"host cannot allocate",
+					tc->buffers[k].name, buffer_bytes(tc, &plan, k));
+			generated = -1;
+		}
+	}
+	if (generated < 0) {
+		r->output = VERDICT_SKIP;
+		result_settle(r);
+		for (size_t k = 0; k < tc->nbuffers; k++)
+			free(final[k]);
+		free(final);
+		plan_free(&plan);
+		return 0;
+	}
+	r->generated = (unsigned)generated;
+
+	r->repeat = opt->repeat;
+	int status = b->execute(session, tc, &plan, in->data, final, opt->repeat, &r->kernel_ns, r);
+	if (status == 0)
+		check_outputs(tc, &plan, in, final, r);
+	if (status == 0 && opt->keep_outputs)
+		keep_outputs(tc, &plan, final, r);
+	result_settle(r);
+
+	for (size_t k = 0; k < tc->nbuffers; k++)
+		free(final[k]);
+	free(final);
+	plan_free(&plan);
+	return status;
+}
+
+int runner_run_case(const struct backend *b, struct backend_session *session,
+		    const struct target *t, const struct test_case *tc, size_t case_index,
+		    const struct run_options *opt, size_t first, const struct result_sink *sink)
+{
+	sink->begin(sink->ctx, case_index, 0);
+	struct result failure;
+	runner_result_init(&failure, b, t, tc, 0, 0);
+	if (runner_run_count(b, tc, opt) == 1) {
+		/* Only a simulator's list can be empty: sim_sizes is optional. */
+		result_set_diag(&failure, VERDICT_SKIP, tc->path, tc->sizes_pos.line,
+				tc->sizes_pos.col,
+				"the case has no sim_sizes for %s to run it at: add small sizes, "
+				"e.g. sim_sizes: [256] (simulation is 10^3-10^4 times slower "
+				"than a device)",
+				b->name);
+		failure.output = VERDICT_SKIP;
+		sink->emit(sink->ctx, &failure);
+		result_free(&failure);
+		return 0;
+	}
+	int built = b->build(session, tc, &failure);
+	if (built < 0) {
+		result_settle(&failure);
+		sink->emit(sink->ctx, &failure);
+		result_free(&failure);
+		return 0;
+	}
+	result_free(&failure);
+
+	struct inputs in = {
+		.data = xcalloc(tc->nbuffers, sizeof(void *)),
+		.count = xcalloc(tc->nbuffers, sizeof(size_t)),
+		.generation = xcalloc(tc->nbuffers, sizeof(unsigned)),
+		.refs = xcalloc(tc->nchecks, sizeof(struct kept_reference)),
+	};
+	size_t runs = runner_run_count(b, tc, opt);
+	int status = 0;
+	for (size_t run = first > 1 ? first : 1; run < runs && status != BACKEND_LOST; run++) {
+		long long n, l;
+		runner_run_shape(b, tc, opt, run, &n, &l);
+		sink->begin(sink->ctx, case_index, run);
+		struct result r;
+		runner_result_init(&r, b, t, tc, n, l);
+		/* The builds are counted with the case's first result. */
+		r.builds = (unsigned)built;
+		built = 0;
+		status = run_one(b, session, t, tc, opt, n, l, &in, &r);
+		sink->emit(sink->ctx, &r);
+		result_free(&r);
+	}
+	for (size_t k = 0; k < tc->nbuffers; k++)
+		free(in.data[k]);
+	for (size_t c = 0; c < tc->nchecks; c++)
+		ref_output_free(&in.refs[c].out);
+	free(in.data);
+	free(in.count);
+	free(in.generation);
+	free(in.refs);
+	return status == BACKEND_LOST ? BACKEND_LOST : 0;
+}

@@ -1,0 +1,54 @@
+/* runner.h - runs one case on one opened target: build once, then for every size and
+ * work-group size generate inputs, execute, compute references and compare. */
+#ifndef CLH_RUNNER_H
+#define CLH_RUNNER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "case/testcase.h"
+#include "exec/backend.h"
+#include "results/result.h"
+
+struct run_options {
+	const long long *sizes; /* NULL: each case's own sizes */
+	size_t nsizes;
+	const long long *locals; /* NULL: each case's own local sizes */
+	size_t nlocals;
+	unsigned repeat;   /* launches per run; the output of the last is checked */
+	bool keep_outputs; /* copy every output buffer into its result */
+	/* Limits on each worker process running these cases (0: none): CPU seconds of all
+	 * its threads together, and bytes of address space. */
+	unsigned cpu_limit_s;
+	uint64_t address_space_limit;
+};
+
+/* Where results go. begin() announces each run before it starts, so that a run that
+ * hangs or crashes can be named by whoever watches. */
+struct result_sink {
+	void (*begin)(void *ctx, size_t case_index, size_t run);
+	void (*emit)(void *ctx, struct result *r);
+	void *ctx;
+};
+
+/* A case's runs on backend b: run 0 builds its programs; runs 1.. are its sizes x local
+ * sizes (a simulator's: sim_sizes x sim_local; --size and --local replace either). */
+size_t runner_run_count(const struct backend *b, const struct test_case *tc,
+			const struct run_options *opt);
+/* The N and L of run `run` (>= 1). */
+void runner_run_shape(const struct backend *b, const struct test_case *tc,
+		      const struct run_options *opt, size_t run, long long *n, long long *l);
+
+/* Fills the fields every result of this case on this target shares. */
+void runner_result_init(struct result *r, const struct backend *b, const struct target *t,
+			const struct test_case *tc, long long n, long long l);
+
+/* Runs `tc` from run `first` on. The build (run 0) always happens; its result is only
+ * emitted when it fails, which ends the case. Returns BACKEND_LOST when the session can
+ * run nothing more, else 0. */
+int runner_run_case(const struct backend *b, struct backend_session *session,
+		    const struct target *t, const struct test_case *tc, size_t case_index,
+		    const struct run_options *opt, size_t first, const struct result_sink *sink);
+
+#endif

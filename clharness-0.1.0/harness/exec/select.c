@@ -1,0 +1,135 @@
+/* select.c - the targets a run visits, and the backends that cannot run here. */
+#include "config.h"
+
+#include "exec/select.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "exec/devname.h"
+
+/* Whether `pattern` is exactly the one target name of a backend other than b: such a
+ * pattern can select nothing of b's. */
+static bool names_another_backend(const char *pattern, const struct backend *b)
+{
+	for (size_t i = 0; i < backend_count; i++)
+		if (backends[i] != b && backends[i]->fixed_target &&
+		    strcmp(pattern, backends[i]->fixed_target) == 0)
+			return true;
+	return false;
+}
+
+/* Whether any pattern could select a target of b, judged before listing anything, so a
+ * run that names one backend starts no other. */
+static bool may_select(const struct backend *b, char *const *patterns, size_t npatterns)
+{
+	if (npatterns == 0)
+		return true;
+	for (size_t p = 0; p < npatterns; p++) {
+		if (b->fixed_target ? devname_matches(patterns[p], b->fixed_target, "simulator")
+				    : !names_another_backend(patterns[p], b))
+			return true;
+	}
+	return false;
+}
+
+static void add_missing(struct selection *sel, const struct backend *b, char *reason)
+{
+	sel->missing = xreallocarray(sel->missing, sel->nmissing + 1, sizeof *sel->missing);
+	sel->missing[sel->nmissing++] = (struct missing_backend){ b, reason };
+}
+
+void selection_open(struct selection *sel, char *const *patterns, size_t npatterns,
+		    struct test_case *const *cases, size_t ncases, const struct run_options *opt,
+		    unsigned timeout_s)
+{
+	*sel = (struct selection){ .dispatchers =
+					   xcalloc(backend_count, sizeof *sel->dispatchers) };
+	for (size_t b = 0; b < backend_count; b++) {
+		const struct backend *backend = backends[b];
+		if (!may_select(backend, patterns, npatterns))
+			continue;
+		const char *why = backend->unavailable ? backend->unavailable() : NULL;
+		if (why) {
+			add_missing(sel, backend, xstrdup(why));
+			continue;
+		}
+		char *cause = NULL;
+		if (dispatch_open(backend, cases, ncases, opt, timeout_s, &sel->dispatchers[b],
+				  &cause) < 0) {
+			add_missing(sel, backend, cause);
+			continue;
+		}
+		struct dispatcher *d = sel->dispatchers[b];
+		for (size_t i = 0; i < dispatch_target_count(d); i++) {
+			const struct target *t = dispatch_target(d, i);
+			bool wanted = npatterns == 0;
+			for (size_t p = 0; p < npatterns && !wanted; p++)
+				wanted = devname_matches(patterns[p], t->name, t->type);
+			if (!wanted)
+				continue;
+			sel->targets =
+				xreallocarray(sel->targets, sel->count + 1, sizeof *sel->targets);
+			sel->targets[sel->count].d = d;
+			sel->targets[sel->count++].index = i;
+		}
+	}
+}
+
+const struct target *selection_target(const struct selection *sel, size_t i)
+{
+	return dispatch_target(sel->targets[i].d, sel->targets[i].index);
+}
+
+void selection_run(struct selection *sel, size_t i, void (*emit)(void *ctx, struct result *r),
+		   void *ctx)
+{
+	dispatch_run(sel->targets[i].d, sel->targets[i].index, emit, ctx);
+}
+
+struct dispatcher *selection_dispatcher(const struct selection *sel, size_t i, size_t *index)
+{
+	*index = sel->targets[i].index;
+	return sel->targets[i].d;
+}
+
+void selection_report_missing(const struct selection *sel, struct reporter *rp,
+			      struct test_case *const *cases, size_t ncases)
+{
+	for (size_t m = 0; m < sel->nmissing; m++) {
+		const struct backend *b = sel->missing[m].backend;
+		const char *target = b->fixed_target ? b->fixed_target : b->name;
+		if (rp->format != REPORT_TAP) {
+			fprintf(stderr,
+				"clharness: note: %s is unavailable, so nothing runs on it: %s\n",
+				target, sel->missing[m].reason);
+			continue;
+		}
+		for (size_t c = 0; c < ncases; c++) {
+			struct result r = { .case_name = cases[c]->name,
+					    .case_path = cases[c]->path,
+					    .target = (char *)target,
+					    .backend = (char *)b->name,
+					    .verdict = VERDICT_SKIP,
+					    .output = VERDICT_SKIP };
+			r.message =
+				xasprintf("%s is unavailable: %s", target, sel->missing[m].reason);
+			report_result(rp, &r);
+			free(r.message);
+		}
+	}
+}
+
+void selection_free(struct selection *sel)
+{
+	for (size_t b = 0; b < backend_count && sel->dispatchers; b++)
+		dispatch_close(sel->dispatchers[b]);
+	for (size_t i = 0; i < sel->nmissing; i++)
+		free(sel->missing[i].reason);
+	free(sel->missing);
+	free(sel->dispatchers);
+	free(sel->targets);
+	*sel = (struct selection){ 0 };
+}

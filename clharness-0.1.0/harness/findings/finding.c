@@ -1,0 +1,426 @@
+/* finding.c - Oclgrind's messages folded into findings, and the words reports use. */
+#include "config.h"
+
+#include "findings/finding.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+static bool same_text(const char *a, const char *b)
+{
+	return (a == NULL && b == NULL) || (a && b && strcmp(a, b) == 0);
+}
+
+static enum finding_kind kind_of(enum oglog_kind kind)
+{
+	switch (kind) {
+	case OGLOG_RACE:
+		return FINDING_RACE;
+	case OGLOG_DIVERGENCE:
+		return FINDING_DIVERGENCE;
+	case OGLOG_INVALID_ACCESS:
+	case OGLOG_ARRAY_INDEX:
+		return FINDING_OUT_OF_BOUNDS;
+	case OGLOG_UNINITIALIZED:
+		return FINDING_UNINITIALIZED;
+	case OGLOG_API_ERROR:
+		return FINDING_API_ERROR;
+	case OGLOG_FATAL:
+		return FINDING_SIMULATOR_ERROR;
+	case OGLOG_SUPPRESSED:
+		return FINDING_TRUNCATED;
+	case OGLOG_OTHER:
+		break;
+	}
+	return FINDING_OTHER;
+}
+
+const char *finding_kind_name(enum finding_kind kind)
+{
+	static const char *const names[] = {
+		[FINDING_RACE] = "race",
+		[FINDING_DIVERGENCE] = "barrier-divergence",
+		[FINDING_OUT_OF_BOUNDS] = "out-of-bounds",
+		[FINDING_UNINITIALIZED] = "uninitialized",
+		[FINDING_API_ERROR] = "api-error",
+		[FINDING_SIMULATOR_ERROR] = "simulator-error",
+		[FINDING_TRUNCATED] = "truncated",
+		[FINDING_OTHER] = "other",
+	};
+	return names[kind];
+}
+
+/* Kinds without source lines are told apart by their text instead. */
+static bool keyed_by_info(enum finding_kind kind)
+{
+	return kind == FINDING_API_ERROR || kind == FINDING_OTHER ||
+	       kind == FINDING_SIMULATOR_ERROR;
+}
+
+bool finding_same(const struct finding *a, const struct finding *b)
+{
+	return a->kind == b->kind && same_text(a->what, b->what) && same_text(a->space, b->space) &&
+	       same_text(a->file, b->file) && a->at.line == b->at.line &&
+	       a->other.line == b->other.line &&
+	       (!keyed_by_info(a->kind) || same_text(a->info, b->info));
+}
+
+static bool site_before(const struct finding_site *a, const struct finding_site *b)
+{
+	return a->line < b->line || (a->line == b->line && a->col < b->col);
+}
+
+/* Puts the write of a read-write race first, and otherwise the earlier line, so that
+ * the same bug always folds into the same finding whichever item Oclgrind saw first. */
+static void order_sites(struct finding *f)
+{
+	if (f->other.line == 0 && f->other.col == 0)
+		return;
+	bool swap;
+	if (f->kind == FINDING_RACE && strcmp(f->what, "read-write") == 0 &&
+	    (f->at.access == 'w') != (f->other.access == 'w'))
+		swap = f->other.access == 'w';
+	else
+		swap = site_before(&f->other, &f->at);
+	if (!swap)
+		return;
+	struct finding_site s = f->at;
+	f->at = f->other;
+	f->other = s;
+	if (f->nexample == 2) {
+		struct oglog_entity e = f->example[0];
+		f->example[0] = f->example[1];
+		f->example[1] = e;
+	}
+}
+
+/* An API error's code and explanation, a fatal error's reason, or a headline nobody
+ * parses: the text that describes a finding without a position. */
+static char *info_of(const struct oglog_message *m)
+{
+	switch (m->kind) {
+	case OGLOG_API_ERROR:
+		return xasprintf("%s in %s%s%s", m->error ? m->error : "an error",
+				 m->function ? m->function : "an OpenCL call", m->info ? ": " : "",
+				 m->info ? m->info : "");
+	case OGLOG_ARRAY_INDEX:
+	case OGLOG_OTHER:
+		return xstrdup(m->headline);
+	case OGLOG_SUPPRESSED:
+		return xasprintf("%ld", m->suppressed);
+	default:
+		return dup_or_null(m->info);
+	}
+}
+
+void finding_list_add(struct finding_list *list, const struct oglog_message *m,
+		      finding_file_fn file_of, void *ctx)
+{
+	struct finding f = {
+		.kind = kind_of(m->kind),
+		.severity = m->kind == OGLOG_OTHER || m->kind == OGLOG_SUPPRESSED ? DIAG_WARNING
+										  : DIAG_ERROR,
+		.what = dup_or_null(m->what),
+		.space = dup_or_null(m->space),
+		.kernel = dup_or_null(m->kernel),
+		.count = 1,
+		.nexample = m->nentities,
+		.info = info_of(m),
+	};
+	memcpy(f.example, m->entities, sizeof f.example);
+	struct finding_site *sites[2] = { &f.at, &f.other };
+	for (size_t i = 0; i < m->nlocations; i++) {
+		const struct oglog_location *loc = &m->locations[i];
+		*sites[i] = (struct finding_site){ .line = loc->line,
+						   .col = loc->col,
+						   .access = oglog_access_type(loc->instruction) };
+		if (f.file == NULL && loc->file) {
+			const char *own = strcmp(loc->file, "input.cl") == 0 && file_of
+						  ? file_of(ctx, m->kernel)
+						  : NULL;
+			f.file = xstrdup(own ? own : loc->file);
+		}
+	}
+	order_sites(&f);
+
+	for (size_t i = 0; i < list->count; i++) {
+		if (finding_same(&list->items[i], &f)) {
+			list->items[i].count++;
+			finding_free(&f);
+			return;
+		}
+	}
+	list->items = xreallocarray(list->items, list->count + 1, sizeof *list->items);
+	list->items[list->count++] = f;
+}
+
+void finding_copy(struct finding *dst, const struct finding *src)
+{
+	*dst = *src;
+	dst->what = dup_or_null(src->what);
+	dst->space = dup_or_null(src->space);
+	dst->kernel = dup_or_null(src->kernel);
+	dst->file = dup_or_null(src->file);
+	dst->info = dup_or_null(src->info);
+	dst->input_set = dup_or_null(src->input_set);
+}
+
+/* Whether `name` is one of the comma-separated names of `list`. */
+static bool listed(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+	for (const char *p = list; (p = strstr(p, name)) != NULL; p += len)
+		if ((p == list || p[-1] == ' ') && (p[len] == '\0' || p[len] == ','))
+			return true;
+	return false;
+}
+
+/* Adds src's input set to dst's, once. */
+static void join_input_sets(struct finding *dst, const char *src)
+{
+	if (src == NULL || (dst->input_set && listed(dst->input_set, src)))
+		return;
+	char *joined = dst->input_set ? xasprintf("%s, %s", dst->input_set, src) : xstrdup(src);
+	free(dst->input_set);
+	dst->input_set = joined;
+}
+
+void finding_list_merge(struct finding_list *dst, const struct finding_list *src)
+{
+	for (size_t i = 0; i < src->count; i++) {
+		const struct finding *f = &src->items[i];
+		bool folded = false;
+		for (size_t j = 0; j < dst->count && !folded; j++) {
+			if (finding_same(&dst->items[j], f)) {
+				dst->items[j].count += f->count;
+				if (f->severity < dst->items[j].severity)
+					dst->items[j].severity = f->severity;
+				join_input_sets(&dst->items[j], f->input_set);
+				folded = true;
+			}
+		}
+		if (folded)
+			continue;
+		dst->items = xreallocarray(dst->items, dst->count + 1, sizeof *dst->items);
+		finding_copy(&dst->items[dst->count++], f);
+	}
+}
+
+static int compare_findings(const void *pa, const void *pb)
+{
+	const struct finding *a = pa, *b = pb;
+	if (a->severity != b->severity)
+		return a->severity < b->severity ? -1 : 1;
+	int c = strcmp(a->file ? a->file : "", b->file ? b->file : "");
+	if (c != 0)
+		return c;
+	if (a->at.line != b->at.line)
+		return a->at.line < b->at.line ? -1 : 1;
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	if (a->other.line != b->other.line)
+		return a->other.line < b->other.line ? -1 : 1;
+	c = strcmp(a->what ? a->what : "", b->what ? b->what : "");
+	if (c != 0)
+		return c;
+	c = strcmp(a->space ? a->space : "", b->space ? b->space : "");
+	return c != 0 ? c : strcmp(a->info ? a->info : "", b->info ? b->info : "");
+}
+
+void finding_list_sort(struct finding_list *list)
+{
+	if (list->count > 1)
+		qsort(list->items, list->count, sizeof *list->items, compare_findings);
+}
+
+bool finding_list_has_errors(const struct finding_list *list)
+{
+	for (size_t i = 0; i < list->count; i++)
+		if (list->items[i].severity == DIAG_ERROR)
+			return true;
+	return false;
+}
+
+void finding_free(struct finding *f)
+{
+	free(f->what);
+	free(f->space);
+	free(f->kernel);
+	free(f->file);
+	free(f->info);
+	free(f->input_set);
+	*f = (struct finding){ 0 };
+}
+
+void finding_list_free(struct finding_list *list)
+{
+	for (size_t i = 0; i < list->count; i++)
+		finding_free(&list->items[i]);
+	free(list->items);
+	*list = (struct finding_list){ 0 };
+}
+
+static const char *access_word(char access)
+{
+	switch (access) {
+	case 'w':
+		return "write";
+	case 'r':
+		return "read";
+	case 'a':
+		return "atomic access";
+	}
+	return "access";
+}
+
+void finding_entity(struct strbuf *out, const struct oglog_entity *e)
+{
+	if (e->is_item)
+		strbuf_printf(out, "global (%ld,%ld,%ld) local (%ld,%ld,%ld) group (%ld,%ld,%ld)",
+			      e->global[0], e->global[1], e->global[2], e->local[0], e->local[1],
+			      e->local[2], e->group[0], e->group[1], e->group[2]);
+	else
+		strbuf_printf(out, "work-group (%ld,%ld,%ld)", e->group[0], e->group[1],
+			      e->group[2]);
+}
+
+/* Oclgrind's sentence, as the second half of one of ours: its capital lowered. */
+static void clause(struct strbuf *out, const char *text)
+{
+	if (text == NULL || *text == '\0')
+		return;
+	char first = (char)tolower((unsigned char)text[0]);
+	strbuf_append(out, &first, 1);
+	strbuf_puts(out, text + 1);
+}
+
+/* "local memory", or "memory" when the space is unknown. */
+static void memory(struct strbuf *out, const struct finding *f)
+{
+	strbuf_printf(out, "%s%smemory", f->space ? f->space : "", f->space ? " " : "");
+}
+
+void finding_headline(struct strbuf *out, const struct finding *f)
+{
+	switch (f->kind) {
+	case FINDING_RACE:
+		strbuf_printf(out, "%s data race on ", f->what);
+		memory(out, f);
+		if (f->other.line > 0)
+			strbuf_printf(out, ": this %s conflicts with a%s %s at line %d",
+				      access_word(f->at.access), f->other.access == 'a' ? "n" : "",
+				      access_word(f->other.access), f->other.line);
+		else
+			strbuf_printf(out, ": this %s conflicts with a work-group operation",
+				      access_word(f->at.access));
+		break;
+	case FINDING_DIVERGENCE:
+		if (f->other.line > 0)
+			strbuf_printf(out,
+				      "work-group divergence: items of one work-group wait at "
+				      "different %ss, here and at line %d",
+				      strcmp(f->what, "barrier") == 0 ? "barrier" : f->what,
+				      f->other.line);
+		else {
+			strbuf_printf(out, "work-group divergence at this %s: ", f->what);
+			clause(out, f->info ? f->info : "not every work-item reached it");
+		}
+		break;
+	case FINDING_OUT_OF_BOUNDS:
+		if (strcmp(f->what, "index") == 0) {
+			strbuf_printf(out, "out-of-bounds index into a %s%sarray: ",
+				      f->space ? f->space : "", f->space ? " " : "");
+			clause(out, f->info);
+		} else {
+			strbuf_printf(out, "out-of-bounds %s of ", f->what);
+			memory(out, f);
+		}
+		break;
+	case FINDING_UNINITIALIZED:
+		if (strcmp(f->what, "value written") == 0) {
+			strbuf_puts(out, "uninitialized value written to ");
+			memory(out, f);
+		} else if (strcmp(f->what, "control flow") == 0) {
+			strbuf_puts(out, "control flow depends on an uninitialized value");
+		} else if (strcmp(f->what, "index value") == 0) {
+			strbuf_puts(out, "an index depends on an uninitialized value");
+		} else {
+			strbuf_printf(out, "uninitialized %s ", f->what);
+			strbuf_puts(out, strstr(f->what, "read") ? "from " : "to ");
+			memory(out, f);
+		}
+		break;
+	case FINDING_API_ERROR:
+		strbuf_printf(out, "OpenCL API error: %s", f->info);
+		break;
+	case FINDING_SIMULATOR_ERROR:
+		strbuf_printf(out, "Oclgrind stopped the kernel: %s",
+			      f->info ? f->info : "a fatal error");
+		break;
+	case FINDING_TRUNCATED:
+		strbuf_printf(out,
+			      "Oclgrind stopped reporting after %s diagnostics: later ones, races "
+			      "among them, are missing; run at a smaller size",
+			      f->info);
+		return;
+	case FINDING_OTHER:
+		strbuf_printf(out, "Oclgrind: %s", f->info);
+		break;
+	}
+	if (f->kind == FINDING_RACE && f->severity == DIAG_WARNING)
+		strbuf_puts(out, "; both writes store the same value, so devices show nothing, "
+				 "but OpenCL leaves the result undefined");
+	strbuf_printf(out, " (%lu time%s", f->count, f->count == 1 ? "" : "s");
+	if (f->kernel)
+		strbuf_printf(out, ", kernel %s", f->kernel);
+	if (f->input_set)
+		strbuf_printf(out, ", with the %s inputs", f->input_set);
+	strbuf_puts(out, ")");
+}
+
+void finding_note(struct strbuf *out, const struct finding *f)
+{
+	if (f->nexample == 0)
+		return;
+	if (f->kind == FINDING_RACE && f->nexample == 2) {
+		/* The note stands at the other access: name its item first. */
+		strbuf_printf(out, "the conflicting %s: e.g. work-item ",
+			      access_word(f->other.access));
+		finding_entity(out, &f->example[1]);
+		strbuf_printf(out, " made it while ");
+		finding_entity(out, &f->example[0]);
+		strbuf_printf(out, " made the %s at line %d:%d", access_word(f->at.access),
+			      f->at.line, f->at.col);
+		return;
+	}
+	if (f->kind == FINDING_DIVERGENCE && f->other.line > 0)
+		strbuf_puts(out, "the other barrier; ");
+	strbuf_puts(out, "e.g. ");
+	strbuf_puts(out, f->example[0].is_item ? "work-item " : "");
+	finding_entity(out, &f->example[0]);
+}
+
+void finding_normal(struct strbuf *out, const struct finding *f)
+{
+	strbuf_printf(out, "%s %s", diag_severity_name(f->severity), finding_kind_name(f->kind));
+	if (f->what) {
+		/* One word a field: "value written" becomes value-written. */
+		strbuf_puts(out, " ");
+		for (const char *p = f->what; *p; p++)
+			strbuf_append(out, *p == ' ' ? "-" : p, 1);
+	}
+	if (f->space)
+		strbuf_printf(out, " %s", f->space);
+	if (f->at.line > 0)
+		strbuf_printf(out, " %d", f->at.line);
+	if (f->other.line > 0)
+		strbuf_printf(out, " %d", f->other.line);
+	if (keyed_by_info(f->kind) && f->info)
+		strbuf_printf(out, ": %s", f->info);
+}

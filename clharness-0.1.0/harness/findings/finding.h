@@ -1,0 +1,90 @@
+/* finding.h - what the harness reports from a simulator's log: Oclgrind's messages (one a
+ * conflicting pair, hundreds for one bug) folded into one finding per kind, memory space
+ * and pair of source lines, placed in the kernel's own file, with how often it occurred
+ * and one example of the work-items involved. */
+#ifndef CLH_FINDING_H
+#define CLH_FINDING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/diag.h"
+#include "base/util.h"
+#include "findings/oglog.h"
+
+enum finding_kind {
+	FINDING_RACE,
+	FINDING_DIVERGENCE,
+	FINDING_OUT_OF_BOUNDS,
+	FINDING_UNINITIALIZED,
+	FINDING_API_ERROR,
+	FINDING_SIMULATOR_ERROR, /* Oclgrind stopped the kernel (a fatal error) */
+	FINDING_TRUNCATED,	 /* Oclgrind stopped reporting: later diagnostics are missing */
+	FINDING_OTHER,
+};
+
+/* One source position of a finding, in the kernel's own file. */
+struct finding_site {
+	int line; /* 0: unknown */
+	int col;
+	char access; /* 'r' read, 'w' write, 'a' atomic, 0 unknown */
+};
+
+struct finding {
+	enum finding_kind kind;
+	enum diag_severity severity;
+	char *what;		   /* as oglog_message.what: "read-write", "barrier", "read", ... */
+	char *space;		   /* "global", "local", "private", "constant" or NULL */
+	char *kernel;		   /* NULL when unknown */
+	char *file;		   /* the kernel's own file; NULL when unknown */
+	struct finding_site at;	   /* where it happened: for races the write */
+	struct finding_site other; /* the other access or barrier; line 0 when none */
+	unsigned long count;	   /* Oclgrind messages folded into this finding */
+	struct oglog_entity example[2]; /* the work-items of the first message */
+	size_t nexample;
+	char *info;	 /* details: "Only 16 out of 32 ...", an API error's code and text */
+	char *input_set; /* clharness check: the input set that first showed it; else NULL */
+};
+
+struct finding_list {
+	struct finding *items;
+	size_t count;
+};
+
+/* Where a kernel's source lives: Oclgrind calls every program "input.cl". */
+typedef const char *(*finding_file_fn)(void *ctx, const char *kernel);
+
+/* Adds one Oclgrind message: a new finding, or one more occurrence of the finding with
+ * the same kind, what, memory space, file and pair of lines. Source positions in
+ * "input.cl" are placed in file_of(ctx, kernel). */
+void finding_list_add(struct finding_list *list, const struct oglog_message *m,
+		      finding_file_fn file_of, void *ctx);
+
+/* Adds every finding of src to dst, folding equal ones: counts add up, the first one's
+ * example stays, and the input sets that showed it are joined ("random, zeros"). */
+void finding_list_merge(struct finding_list *dst, const struct finding_list *src);
+
+/* Orders findings as reports list them: errors first, then by file, line and kind. */
+void finding_list_sort(struct finding_list *list);
+
+bool finding_list_has_errors(const struct finding_list *list);
+/* Whether two findings are the same diagnostic: kind, what, space, file and lines. */
+bool finding_same(const struct finding *a, const struct finding *b);
+void finding_copy(struct finding *dst, const struct finding *src);
+void finding_free(struct finding *f);
+void finding_list_free(struct finding_list *list);
+
+const char *finding_kind_name(enum finding_kind kind);
+
+/* The headline of a finding, as a diagnostic's message: "read-write data race on local
+ * memory: this write conflicts with a read at line 13 (40 times, kernel k)". */
+void finding_headline(struct strbuf *out, const struct finding *f);
+/* The note about the other site and the example work-items; empty when there is none. */
+void finding_note(struct strbuf *out, const struct finding *f);
+/* The normalised form goldens record, one line: severity, kind, what, space and lines,
+ * e.g. "error race read-write local 14 13". */
+void finding_normal(struct strbuf *out, const struct finding *f);
+/* One entity as reports print it: "global (1,0,0) local (1,0,0) group (0,0,0)". */
+void finding_entity(struct strbuf *out, const struct oglog_entity *e);
+
+#endif

@@ -1,0 +1,328 @@
+/* oglog.c - parses the diagnostics log Oclgrind writes into messages. */
+#include "config.h"
+
+#include "findings/oglog.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+static const char *const spaces[] = { "global", "local", "private", "constant" };
+
+/* The address-space word that follows `prefix` in `text`, if it is one. */
+static const char *space_after(const char *text, const char *prefix)
+{
+	const char *p = strstr(text, prefix);
+	if (p == NULL)
+		return NULL;
+	p += strlen(prefix);
+	for (size_t i = 0; i < sizeof spaces / sizeof spaces[0]; i++) {
+		size_t len = strlen(spaces[i]);
+		if (strncmp(p, spaces[i], len) == 0 && p[len] == ' ')
+			return spaces[i];
+	}
+	return NULL;
+}
+
+static bool starts(const char *text, const char *prefix)
+{
+	return strncmp(text, prefix, strlen(prefix)) == 0;
+}
+
+/* Sets kind, what and space from the headline. */
+static void classify(struct oglog_message *m, const char *headline)
+{
+	static const struct {
+		const char *prefix;
+		enum oglog_kind kind;
+		const char *what;
+		const char *space_prefix; /* the space follows this, when the headline names one */
+	} shapes[] = {
+		{ "Read-write data race", OGLOG_RACE, "read-write", " at " },
+		{ "Write-write data race", OGLOG_RACE, "write-write", " at " },
+		{ "Work-group divergence detected (barrier)", OGLOG_DIVERGENCE, "barrier", NULL },
+		{ "Work-group divergence detected (async copy)", OGLOG_DIVERGENCE, "async copy",
+		  NULL },
+		{ "Invalid read of size", OGLOG_INVALID_ACCESS, "read", " at " },
+		{ "Invalid write of size", OGLOG_INVALID_ACCESS, "write", " at " },
+		{ "Invalid read from", OGLOG_INVALID_ACCESS, "read", NULL },
+		{ "Invalid write to", OGLOG_INVALID_ACCESS, "write", NULL },
+		{ "Index (", OGLOG_ARRAY_INDEX, "index", NULL },
+		{ "Uninitialized value written to", OGLOG_UNINITIALIZED, "value written", " to " },
+		{ "Uninitialized address used to read from", OGLOG_UNINITIALIZED,
+		  "address used to read", " from " },
+		{ "Uninitialized address used to write to", OGLOG_UNINITIALIZED,
+		  "address used to write", " to " },
+		{ "Controlflow depends on uninitialized value", OGLOG_UNINITIALIZED, "control flow",
+		  NULL },
+		{ "Instruction depends on an uninitialized index value", OGLOG_UNINITIALIZED,
+		  "index value", NULL },
+		{ "Oclgrind - OpenCL runtime error detected", OGLOG_API_ERROR, NULL, NULL },
+		{ "OCLGRIND FATAL ERROR", OGLOG_FATAL, NULL, NULL },
+	};
+	m->kind = OGLOG_OTHER;
+	for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+		if (!starts(headline, shapes[i].prefix))
+			continue;
+		m->kind = shapes[i].kind;
+		m->what = shapes[i].what ? xstrdup(shapes[i].what) : NULL;
+		const char *space = shapes[i].space_prefix
+					    ? space_after(headline, shapes[i].space_prefix)
+					    : NULL;
+		/* Read-only and write-only buffers live in global memory. */
+		if (space == NULL && m->kind == OGLOG_INVALID_ACCESS)
+			space = "global";
+		m->space = space ? xstrdup(space) : NULL;
+		return;
+	}
+	long count;
+	if (sscanf(headline, "Oclgrind: %ld errors generated", &count) == 1) {
+		m->kind = OGLOG_SUPPRESSED;
+		m->suppressed = count;
+	}
+}
+
+/* Parses "(x,y,z)" at p into v; returns the character after it, or NULL. */
+static const char *triple(const char *p, long v[3])
+{
+	if (p == NULL)
+		return NULL;
+	int used = 0;
+	if (sscanf(p, "(%ld,%ld,%ld)%n", &v[0], &v[1], &v[2], &used) != 3 || used == 0)
+		return NULL;
+	return p + used;
+}
+
+/* "Global(1,0,0) Local(1,0,0) Group(0,0,0)", or "Group(0,0,0)" for a work-group. */
+static bool parse_entity(const char *text, struct oglog_entity *e)
+{
+	*e = (struct oglog_entity){ 0 };
+	const char *g = strstr(text, "Global(");
+	const char *l = strstr(text, "Local(");
+	const char *w = strstr(text, "Group(");
+	if (g && l && triple(g + 6, e->global) && triple(l + 5, e->local))
+		e->is_item = true;
+	bool group = w && triple(w + 5, e->group);
+	return e->is_item || group;
+}
+
+static char *trimmed(const char *text)
+{
+	while (*text == ' ' || *text == '\t')
+		text++;
+	size_t len = strlen(text);
+	while (len > 0 && (text[len - 1] == ' ' || text[len - 1] == '\t' || text[len - 1] == '\r'))
+		len--;
+	return xstrndup(text, len);
+}
+
+/* What a message is being read into, line by line. */
+struct reading {
+	struct oglog_message m;
+	char *last_code;  /* the latest instruction line, for the location that follows */
+	bool want_source; /* the next code line quotes the source of the latest location */
+	bool has_group;	  /* a "Work-group:" line, used when no work-item is named */
+	long group[3];
+};
+
+static void add_location(struct reading *rd, int line, int col, const char *file)
+{
+	if (rd->m.nlocations == 2)
+		return;
+	struct oglog_location *loc = &rd->m.locations[rd->m.nlocations++];
+	*loc = (struct oglog_location){ .line = line,
+					.col = col,
+					.file = file ? xstrdup(file) : NULL,
+					.instruction = rd->last_code };
+	rd->last_code = NULL;
+	rd->want_source = line > 0;
+}
+
+/* One indented line of a message, its first tab removed. */
+static void read_body_line(struct reading *rd, const char *line)
+{
+	struct oglog_message *m = &rd->m;
+	if (starts(line, "  ")) {
+		if (rd->want_source && m->nlocations > 0) {
+			free(m->locations[m->nlocations - 1].source);
+			m->locations[m->nlocations - 1].source = xstrdup(line + 2);
+			rd->want_source = false;
+		} else {
+			free(rd->last_code);
+			rd->last_code = trimmed(line);
+		}
+		return;
+	}
+	rd->want_source = false;
+	char *text = trimmed(line);
+	int lineno = 0, col = 0, used = 0;
+	char file[512];
+	struct oglog_entity e;
+	if (*text == '\0') {
+		/* a blank line inside the message */
+	} else if (starts(text, "Kernel:")) {
+		free(m->kernel);
+		m->kernel = trimmed(text + 7);
+	} else if (sscanf(text, "At line %d (column %d) of %511[^:\n]:%n", &lineno, &col, file,
+			  &used) == 3 &&
+		   used > 0) {
+		add_location(rd, lineno, col, file);
+	} else if (sscanf(text, "At line %d of %511[^:\n]%n", &lineno, file, &used) == 2 &&
+		   used > 0) {
+		add_location(rd, lineno, 0, file);
+	} else if (strcmp(text, "Debugging information not available.") == 0 ||
+		   strcmp(text, "(location unknown)") == 0) {
+		add_location(rd, 0, 0, NULL);
+	} else if (starts(text, "Work-group:")) {
+		rd->has_group = triple(strchr(text, '('), rd->group) != NULL;
+	} else if ((starts(text, "Entity:") || starts(text, "First entity:") ||
+		    starts(text, "Second entity:") || starts(text, "Work-item:")) &&
+		   parse_entity(text, &e)) {
+		if (m->nentities < 2)
+			m->entities[m->nentities++] = e;
+	} else if (starts(text, "Function:")) {
+		free(m->function);
+		m->function = trimmed(text + 9);
+	} else if (starts(text, "Error:")) {
+		free(m->error);
+		m->error = trimmed(text + 6);
+	} else if (m->info == NULL && !starts(text, "Previous work-items executed") &&
+		   !starts(text, "fence=") && !starts(text, "events[") && !starts(text, "dest=") &&
+		   !starts(text, "elem_size=")) {
+		m->info = xstrdup(text);
+	}
+	free(text);
+}
+
+static void finish(struct reading *rd)
+{
+	struct oglog_message *m = &rd->m;
+	if (m->nentities == 0 && rd->has_group) {
+		m->entities[0] = (struct oglog_entity){ .is_item = false };
+		memcpy(m->entities[0].group, rd->group, sizeof rd->group);
+		m->nentities = 1;
+	}
+	/* The index message names no space: the pointer it indexes shows it. */
+	if (m->kind == OGLOG_ARRAY_INDEX && m->space == NULL && m->nlocations > 0 &&
+	    m->locations[0].instruction) {
+		const char *space = oglog_instruction_space(m->locations[0].instruction);
+		m->space = space ? xstrdup(space) : NULL;
+	}
+}
+
+void oglog_message_release(struct oglog_message *m)
+{
+	free(m->headline);
+	free(m->kernel);
+	free(m->what);
+	free(m->space);
+	free(m->info);
+	free(m->function);
+	free(m->error);
+	for (size_t i = 0; i < m->nlocations; i++) {
+		free(m->locations[i].file);
+		free(m->locations[i].source);
+		free(m->locations[i].instruction);
+	}
+}
+
+static void release(struct reading *rd)
+{
+	oglog_message_release(&rd->m);
+	free(rd->last_code);
+	*rd = (struct reading){ 0 };
+}
+
+size_t oglog_parse(const char *text, void (*fn)(void *ctx, const struct oglog_message *m),
+		   void *ctx)
+{
+	size_t count = 0;
+	struct reading rd = { 0 };
+	bool open = false;
+	const char *p = text;
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char *line = xstrndup(p, len);
+		if (len > 0 && line[len - 1] == '\r')
+			line[len - 1] = '\0';
+		p = nl ? nl + 1 : NULL;
+
+		if (line[0] == '\0') {
+			/* An empty line (no indentation at all) ends a message. */
+			if (open) {
+				finish(&rd);
+				fn(ctx, &rd.m);
+				count++;
+				release(&rd);
+				open = false;
+			}
+		} else if (!open) {
+			open = true;
+			rd.m.headline = trimmed(line);
+			classify(&rd.m, rd.m.headline);
+		} else if (line[0] == '\t') {
+			read_body_line(&rd, line + 1);
+		} else if (rd.m.info == NULL) {
+			/* A fatal error's reason stands unindented under its headline. */
+			rd.m.info = trimmed(line);
+		}
+		free(line);
+	}
+	if (open) {
+		finish(&rd);
+		fn(ctx, &rd.m);
+		count++;
+		release(&rd);
+	}
+	return count;
+}
+
+char oglog_access_type(const char *instruction)
+{
+	if (instruction == NULL)
+		return 0;
+	const char *p = instruction;
+	if (*p == '%') { /* "%5 = load ...": skip the result's name */
+		const char *eq = strstr(p, " = ");
+		p = eq ? eq + 3 : p;
+	}
+	if (starts(p, "store"))
+		return 'w';
+	if (starts(p, "load"))
+		return 'r';
+	if (starts(p, "atomicrmw") || starts(p, "cmpxchg") ||
+	    (starts(p, "call") && strstr(p, "atomic")))
+		return 'a';
+	return 0;
+}
+
+const char *oglog_instruction_space(const char *instruction)
+{
+	char access = oglog_access_type(instruction);
+	if (access != 'r' && access != 'w')
+		return NULL;
+	/* The pointer operand's type is the last one before ", align": "float addrspace(3)*"
+	 * for local memory, a bare "float*" for private. */
+	const char *end = strstr(instruction, ", align");
+	size_t len = end ? (size_t)(end - instruction) : strlen(instruction);
+	const char *star = NULL;
+	for (size_t i = 0; i < len; i++)
+		if (instruction[i] == '*')
+			star = instruction + i;
+	if (star == NULL || star == instruction)
+		return NULL;
+	long n = 0;
+	if (star[-1] == ')') {
+		const char *open = star - 1;
+		while (open > instruction && *open != '(')
+			open--;
+		if (open - instruction < 9 || strncmp(open - 9, "addrspace", 9) != 0)
+			return NULL;
+		n = strtol(open + 1, NULL, 10);
+	}
+	static const char *const by_number[] = { "private", "global", "constant", "local" };
+	return n >= 0 && n < 4 ? by_number[n] : NULL;
+}

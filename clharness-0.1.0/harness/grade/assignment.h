@@ -1,0 +1,89 @@
+/* assignment.h - a grading assignment: the kernels a submission must define, and the
+ * checks that earn its points (right output on named cases, no race or memory error
+ * under the simulator, speed against the case's own kernel), with the limits every run
+ * of an untrusted submission runs under. */
+#ifndef CLH_ASSIGNMENT_H
+#define CLH_ASSIGNMENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/diag.h"
+#include "case/yamlread.h"
+#include "exec/backend.h"
+
+enum grade_kind {
+	GRADE_CORRECT,	/* right output on a real device at every size and work-group size */
+	GRADE_SIMULATE, /* none of the forbidden findings under the simulator */
+	GRADE_SPEED,	/* kernel time on a real device against the case's own kernel */
+};
+
+/* One kernel a submission must define, as the assignment declares it. */
+struct kernel_proto {
+	char *text; /* the prototype as written, for messages */
+	char *name;
+	struct kernel_sig sig;
+};
+
+struct grade_check {
+	char *name;
+	char *about;
+	double points;
+	bool hidden; /* reports say pass or fail only */
+	enum grade_kind kind;
+	char *case_path;  /* resolved: a readable case file */
+	long long *sizes; /* NULL: the case's own (a simulate check: its sim_sizes) */
+	size_t nsizes;
+	long long *locals; /* NULL: the case's own */
+	size_t nlocals;
+	unsigned forbid; /* GRADE_SIMULATE: bits (1 << enum finding_kind) that fail a run */
+	double full;	 /* GRADE_SPEED: speed (reference time / submission time) earning all
+			    the points, */
+	double none;	 /* and the speed at or below which it earns none */
+	unsigned repeat; /* GRADE_SPEED: launches timed together in one run */
+	unsigned rounds; /* GRADE_SPEED: runs of each kernel, the fastest kept */
+	struct src_pos pos;
+};
+
+struct assignment {
+	char *path;
+	char *name; /* the file's name without .yaml */
+	char *about;
+	struct kernel_proto *kernels;
+	size_t nkernels;
+	struct grade_check *checks;
+	size_t nchecks;
+	double max_points;
+	unsigned wall_s;	/* a run's wall-clock limit */
+	unsigned cpu_s;		/* a run's CPU-time limit, all its threads together */
+	uint64_t address_space; /* a run's address-space limit in bytes */
+};
+
+/* Loads and validates an assignment, and every case its checks name: each case's
+ * kernels must be ones the assignment declares, with the parameters its prototype says.
+ * Returns NULL with every mistake in diags as file:line:col. */
+struct assignment *assignment_load(const char *path, struct diag_list *diags);
+/* The same for an assignment held in memory: `path` names it in diagnostics and its
+ * cases are looked for from its folder, as if the text were a file there. */
+struct assignment *assignment_load_text(const char *path, const char *text,
+					struct diag_list *diags);
+void assignment_free(struct assignment *a);
+
+const char *grade_kind_name(enum grade_kind kind);
+
+/* Parses a kernel prototype, "kernel void name(global const float *in, uint n)", into
+ * its name and parameters. Returns -1 with *why (caller frees) when it is not one. */
+int kernel_proto_parse(const char *text, char **name, struct kernel_sig *sig, char **why);
+
+/* Whether a kernel's parameters, as a driver describes them, are those declared: the
+ * same count, memory spaces and types (names and const do not matter). Returns NULL when
+ * they are, else what differs (caller frees). */
+char *kernel_sig_mismatch(const struct kernel_sig *declared, const struct kernel_sig *actual);
+
+/* Switches every step of `tc` that runs one of the assignment's kernels to the
+ * submission at `path`. A case of one step whose kernel the assignment does not name
+ * runs the assignment's only kernel. */
+void assignment_substitute(const struct assignment *a, struct test_case *tc, const char *path);
+
+#endif

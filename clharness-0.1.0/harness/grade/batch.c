@@ -1,0 +1,254 @@
+/* batch.c - grades many submissions side by side in child processes. */
+#include "config.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/interrupt.h"
+#include "base/util.h"
+#include "grade/batch.h"
+#include "grade/gradereport.h"
+
+int write_text_file(const char *dir, const char *name, const char *text)
+{
+	/* A fresh name that mkstemp creates (O_EXCL, so never through a link planted in the
+	 * folder), renamed over `name`: rename replaces a link rather than writing where it
+	 * points, and a reader never sees half a report. */
+	char *temp = xasprintf("%s/.%s.XXXXXX", dir, name);
+	char *path = xasprintf("%s/%s", dir, name);
+	int status = -1;
+	int fd = mkstemp(temp);
+	if (fd < 0)
+		goto out;
+	size_t len = text ? strlen(text) : 0, done = 0;
+	while (done < len) {
+		ssize_t n = write(fd, text + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+	}
+	/* mkstemp makes the file private; a report is read by whoever reads the folder. */
+	bool written = done == len && fchmod(fd, 0644) == 0;
+	if (close(fd) == 0 && written && rename(temp, path) == 0)
+		status = 0;
+	else
+		unlink(temp);
+out:
+	free(temp);
+	free(path);
+	return status;
+}
+
+/* Writes a student's text and JSON reports. */
+static int write_reports(const struct batch_options *bo, const struct student_grade *g)
+{
+	struct strbuf text = { 0 }, json = { 0 };
+	grade_report_text(&text, bo->assignment, g, false);
+	grade_report_json(&json, bo->assignment, g);
+	char *text_name = xasprintf("%s.txt", g->student);
+	char *json_name = xasprintf("%s.json", g->student);
+	int status = write_text_file(bo->out_dir, text_name, text.data) < 0 ||
+				     write_text_file(bo->out_dir, json_name, json.data) < 0
+			     ? -1
+			     : 0;
+	free(text_name);
+	free(json_name);
+	strbuf_free(&text);
+	strbuf_free(&json);
+	return status;
+}
+
+/* What a grader tells the parent: one line a number, so the parent needs no parser
+ * beyond strtod. "reports-failed" ends it when the reports could not be written. */
+static void send_summary(int fd, const struct student_grade *g, bool reports_written)
+{
+	struct strbuf out = { 0 };
+	strbuf_printf(&out, "%d\n%s\n", g->blocker ? (int)g->blocker_verdict : -1,
+		      reports_written ? "ok" : "reports-failed");
+	for (size_t i = 0; i < g->nchecks; i++)
+		strbuf_printf(&out, "%.17g %zu %zu %u\n", g->checks[i].points, g->checks[i].runs,
+			      g->checks[i].passed, g->checks[i].verdicts);
+	strbuf_printf(&out, "%.17g\n", g->total);
+	size_t done = 0;
+	while (done < out.len) {
+		ssize_t w = write(fd, out.data + done, out.len - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;
+		done += (size_t)w;
+	}
+	strbuf_free(&out);
+}
+
+/* Reads a summary back into a grade of points alone. Returns -1 when it is cut short. */
+static int read_summary(const char *text, const struct assignment *a, struct student_grade *g,
+			bool *reports_written)
+{
+	char *end;
+	long blocker = strtol(text, &end, 10);
+	if (end == text || *end != '\n')
+		return -1;
+	const char *p = end + 1;
+	*reports_written = strncmp(p, "ok\n", 3) == 0;
+	p = strchr(p, '\n');
+	if (p == NULL)
+		return -1;
+	p++;
+	if (blocker > VERDICT_SKIP)
+		return -1;
+	if (blocker >= 0) {
+		g->blocker_verdict = (enum verdict)blocker;
+		g->blocker = xstrdup("not gradable: see the student's report");
+	}
+	for (size_t i = 0; i < a->nchecks; i++) {
+		struct check_grade *cg = &g->checks[i];
+		cg->points = strtod(p, &end);
+		if (end == p)
+			return -1;
+		cg->runs = strtoul(end, &end, 10);
+		cg->passed = strtoul(end, &end, 10);
+		cg->verdicts = (unsigned)strtoul(end, &end, 10);
+		if (*end != '\n')
+			return -1;
+		p = end + 1;
+	}
+	g->total = strtod(p, &end);
+	return end == p || *end != '\n' ? -1 : 0;
+}
+
+struct grader_child {
+	pid_t pid;
+	int fd;
+	size_t index;
+	struct strbuf got;
+	uint64_t start_ns;
+};
+
+/* In the child: grades one submission, writes its reports, sends the summary. */
+static void grade_child(const struct batch_options *bo, const struct submission *sub, int fd)
+{
+	struct student_grade g;
+	grade_submission(bo->assignment, bo->grade, sub->student, sub->path, sub->problem, &g);
+	bool written = write_reports(bo, &g) == 0;
+	send_summary(fd, &g, written);
+	student_grade_free(&g);
+}
+
+/* In the parent: a child has ended; turns what it sent into grades[index]. */
+static size_t finish_child(const struct batch_options *bo, struct grader_child *c,
+			   const struct submission *subs, struct student_grade *grades, int status)
+{
+	const struct submission *sub = &subs[c->index];
+	struct student_grade *g = &grades[c->index];
+	size_t failed_reports = 0;
+	bool written = false;
+	struct student_grade got;
+	student_grade_init(bo->assignment, sub->student, sub->path, &got);
+	if (c->got.data && read_summary(c->got.data, bo->assignment, &got, &written) == 0) {
+		*g = got;
+	} else if (interrupt_signal()) {
+		/* Ended by the parent's stop: not graded, and no report says otherwise. */
+		student_grade_free(&got);
+		strbuf_free(&c->got);
+		close(c->fd);
+		return 0;
+	} else {
+		student_grade_free(&got);
+		/* The grader itself died: the student still gets a score and a report. */
+		char *why =
+			WIFSIGNALED(status)
+				? xasprintf("the grader died of signal %d (%s), a fault of "
+					    "clharness: please report it",
+					    WTERMSIG(status), strsignal(WTERMSIG(status)))
+				: xasprintf("the grader exited with status %d before reporting, "
+					    "a fault of clharness: please report it",
+					    WEXITSTATUS(status));
+		grade_blocked(bo->assignment, sub->student, sub->path, VERDICT_CRASH, why, g);
+		free(why);
+		written = write_reports(bo, g) == 0;
+	}
+	if (!written)
+		failed_reports++;
+	if (bo->progress)
+		bo->progress(bo->ctx, g, (clock_now_ns() - c->start_ns) / 1e9);
+	strbuf_free(&c->got);
+	close(c->fd);
+	return failed_reports;
+}
+
+size_t batch_grade(const struct batch_options *bo, const struct submission *subs, size_t n,
+		   struct student_grade *grades)
+{
+	unsigned jobs = bo->jobs ? bo->jobs : 1;
+	struct grader_child *running = xcalloc(jobs, sizeof *running);
+	size_t nrunning = 0, next = 0, failed_reports = 0;
+	while ((next < n && !interrupt_signal()) || nrunning > 0) {
+		while (next < n && nrunning < jobs && !interrupt_signal()) {
+			int fds[2];
+			if (pipe(fds) < 0) {
+				fprintf(stderr, "clharness: pipe: %s\n", strerror(errno));
+				exit(2);
+			}
+			fflush(stdout);
+			fflush(stderr);
+			pid_t parent = getpid();
+			pid_t pid = fork();
+			if (pid < 0) {
+				fprintf(stderr, "clharness: fork: %s\n", strerror(errno));
+				exit(2);
+			}
+			if (pid == 0) {
+				interrupt_in_child(parent);
+				close(fds[0]);
+				for (size_t i = 0; i < nrunning; i++)
+					close(running[i].fd);
+				grade_child(bo, &subs[next], fds[1]);
+				_exit(0);
+			}
+			interrupt_track(pid);
+			close(fds[1]);
+			running[nrunning++] = (struct grader_child){ .pid = pid,
+								     .fd = fds[0],
+								     .index = next++,
+								     .start_ns = clock_now_ns() };
+		}
+		/* Read whatever any grader sent; one whose pipe closed has finished. */
+		struct pollfd *pfds = xcalloc(nrunning, sizeof *pfds);
+		for (size_t i = 0; i < nrunning; i++)
+			pfds[i] = (struct pollfd){ .fd = running[i].fd, .events = POLLIN };
+		while (poll(pfds, nrunning, -1) < 0 && errno == EINTR && !interrupt_signal())
+			;
+		for (size_t i = nrunning; i-- > 0;) {
+			if (!(pfds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			char chunk[4096];
+			ssize_t got = read(running[i].fd, chunk, sizeof chunk);
+			if (got > 0) {
+				strbuf_append(&running[i].got, chunk, (size_t)got);
+				continue;
+			}
+			if (got < 0 && errno == EINTR)
+				continue;
+			int status = 0;
+			while (waitpid(running[i].pid, &status, 0) < 0 && errno == EINTR)
+				;
+			interrupt_untrack(running[i].pid);
+			failed_reports += finish_child(bo, &running[i], subs, grades, status);
+			running[i] = running[--nrunning];
+		}
+		free(pfds);
+	}
+	free(running);
+	return failed_reports;
+}

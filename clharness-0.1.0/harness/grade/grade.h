@@ -1,0 +1,69 @@
+/* grade.h - grades one student's submission against an assignment: its kernels must be
+ * those declared, then every check runs the assignment's cases with the submission in
+ * place of the case's kernel file, each run in a worker process of its own under the
+ * assignment's limits. */
+#ifndef CLH_GRADE_H
+#define CLH_GRADE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/diag.h"
+#include "grade/assignment.h"
+#include "results/result.h"
+
+struct grade_options {
+	const char *device;    /* the real device's name, for correct and speed checks */
+	const char *simulator; /* the simulator's name, for simulate checks */
+	unsigned wall_s;       /* a run's wall-clock limit; 0: the assignment's */
+	/* A file locked, exclusively around timed runs and shared around the others, so
+	 * graders side by side never run beside another's timed run; NULL: none. */
+	const char *speed_lock;
+};
+
+struct check_grade {
+	double points;	   /* earned */
+	size_t passed;	   /* runs that passed */
+	size_t runs;	   /* runs that count (a work-group size a device refuses does not) */
+	double speed;	   /* GRADE_SPEED: reference kernel time / submission's; 0: not timed */
+	char *summary;	   /* one line: "8 of 9 runs right", "0.93 of the reference's speed" */
+	unsigned verdicts; /* bits (1 << enum verdict) of the failed runs' verdicts */
+	struct diag_list diags; /* what went wrong, at the submission's lines where known */
+};
+
+struct student_grade {
+	char *student;
+	char *submission; /* the .cl file graded; NULL when there was none */
+	double total;
+	/* Why no check could run (does not build, a kernel is missing or has other
+	 * parameters): every check then earns 0. NULL when the checks ran. */
+	char *blocker;
+	enum verdict blocker_verdict;	/* build-error, case-error, timeout, crash */
+	struct diag_list blocker_diags; /* the first build error at its line, or the message */
+	char *blocker_log;		/* the build log, or what the worker printed; NULL: none */
+	struct check_grade *checks;	/* one per check of the assignment */
+	size_t nchecks;
+};
+
+/* Grades `path` for `student`. Never fails: a submission that cannot be graded gets 0
+ * points with the reason in g->blocker; `problem`, when not NULL, is such a reason found
+ * before grading (a folder without a .cl file). */
+void grade_submission(const struct assignment *a, const struct grade_options *opt,
+		      const char *student, const char *path, const char *problem,
+		      struct student_grade *g);
+/* A grade of 0 for every check, with nothing said yet. */
+void student_grade_init(const struct assignment *a, const char *student, const char *path,
+			struct student_grade *g);
+/* A grade of 0 for every check, with `why` as the blocker. */
+void grade_blocked(const struct assignment *a, const char *student, const char *path,
+		   enum verdict verdict, const char *why, struct student_grade *g);
+
+/* Whether check `c` passed: every run right, or every point earned. */
+bool check_grade_passed(const struct grade_check *c, const struct check_grade *cg);
+
+/* Points rounded the way reports show them, so the same runs give the same score. */
+double grade_round(double points);
+
+void student_grade_free(struct student_grade *g);
+
+#endif

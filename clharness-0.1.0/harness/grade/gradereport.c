@@ -1,0 +1,258 @@
+/* gradereport.c - students' reports and the class table. */
+#include "config.h"
+
+#include <string.h>
+
+#include "grade/gradereport.h"
+#include "results/report.h"
+
+/* Points as reports print them: no decimals for whole points. */
+static void points_text(struct strbuf *out, double points)
+{
+	if (points == (double)(long long)points)
+		strbuf_printf(out, "%lld", (long long)points);
+	else
+		strbuf_printf(out, "%.2f", points);
+}
+
+/* What a check's line says: its summary, or only pass or fail when it is hidden. */
+static const char *check_outcome(const struct grade_check *c, const struct check_grade *cg)
+{
+	if (!c->hidden)
+		return cg->summary ? cg->summary : "";
+	return check_grade_passed(c, cg) ? "passed (hidden check)" : "failed (hidden check)";
+}
+
+void grade_report_text(struct strbuf *out, const struct assignment *a,
+		       const struct student_grade *g, bool colour)
+{
+	strbuf_printf(out, "%s: %s (%s)\n", a->name, g->student,
+		      g->submission ? g->submission : "no submission");
+	size_t width = 5;
+	for (size_t i = 0; i < a->nchecks; i++)
+		if (strlen(a->checks[i].name) > width)
+			width = strlen(a->checks[i].name);
+	for (size_t i = 0; i < a->nchecks; i++) {
+		const struct grade_check *c = &a->checks[i];
+		const struct check_grade *cg = &g->checks[i];
+		struct strbuf pts = { 0 };
+		points_text(&pts, cg->points);
+		strbuf_puts(&pts, " / ");
+		points_text(&pts, c->points);
+		strbuf_printf(out, "  %-*s  %11s  %s\n", (int)width, c->name, pts.data,
+			      g->blocker ? "not run" : check_outcome(c, cg));
+		strbuf_free(&pts);
+	}
+	struct strbuf total = { 0 };
+	points_text(&total, g->total);
+	strbuf_puts(&total, " / ");
+	points_text(&total, a->max_points);
+	strbuf_printf(out, "  %-*s  %11s\n", (int)width, "total", total.data);
+	strbuf_free(&total);
+
+	if (g->blocker) {
+		strbuf_puts(out, "\n");
+		/* A build error is told at its line; any other blocker in its own words. */
+		if (g->blocker_diags.count > 0)
+			diag_list_render(out, &g->blocker_diags, colour);
+		else
+			diag_render(out, g->submission ? g->submission : g->student, 0, 0,
+				    DIAG_ERROR, g->blocker, colour);
+		if (g->blocker_log) {
+			strbuf_puts(out, "the build log:\n");
+			for (const char *p = g->blocker_log; *p;) {
+				const char *nl = strchr(p, '\n');
+				size_t len = nl ? (size_t)(nl - p) : strlen(p);
+				strbuf_printf(out, "    %.*s\n", (int)len, p);
+				p += len + (nl != NULL);
+			}
+		}
+		return;
+	}
+	for (size_t i = 0; i < a->nchecks; i++) {
+		const struct grade_check *c = &a->checks[i];
+		const struct check_grade *cg = &g->checks[i];
+		if (c->hidden || cg->diags.count == 0)
+			continue;
+		strbuf_printf(out, "\n%s%s%s:\n", c->name, c->about ? ": " : "",
+			      c->about ? c->about : "");
+		diag_list_render(out, &cg->diags, colour);
+	}
+}
+
+static void json_diags(struct strbuf *out, const struct diag_list *list)
+{
+	strbuf_puts(out, "[");
+	for (size_t d = 0; d < list->count; d++) {
+		const struct diag *x = &list->items[d];
+		strbuf_puts(out, d ? ",{\"file\":" : "{\"file\":");
+		json_string(out, x->file);
+		strbuf_printf(out,
+			      ",\"line\":%d,\"col\":%d,\"severity\":\"%s\",\"message\":", x->line,
+			      x->col, diag_severity_name(x->severity));
+		json_string(out, x->message);
+		strbuf_puts(out, "}");
+	}
+	strbuf_puts(out, "]");
+}
+
+void grade_report_json(struct strbuf *out, const struct assignment *a,
+		       const struct student_grade *g)
+{
+	strbuf_puts(out, "{\"assignment\":");
+	json_string(out, a->name);
+	strbuf_puts(out, ",\"student\":");
+	json_string(out, g->student);
+	strbuf_puts(out, ",\"submission\":");
+	if (g->submission)
+		json_string(out, g->submission);
+	else
+		strbuf_puts(out, "null");
+	strbuf_printf(out, ",\"total\":%.2f,\"max\":%.2f,\"blocker\":", g->total, a->max_points);
+	if (g->blocker) {
+		strbuf_printf(out,
+			      "{\"verdict\":\"%s\",\"message\":", verdict_name(g->blocker_verdict));
+		json_string(out, g->blocker);
+		strbuf_puts(out, ",\"diagnostics\":");
+		json_diags(out, &g->blocker_diags);
+		strbuf_puts(out, ",\"log\":");
+		if (g->blocker_log)
+			json_string(out, g->blocker_log);
+		else
+			strbuf_puts(out, "null");
+		strbuf_puts(out, "}");
+	} else {
+		strbuf_puts(out, "null");
+	}
+	strbuf_puts(out, ",\"checks\":[");
+	for (size_t i = 0; i < a->nchecks; i++) {
+		const struct grade_check *c = &a->checks[i];
+		const struct check_grade *cg = &g->checks[i];
+		strbuf_puts(out, i ? ",{\"name\":" : "{\"name\":");
+		json_string(out, c->name);
+		strbuf_printf(out,
+			      ",\"kind\":\"%s\",\"hidden\":%s,\"points\":%.2f,\"max\":%.2f,"
+			      "\"passed\":%s",
+			      grade_kind_name(c->kind), c->hidden ? "true" : "false", cg->points,
+			      c->points, check_grade_passed(c, cg) ? "true" : "false");
+		if (!c->hidden) {
+			strbuf_printf(out, ",\"runs\":%zu,\"runs_passed\":%zu", cg->runs,
+				      cg->passed);
+			if (c->kind == GRADE_SPEED)
+				strbuf_printf(out, ",\"speed\":%.4f", cg->speed);
+			strbuf_puts(out, ",\"summary\":");
+			json_string(out, cg->summary ? cg->summary : "");
+			strbuf_puts(out, ",\"diagnostics\":");
+			json_diags(out, &cg->diags);
+		}
+		strbuf_puts(out, "}");
+	}
+	strbuf_puts(out, "]}\n");
+}
+
+/* A CSV field, quoted where it holds a comma, a quote or a line break (RFC 4180). A
+ * field that a spreadsheet would take for a formula (a student's file named "=1+2.cl")
+ * starts with a quote mark instead, which spreadsheets show as text (OWASP's advice on
+ * CSV injection). */
+static void csv_field(struct strbuf *out, const char *s)
+{
+	bool formula = s[0] != '\0' && strchr("=+-@\t\r", s[0]) != NULL;
+	if (!formula && strpbrk(s, ",\"\r\n") == NULL) {
+		strbuf_puts(out, s);
+		return;
+	}
+	strbuf_puts(out, formula ? "\"'" : "\"");
+	for (const char *p = s; *p; p++)
+		strbuf_printf(out, *p == '"' ? "\"\"" : "%c", *p);
+	strbuf_puts(out, "\"");
+}
+
+/* What the table says beside a student's points: why the checks could not run, or that
+ * runs hung or crashed, which an instructor will want to look at. */
+static void row_note(struct strbuf *out, const struct student_grade *g)
+{
+	if (g->blocker) {
+		strbuf_puts(out, verdict_name(g->blocker_verdict));
+		return;
+	}
+	unsigned seen = 0;
+	for (size_t i = 0; i < g->nchecks; i++)
+		seen |= g->checks[i].verdicts;
+	const enum verdict told[] = { VERDICT_TIMEOUT, VERDICT_CRASH };
+	const char *sep = "";
+	for (size_t k = 0; k < 2; k++)
+		if (seen & (1u << told[k])) {
+			strbuf_printf(out, "%s%s", sep, verdict_name(told[k]));
+			sep = " and ";
+		}
+}
+
+void grade_table_csv(struct strbuf *out, const struct assignment *a,
+		     const struct student_grade *grades, size_t n)
+{
+	strbuf_puts(out, "student");
+	for (size_t i = 0; i < a->nchecks; i++) {
+		strbuf_puts(out, ",");
+		csv_field(out, a->checks[i].name);
+	}
+	strbuf_puts(out, ",total,note\n");
+	for (size_t s = 0; s < n; s++) {
+		csv_field(out, grades[s].student);
+		for (size_t i = 0; i < a->nchecks; i++) {
+			strbuf_puts(out, ",");
+			points_text(out, grades[s].checks[i].points);
+		}
+		strbuf_puts(out, ",");
+		points_text(out, grades[s].total);
+		struct strbuf note = { 0 };
+		row_note(&note, &grades[s]);
+		strbuf_puts(out, ",");
+		csv_field(out, note.data ? note.data : "");
+		strbuf_puts(out, "\n");
+		strbuf_free(&note);
+	}
+}
+
+/* A Markdown table cell: a '|' would end it. */
+static void md_cell(struct strbuf *out, const char *s)
+{
+	for (const char *p = s; *p; p++)
+		strbuf_printf(out, *p == '|' ? "\\|" : "%c", *p);
+}
+
+void grade_table_markdown(struct strbuf *out, const struct assignment *a,
+			  const struct student_grade *grades, size_t n)
+{
+	strbuf_puts(out, "| student |");
+	for (size_t i = 0; i < a->nchecks; i++) {
+		strbuf_puts(out, " ");
+		md_cell(out, a->checks[i].name);
+		strbuf_puts(out, " (");
+		points_text(out, a->checks[i].points);
+		strbuf_puts(out, a->checks[i].hidden ? ", hidden) |" : ") |");
+	}
+	strbuf_puts(out, " total (");
+	points_text(out, a->max_points);
+	strbuf_puts(out, ") | note |\n|---|");
+	for (size_t i = 0; i < a->nchecks; i++)
+		strbuf_puts(out, "---:|");
+	strbuf_puts(out, "---:|---|\n");
+	for (size_t s = 0; s < n; s++) {
+		strbuf_puts(out, "| ");
+		md_cell(out, grades[s].student);
+		strbuf_puts(out, " |");
+		for (size_t i = 0; i < a->nchecks; i++) {
+			strbuf_puts(out, " ");
+			points_text(out, grades[s].checks[i].points);
+			strbuf_puts(out, " |");
+		}
+		strbuf_puts(out, " ");
+		points_text(out, grades[s].total);
+		struct strbuf note = { 0 };
+		row_note(&note, &grades[s]);
+		strbuf_puts(out, " | ");
+		md_cell(out, note.data ? note.data : "");
+		strbuf_puts(out, " |\n");
+		strbuf_free(&note);
+	}
+}

@@ -1,0 +1,59 @@
+/* report.h - reporters: human text (GCC-style diagnostics), TAP for Automake's driver,
+ * JSON Lines for machines; and the run's summary. */
+#ifndef CLH_REPORT_H
+#define CLH_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/diag.h"
+#include "results/result.h"
+
+enum report_format { REPORT_TEXT, REPORT_TAP, REPORT_JSON };
+
+struct reporter {
+	enum report_format format;
+	FILE *out;
+	bool colour;
+	size_t results;	   /* results reported: the TAP test number */
+	size_t unexpected; /* results that are not what their case expects */
+	size_t passed;
+	size_t expected_bugs; /* expected bugs: a simulator's findings, a racy wrong output */
+	size_t skipped;
+	size_t broken_cases; /* case files that did not load */
+	double worst_drift;
+	uint64_t kernel_ns, reference_ns, compare_ns;
+	size_t builds, generated, references;
+	FILE *junit; /* also write JUnit XML here, when set */
+	struct strbuf junit_cases;
+	size_t junit_failures, junit_errors, junit_skipped;
+};
+
+void report_init(struct reporter *rp, enum report_format format, FILE *out, bool colour);
+/* A case file that failed to load: its diagnostics, and a failed result for it. */
+void report_broken_case(struct reporter *rp, const char *path, const struct diag_list *diags);
+void report_result(struct reporter *rp, const struct result *r);
+/* Nothing can run (no device matches): TAP says "1..0 # SKIP reason". */
+void report_skip_all(struct reporter *rp, const char *reason);
+/* The summary line, the timing split when asked for, and TAP's plan. */
+void report_finish(struct reporter *rp, size_t ntargets, uint64_t wall_ns, bool timing);
+/* Also writes JUnit XML to `junit` at report_finish (testcases accumulate until then,
+ * since the root element carries the counts). The caller closes the file. */
+void report_set_junit(struct reporter *rp, FILE *junit);
+
+/* Whether every result so far was what its case expects. */
+bool report_all_expected(const struct reporter *rp);
+
+/* One finding GCC-style: at its line with a caret, then a note at the other line it names
+ * or with its example work-items. Placed in `file_if_unknown` when the finding names no
+ * file; tagged with the run r came from, unless r is NULL. */
+void report_finding(struct strbuf *out, const struct finding *f, const char *file_if_unknown,
+		    const struct result *r, bool colour);
+
+/* Writes s as a JSON string literal, quotes included. */
+void json_string(struct strbuf *out, const char *s);
+/* Writes s escaped for XML text and attribute values. */
+void xml_text(struct strbuf *out, const char *s);
+
+#endif

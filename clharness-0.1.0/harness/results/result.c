@@ -1,0 +1,127 @@
+/* result.c - verdict names and expectations of results. */
+#include "config.h"
+
+#include "results/result.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+
+#include "base/util.h"
+
+const char *verdict_name(enum verdict v)
+{
+	static const char *const names[] = {
+		[VERDICT_PASS] = "pass",
+		[VERDICT_WRONG_OUTPUT] = "wrong-output",
+		[VERDICT_RACE] = "race",
+		[VERDICT_DIVERGENCE] = "barrier-divergence",
+		[VERDICT_OUT_OF_BOUNDS] = "out-of-bounds",
+		[VERDICT_UNINITIALIZED] = "uninitialized",
+		[VERDICT_BUILD_ERROR] = "build-error",
+		[VERDICT_CASE_ERROR] = "case-error",
+		[VERDICT_TIMEOUT] = "timeout",
+		[VERDICT_CRASH] = "crash",
+		[VERDICT_SKIP] = "skip",
+	};
+	return names[v];
+}
+
+bool result_expected(const struct result *r)
+{
+	if (r->expect != EXPECT_BY_VERDICT)
+		return r->expect == EXPECT_MET;
+	switch (r->verdict) {
+	case VERDICT_PASS:
+	case VERDICT_SKIP:
+		return true;
+	case VERDICT_WRONG_OUTPUT:
+	case VERDICT_RACE:
+	case VERDICT_DIVERGENCE:
+	case VERDICT_OUT_OF_BOUNDS:
+	case VERDICT_UNINITIALIZED:
+		return r->racy;
+	default:
+		return false;
+	}
+}
+
+/* The verdict an error finding gives its run. */
+static enum verdict finding_verdict(enum finding_kind kind)
+{
+	switch (kind) {
+	case FINDING_RACE:
+		return VERDICT_RACE;
+	case FINDING_DIVERGENCE:
+		return VERDICT_DIVERGENCE;
+	case FINDING_OUT_OF_BOUNDS:
+		return VERDICT_OUT_OF_BOUNDS;
+	case FINDING_UNINITIALIZED:
+		return VERDICT_UNINITIALIZED;
+	case FINDING_API_ERROR:
+		return VERDICT_CASE_ERROR; /* the run called OpenCL in a way it refuses */
+	case FINDING_SIMULATOR_ERROR:
+		return VERDICT_CRASH; /* the simulator stopped the kernel */
+	case FINDING_TRUNCATED:
+	case FINDING_OTHER:
+		break;
+	}
+	return VERDICT_PASS;
+}
+
+void result_settle(struct result *r)
+{
+	r->output = r->verdict;
+	if (r->verdict != VERDICT_PASS && r->verdict != VERDICT_WRONG_OUTPUT)
+		return;
+	enum verdict worst = r->verdict;
+	for (size_t i = 0; i < r->findings.count; i++) {
+		const struct finding *f = &r->findings.items[i];
+		enum verdict v =
+			f->severity == DIAG_ERROR ? finding_verdict(f->kind) : VERDICT_PASS;
+		if (v != VERDICT_PASS &&
+		    (worst == VERDICT_PASS || worst == VERDICT_WRONG_OUTPUT || v < worst))
+			worst = v;
+	}
+	r->verdict = worst;
+}
+
+void result_set_diag(struct result *r, enum verdict v, const char *file, int line, int col,
+		     const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	free(r->message);
+	r->message = xvasprintf(fmt, ap);
+	va_end(ap);
+	free(r->file);
+	r->file = file ? xstrdup(file) : NULL;
+	r->line = line;
+	r->col = col;
+	r->verdict = v;
+}
+
+void result_cut(struct result *r)
+{
+	text_cut(&r->message, RESULT_MESSAGE_MAX, "message");
+	text_cut(&r->detail, RESULT_DETAIL_MAX, "log");
+}
+
+void result_free(struct result *r)
+{
+	free(r->case_name);
+	free(r->case_path);
+	free(r->target);
+	free(r->backend);
+	free(r->file);
+	free(r->message);
+	free(r->detail);
+	free(r->buffer);
+	free(r->expect_diff);
+	finding_list_free(&r->findings);
+	for (size_t i = 0; i < r->nkept; i++) {
+		free(r->kept[i].name);
+		free(r->kept[i].data);
+	}
+	free(r->kept);
+	*r = (struct result){ 0 };
+}

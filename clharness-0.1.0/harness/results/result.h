@@ -1,0 +1,107 @@
+/* result.h - the verdict of one case at one size on one target, and whether it is the
+ * verdict the case expects. */
+#ifndef CLH_RESULT_H
+#define CLH_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "case/elem.h"
+#include "findings/finding.h"
+
+/* In order of precedence among a simulator's findings: the first that applies names a
+ * result whose run found several kinds of bug. */
+enum verdict {
+	VERDICT_PASS,
+	VERDICT_WRONG_OUTPUT,
+	VERDICT_RACE,
+	VERDICT_DIVERGENCE,
+	VERDICT_OUT_OF_BOUNDS,
+	VERDICT_UNINITIALIZED,
+	VERDICT_BUILD_ERROR,
+	VERDICT_CASE_ERROR, /* the case cannot run as written: bad plan, arguments not matching */
+	VERDICT_TIMEOUT,
+	VERDICT_CRASH,
+	VERDICT_SKIP, /* the target lacks something the run needs */
+};
+
+/* One buffer as a device left it, kept where runs are compared across devices. */
+struct kept_buffer {
+	char *name;
+	enum elem_type type;
+	size_t count;
+	void *data;
+};
+
+/* Who decides whether a result is the one its case expects. */
+enum expectation {
+	EXPECT_BY_VERDICT, /* no golden: result_expected's rule */
+	EXPECT_MET,	   /* the case's golden says exactly this */
+	EXPECT_UNMET,	   /* the golden says otherwise; expect_diff shows how */
+};
+
+/* One result. n and l are 0 for results about a whole case (a build error, a crash while
+ * building). file/line/col/message is the headline diagnostic, detail the rest (build
+ * log, signal name). Mismatch fields are set for wrong-output. verdict is the worst of
+ * the output comparison (kept in `output`) and the simulator's error findings. */
+struct result {
+	char *case_name;
+	char *case_path;
+	char *target;
+	char *backend;
+	long long n;
+	long long l;
+	enum verdict verdict;
+	bool racy;
+	bool simulated; /* from a simulator backend: findings and goldens per run */
+	uint64_t kernel_ns;
+	uint64_t reference_ns;
+	uint64_t compare_ns;
+	unsigned repeat;
+	unsigned builds;     /* programs built for this result; 0 when reused */
+	unsigned generated;  /* buffers whose initial contents were generated for it */
+	unsigned references; /* CPU references computed for it; 0 when all were reused */
+	double drift;	     /* worst |error| / bound over the checked floats */
+	char *file;
+	int line;
+	int col;
+	char *message;
+	char *detail;
+	char *buffer; /* wrong-output: the first mismatching buffer */
+	size_t index;
+	double got;
+	double want;
+	double bound;
+	size_t mismatches;
+	size_t compared;
+	enum verdict output;	      /* pass or wrong-output, where outputs were compared */
+	struct finding_list findings; /* a simulator's diagnostics, folded */
+	struct kept_buffer *kept;     /* run_options.keep_outputs: every output buffer */
+	size_t nkept;
+	enum expectation expect; /* set by the parent, never sent by a worker */
+	char *expect_diff;	 /* EXPECT_UNMET: the golden's lines and this result's */
+};
+
+const char *verdict_name(enum verdict v);
+/* Whether the result is what the case expects. A golden decides where there is one
+ * (r->expect); otherwise: pass (or skip) for good kernels; for racy ones, any produced
+ * output right or wrong, since what a race does on hardware varies, or any bug a
+ * simulator finds. */
+bool result_expected(const struct result *r);
+/* Once a run's outputs were compared: keeps that verdict as `output` and raises the
+ * verdict to the first error finding's, in enum order. */
+void result_settle(struct result *r);
+/* Sets the headline diagnostic; copies file, formats the message. */
+void result_set_diag(struct result *r, enum verdict v, const char *file, int line, int col,
+		     const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+void result_free(struct result *r);
+
+/* The most of a result's message and detail (a build log, a worker's last words) that
+ * reach the reports: a 3.4 MB source's build log would otherwise put megabytes in every
+ * report of it. */
+enum { RESULT_MESSAGE_MAX = 4096, RESULT_DETAIL_MAX = 32768 };
+/* Cuts r's message and detail to those sizes, saying in each how much was cut. */
+void result_cut(struct result *r);
+
+#endif

@@ -1,0 +1,152 @@
+/* resultfile.c - reads JSON Lines results back through libfyaml, whose JSON mode parses
+ * the objects report.c writes. */
+#include "config.h"
+
+#include "results/resultfile.h"
+
+#include <errno.h>
+#include <libfyaml.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "case/yamltext.h"
+
+static struct fy_node *member(struct fy_node *map, const char *key)
+{
+	return map ? fy_node_mapping_lookup_by_string(map, key, FY_NT) : NULL;
+}
+
+/* A string member, copied; NULL when it is absent, null or not a scalar. */
+static char *text_member(struct fy_node *map, const char *key)
+{
+	struct fy_node *n = member(map, key);
+	if (n == NULL || !fy_node_is_scalar(n) || fy_node_get_style(n) == FYNS_PLAIN)
+		return NULL;
+	size_t len;
+	const char *text = fy_node_get_scalar(n, &len);
+	return text ? xstrndup(text, len) : NULL;
+}
+
+static int int_member(struct fy_node *map, const char *key)
+{
+	struct fy_node *n = member(map, key);
+	if (n == NULL || !fy_node_is_scalar(n))
+		return 0;
+	size_t len;
+	const char *text = fy_node_get_scalar(n, &len);
+	char *copy = xstrndup(text ? text : "", len);
+	int value = atoi(copy);
+	free(copy);
+	return value;
+}
+
+static void read_findings(struct fy_node *seq, struct recorded_result *r)
+{
+	if (seq == NULL || !fy_node_is_sequence(seq))
+		return;
+	void *iter = NULL;
+	struct fy_node *f;
+	while ((f = fy_node_sequence_iterate(seq, &iter)) != NULL) {
+		r->findings = xreallocarray(r->findings, r->nfindings + 1, sizeof *r->findings);
+		r->findings[r->nfindings++] = (struct recorded_finding){
+			.severity = text_member(f, "severity"),
+			.kind = text_member(f, "kind"),
+			.what = text_member(f, "what"),
+			.space = text_member(f, "space"),
+			.line = int_member(member(f, "at"), "line"),
+			.other_line = int_member(member(f, "other"), "line"),
+		};
+	}
+}
+
+static void recorded_result_free(struct recorded_result *r)
+{
+	for (size_t i = 0; i < r->nfindings; i++) {
+		free(r->findings[i].severity);
+		free(r->findings[i].kind);
+		free(r->findings[i].what);
+		free(r->findings[i].space);
+	}
+	free(r->findings);
+	free(r->case_name);
+	free(r->target);
+	free(r->verdict);
+	free(r->output);
+}
+
+/* Parses one line; false after saying what is wrong with it. */
+static bool read_line(const char *path, int lineno, const char *text, struct recorded_list *list,
+		      struct diag_list *diags)
+{
+	struct yaml_error err;
+	struct fy_document *doc = yaml_from_text(text, true, &err);
+	struct fy_node *root = doc ? fy_document_root(doc) : NULL;
+	bool ok = false;
+	if (doc == NULL) {
+		diag_add(diags, DIAG_ERROR, path, lineno, err.msg ? err.col : 1, "JSON: %s",
+			 err.msg ? err.msg : "not a JSON value");
+	} else {
+		struct recorded_result r = {
+			.case_name = text_member(root, "case"),
+			.target = text_member(root, "target"),
+			.verdict = text_member(root, "verdict"),
+			.output = text_member(root, "output"),
+		};
+		char *backend = text_member(root, "backend");
+		r.simulated = backend && strcmp(backend, "device") != 0;
+		free(backend);
+		if (r.case_name == NULL || r.target == NULL || r.verdict == NULL) {
+			diag_add(
+				diags, DIAG_ERROR, path, lineno, 1,
+				"a result needs \"case\", \"target\" and \"verdict\", as `clharness "
+				"run --json` writes them");
+			recorded_result_free(&r);
+		} else {
+			read_findings(member(root, "findings"), &r);
+			list->items =
+				xreallocarray(list->items, list->count + 1, sizeof *list->items);
+			list->items[list->count++] = r;
+			ok = true;
+		}
+	}
+	fy_document_destroy(doc);
+	yaml_error_free(&err);
+	return ok;
+}
+
+int resultfile_read(const char *path, struct recorded_list *list, struct diag_list *diags)
+{
+	size_t len;
+	char *text = read_file(path, &len);
+	if (text == NULL) {
+		diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot read the results: %s",
+			 file_error(errno));
+		return -1;
+	}
+	resultfile_parse(path, text, list, diags);
+	free(text);
+	return 0;
+}
+
+void resultfile_parse(const char *path, char *text, struct recorded_list *list,
+		      struct diag_list *diags)
+{
+	int lineno = 1;
+	for (char *line = text; line && *line; lineno++) {
+		char *nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		if (line[strspn(line, " \t\r")] != '\0')
+			read_line(path, lineno, line, list, diags);
+		line = nl ? nl + 1 : NULL;
+	}
+}
+
+void recorded_list_free(struct recorded_list *list)
+{
+	for (size_t i = 0; i < list->count; i++)
+		recorded_result_free(&list->items[i]);
+	free(list->items);
+	*list = (struct recorded_list){ 0 };
+}

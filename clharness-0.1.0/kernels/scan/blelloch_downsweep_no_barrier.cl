@@ -1,0 +1,35 @@
+/* The Blelloch block scan with the barrier of the down-sweep loop left out: each level
+ * swaps and adds pairs the level before wrote, so items read values not yet passed down.
+ * The up-sweep keeps its barriers. */
+kernel void scan_block(global const int *in, global int *out, local int *temp)
+{
+	size_t lid = get_local_id(0);
+	size_t n = 2 * get_local_size(0);
+	size_t base = get_group_id(0) * n;
+	size_t offset = 1;
+
+	temp[2 * lid] = in[base + 2 * lid];
+	temp[2 * lid + 1] = in[base + 2 * lid + 1];
+	for (size_t d = n >> 1; d > 0; d >>= 1) {
+		barrier(CLK_LOCAL_MEM_FENCE);
+		if (lid < d)
+			temp[offset * (2 * lid + 2) - 1] += temp[offset * (2 * lid + 1) - 1];
+		offset <<= 1;
+	}
+	barrier(CLK_LOCAL_MEM_FENCE);
+	if (lid == 0)
+		temp[n - 1] = 0;
+	for (size_t d = 1; d < n; d <<= 1) {
+		offset >>= 1;
+		if (lid < d) {
+			size_t ai = offset * (2 * lid + 1) - 1;
+			size_t bi = offset * (2 * lid + 2) - 1;
+			int t = temp[ai];
+			temp[ai] = temp[bi];
+			temp[bi] += t;
+		}
+	}
+	barrier(CLK_LOCAL_MEM_FENCE);
+	out[base + 2 * lid] = temp[2 * lid];
+	out[base + 2 * lid + 1] = temp[2 * lid + 1];
+}

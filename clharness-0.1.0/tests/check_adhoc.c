@@ -1,0 +1,174 @@
+/* check_adhoc.c - clharness check without a device: binding --arg texts to a kernel's
+ * parameters, which input sets apply, and the case text each set gives. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "case/testcase.h"
+#include "check/adhoc.h"
+#include "check_suites.h"
+
+/* reduce(global const float *in, local float *scratch, global float *out, uint n) */
+static struct kernel_param params[] = {
+	{ "in", "float*", ARG_BUFFER, true },
+	{ "scratch", "float*", ARG_LOCAL, false },
+	{ "out", "float*", ARG_BUFFER, false },
+	{ "n", "uint", ARG_SCALAR, false },
+};
+static const struct kernel_sig sig = { params, 4 };
+
+static struct adhoc_request request(char **specs, size_t nspecs)
+{
+	return (struct adhoc_request){ .kernel_path = "kernels/reduce/halving.cl",
+				       .kernel = "reduce",
+				       .global = 256,
+				       .local = 32,
+				       .specs = specs,
+				       .nspecs = nspecs };
+}
+
+START_TEST(test_unbound_parameters_come_from_the_signature)
+{
+	struct adhoc_request rq = request(NULL, 0);
+	struct adhoc_binding b;
+	struct diag_list diags = { 0 };
+	ck_assert_msg(adhoc_bind(&rq, &sig, &b, &diags) == 0, "No --arg is no mistake.");
+	for (size_t p = 0; p < 4; p++)
+		ck_assert_msg(b.spec_of[p] == -1, "Parameter %zu comes from the signature.", p);
+	ck_assert_msg(adhoc_set_applies(SET_SCALAR_0, &sig, &b),
+		      "A scalar left to generate makes the scalar sets apply.");
+	int lines[1];
+	char *text = adhoc_case_text(&rq, &sig, &b, SET_RANDOM, rq.kernel_path, lines);
+	ck_assert_msg(strstr(text, "  - {name: in, buffer: float, count: N, init: {random_int: "
+				   "[-8, 8]}}  # from the signature\n") &&
+			      strstr(text, "  - {name: scratch, local: float, count: L}") &&
+			      strstr(text, "  - {name: n, scalar: uint, value: N}") &&
+			      strstr(text, "sim_sizes: [256]\nlocal: [32]\nglobal: N\n"),
+		      "The random set fills buffers with whole numbers and scalars with N:\n%s",
+		      text);
+	free(text);
+	text = adhoc_case_text(&rq, &sig, &b, SET_ZEROS, rq.kernel_path, lines);
+	ck_assert_msg(strstr(text, "{name: out, buffer: float, count: N, init: {fill: 0}}"),
+		      "The zeros set fills with 0:\n%s", text);
+	free(text);
+	text = adhoc_case_text(&rq, &sig, &b, SET_SCALAR_1, rq.kernel_path, lines);
+	ck_assert_msg(strstr(text, "{name: n, scalar: uint, value: 1}"),
+		      "The scalar-1 set sets scalars to 1:\n%s", text);
+	free(text);
+	adhoc_binding_free(&b);
+}
+END_TEST
+
+START_TEST(test_specs_bind_by_name_then_in_order)
+{
+	char *specs[] = { "{name: n, scalar: uint, value: 1000}",
+			  "{buffer: float, count: N, init: {random: [0, 10]}}" };
+	struct adhoc_request rq = request(specs, 2);
+	struct adhoc_binding b;
+	struct diag_list diags = { 0 };
+	ck_assert_msg(adhoc_bind(&rq, &sig, &b, &diags) == 0, "Both bind.");
+	ck_assert_msg(b.spec_of[3] == 0 && b.spec_of[0] == 1 && b.spec_of[1] == -1 &&
+			      b.spec_of[2] == -1,
+		      "n by its name; the nameless buffer to the first parameter left.");
+	ck_assert_msg(!adhoc_set_applies(SET_SCALAR_0, &sig, &b),
+		      "With every scalar given, the scalar sets add nothing.");
+	int lines[2] = { 0, 0 };
+	char *text = adhoc_case_text(&rq, &sig, &b, SET_RANDOM, rq.kernel_path, lines);
+	ck_assert_msg(strstr(text, "  - {name: in, buffer: float, count: N, init: {random: [0, "
+				   "10]}}\n"),
+		      "A nameless spec gets its parameter's name:\n%s", text);
+	/* Line numbers: the spec of line lines[i] is that spec. */
+	const char *p = text;
+	for (int l = 1; l < lines[0]; l++)
+		p = strchr(p, '\n') + 1;
+	ck_assert_msg(strncmp(p, "  - {name: n, scalar: uint, value: 1000}", 40) == 0,
+		      "lines[0] is where --arg 1 stands.");
+	/* Loaded as if it stood in tests/data/cases, it finds kernels/copy.cl above it. */
+	free(text);
+	text = adhoc_case_text(&rq, &sig, &b, SET_RANDOM, "kernels/copy.cl", lines);
+	struct diag_list load = { 0 };
+	char *label = test_data_path("cases/generated.yaml");
+	struct test_case *tc = case_load_text(label, text, &load);
+	ck_assert_msg(tc != NULL, "The case text loads: %s",
+		      load.count ? load.items[0].message : "");
+	ck_assert_msg(tc->nbuffers == 2 && tc->steps[0].nargs == 4, "Two buffers, four arguments.");
+	case_free(tc);
+	free(label);
+	free(text);
+	adhoc_binding_free(&b);
+}
+END_TEST
+
+START_TEST(test_mistakes_name_their_arg)
+{
+	char *wrong_kind[] = { "{local: float, count: L}" };
+	struct adhoc_request rq = request(wrong_kind, 1);
+	struct adhoc_binding b;
+	struct diag_list diags = { 0 };
+	ck_assert_msg(adhoc_bind(&rq, &sig, &b, &diags) < 0, "A local for a buffer is refused.");
+	ck_assert_str_eq(diags.items[0].file, "--arg 1");
+	ck_assert_msg(strstr(diags.items[0].message, "gives a local buffer, but parameter 1 of "
+						     "reduce (float* in) is a buffer"),
+		      "The message says both kinds: %s", diags.items[0].message);
+	adhoc_binding_free(&b);
+	diag_list_free(&diags);
+
+	char *too_many[] = { "{buffer: float, count: N}", "{local: float, count: L}",
+			     "{buffer: float, count: N}", "{scalar: uint, value: 1}",
+			     "{scalar: uint, value: 2}" };
+	rq = request(too_many, 5);
+	ck_assert_msg(adhoc_bind(&rq, &sig, &b, &diags) < 0, "Five arguments for four refused.");
+	ck_assert_msg(strcmp(diags.items[0].file, "--arg 5") == 0 &&
+			      strstr(diags.items[0].message, "one argument too many"),
+		      "The fifth is the one too many.");
+	adhoc_binding_free(&b);
+	diag_list_free(&diags);
+
+	char *not_yaml[] = { "{buffer: float, count: [N}" };
+	rq = request(not_yaml, 1);
+	ck_assert_msg(adhoc_bind(&rq, &sig, &b, &diags) < 0 &&
+			      strcmp(diags.items[0].file, "--arg 1") == 0 &&
+			      strstr(diags.items[0].message, "YAML"),
+		      "Broken YAML is reported at its --arg.");
+	adhoc_binding_free(&b);
+	diag_list_free(&diags);
+
+	char *not_utf8[] = { "%\xff" };
+	rq = request(not_utf8, 1);
+	ck_assert_msg(adhoc_bind(&rq, &sig, &b, &diags) < 0 &&
+			      strcmp(diags.items[0].file, "--arg 1") == 0 &&
+			      strstr(diags.items[0].message, "not UTF-8"),
+		      "An --arg that is not UTF-8 is refused before libfyaml sees it.");
+	adhoc_binding_free(&b);
+	diag_list_free(&diags);
+}
+END_TEST
+
+START_TEST(test_types_it_cannot_generate)
+{
+	struct kernel_param doubles[] = { { "x", "double*", ARG_BUFFER, false } };
+	struct kernel_sig dsig = { doubles, 1 };
+	struct adhoc_request rq = request(NULL, 0);
+	struct adhoc_binding b;
+	struct diag_list diags = { 0 };
+	ck_assert_msg(adhoc_bind(&rq, &dsig, &b, &diags) < 0, "A double buffer cannot be made.");
+	ck_assert_msg(strstr(diags.items[0].message, "(double* x) has a type clharness cannot "
+						     "generate"),
+		      "The message names the parameter: %s", diags.items[0].message);
+	adhoc_binding_free(&b);
+	diag_list_free(&diags);
+}
+END_TEST
+
+Suite *adhoc_suite(void)
+{
+	Suite *s = suite_create("adhoc");
+	TCase *tc = tcase_create("adhoc");
+	tcase_add_test(tc, test_unbound_parameters_come_from_the_signature);
+	tcase_add_test(tc, test_specs_bind_by_name_then_in_order);
+	tcase_add_test(tc, test_mistakes_name_their_arg);
+	tcase_add_test(tc, test_types_it_cannot_generate);
+	suite_add_tcase(s, tc);
+	return s;
+}

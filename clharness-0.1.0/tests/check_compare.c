@@ -1,0 +1,123 @@
+/* check_compare.c - the comparison: exact classes, and the summation bound of DESIGN.md. */
+#include "config.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "case/compare.h"
+#include "check_suites.h"
+
+/* A one-element float sum reference: want, sum|x| and the number of terms. */
+static struct ref_output one_sum(double want, double magnitude, size_t terms)
+{
+	struct ref_output r = { .type = ELEM_FLOAT, .count = 1 };
+	r.want = malloc(sizeof *r.want);
+	r.magnitude = malloc(sizeof *r.magnitude);
+	r.terms = malloc(sizeof *r.terms);
+	r.want[0] = want;
+	r.magnitude[0] = magnitude;
+	r.terms[0] = terms;
+	return r;
+}
+
+START_TEST(test_gamma)
+{
+	double u = CMP_UNIT_ROUNDOFF;
+	ck_assert_msg(cmp_gamma(0) == 0, "gamma(0) is 0.");
+	ck_assert_msg(fabs(cmp_gamma(10) - 10 * u / (1 - 10 * u)) < 1e-20,
+		      "gamma(k) = k u / (1 - k u).");
+	ck_assert_msg(isinf(cmp_gamma(1 << 24)), "gamma is unbounded once k u reaches 1.");
+}
+END_TEST
+
+START_TEST(test_sum_within_the_bound_passes_and_beyond_fails)
+{
+	/* A tree over 1024 terms: depth 1 + log2(1024) = 11. */
+	struct ref_output r = one_sum(100.0, 1000.0, 1024);
+	double bound = cmp_bound(TOL_REDUCTION, 11, 100.0, 1000.0, 1024);
+	ck_assert_msg(fabs(bound - (cmp_gamma(11) * 1000 + CMP_UNIT_ROUNDOFF * 100)) < 1e-15,
+		      "The bound is gamma(k) sum|x| + u |S|.");
+
+	float within = (float)(100.0 + 0.5 * bound);
+	struct cmp_report rep;
+	cmp_buffer(&r, &within, 1, TOL_REDUCTION, 11, &rep);
+	ck_assert_msg(rep.ok, "A sum half the bound away must pass.");
+	ck_assert_msg(rep.worst_ratio > 0.4 && rep.worst_ratio < 0.6,
+		      "Its |error|/bound is about 0.5, not %g.", rep.worst_ratio);
+
+	float beyond = (float)(100.0 + 2 * bound);
+	cmp_buffer(&r, &beyond, 1, TOL_REDUCTION, 11, &rep);
+	ck_assert_msg(!rep.ok, "A sum twice the bound away must fail.");
+	ck_assert_msg(rep.first == 0 && rep.mismatches == 1 && rep.want == 100.0 &&
+			      rep.got == beyond,
+		      "The report names the index, got and want.");
+	ck_assert_msg(rep.bound == bound, "The report names the bound.");
+	ref_output_free(&r);
+}
+END_TEST
+
+START_TEST(test_tree_bound_catches_a_lost_partial_that_the_sequential_bound_hides)
+{
+	/* n = 2^20 terms of magnitude 1 summed as 256 partials of 4096 serial terms (depth
+	 * 4096 + log2(256)): losing one partial (1/256 of
+	 * sum|x|) hides under gamma(n - 1) but not under the tree's depth. */
+	double n = 1 << 20, magnitude = n;
+	double lost = magnitude / 256;
+	double sequential = cmp_bound(TOL_UNORDERED, 0, 0, magnitude, (size_t)n);
+	double tree = cmp_bound(TOL_REDUCTION, 4096 + 8, 0, magnitude, (size_t)n);
+	ck_assert_msg(lost < sequential,
+		      "gamma(n - 1) sum|x| is loose enough to pass a lost partial.");
+	ck_assert_msg(lost > tree, "The tree's own depth is tight enough to catch it.");
+}
+END_TEST
+
+START_TEST(test_unordered_uses_the_number_of_terms)
+{
+	ck_assert_msg(cmp_bound(TOL_UNORDERED, 99, 0, 1.0, 5) == cmp_gamma(4),
+		      "Unordered sums use depth n - 1 whatever the case declares.");
+}
+END_TEST
+
+START_TEST(test_integers_compare_exactly)
+{
+	int32_t got[] = { 1, 2, 30, 4, 50 };
+	struct ref_output r = { .type = ELEM_INT, .count = 5, .want = (double[]){ 1, 2, 3, 4, 5 } };
+	struct cmp_report rep;
+	cmp_buffer(&r, got, 5, TOL_EXACT, 0, &rep);
+	ck_assert_msg(!rep.ok && rep.first == 2 && rep.mismatches == 2 && rep.got == 30 &&
+			      rep.want == 3,
+		      "Two of five integers differ, the first at index 2.");
+	cmp_buffer(&r, got, 2, TOL_EXACT, 0, &rep);
+	ck_assert_msg(rep.ok && rep.compared == 2, "Comparing only the first two elements passes.");
+}
+END_TEST
+
+START_TEST(test_exact_floats_treat_signed_zeros_alike_and_never_pass_nan)
+{
+	float got[] = { -0.0f, NAN };
+	struct ref_output r = { .type = ELEM_FLOAT, .count = 2, .want = (double[]){ 0.0, 1.0 } };
+	struct cmp_report rep;
+	cmp_buffer(&r, got, 2, TOL_EXACT, 0, &rep);
+	ck_assert_msg(!rep.ok && rep.first == 1 && rep.mismatches == 1,
+		      "-0 equals +0, and NaN (an unwritten element) never matches.");
+	struct ref_output s = one_sum(1.0, 1.0, 1);
+	cmp_buffer(&s, &got[1], 1, TOL_REDUCTION, 30, &rep);
+	ck_assert_msg(!rep.ok, "NaN fails a bounded comparison too.");
+	ref_output_free(&s);
+}
+END_TEST
+
+Suite *compare_suite(void)
+{
+	Suite *s = suite_create("compare");
+	TCase *tc = tcase_create("compare");
+	tcase_add_test(tc, test_gamma);
+	tcase_add_test(tc, test_sum_within_the_bound_passes_and_beyond_fails);
+	tcase_add_test(tc, test_tree_bound_catches_a_lost_partial_that_the_sequential_bound_hides);
+	tcase_add_test(tc, test_unordered_uses_the_number_of_terms);
+	tcase_add_test(tc, test_integers_compare_exactly);
+	tcase_add_test(tc, test_exact_floats_treat_signed_zeros_alike_and_never_pass_nan);
+	suite_add_tcase(s, tc);
+	return s;
+}

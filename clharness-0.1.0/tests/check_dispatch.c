@@ -1,0 +1,280 @@
+/* check_dispatch.c - the isolation policy, with a fake backend in place of a driver: a
+ * lost session, a crashing worker and a hanging one each cost one run, and the runs after
+ * them still happen, in order, each reported once. */
+#include "config.h"
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/util.h"
+#include "check_suites.h"
+#include "exec/dispatch.h"
+#include "exec/wire.h"
+#include "exec/worker.h"
+
+/* Set in the process that listed the targets: a run there came from the adopted
+ * listing worker, a run elsewhere from a fresh one. */
+static bool listed_here;
+
+static int fake_list(struct target **targets, size_t *count, char **cause)
+{
+	listed_here = true;
+	*targets = xcalloc(1, sizeof **targets);
+	(*targets)[0] = (struct target){ .name = xstrdup("fake-0"),
+					 .type = xstrdup("cpu"),
+					 .device = xstrdup("fake"),
+					 .platform = xstrdup("fake"),
+					 .driver = xstrdup("0"),
+					 .opencl = xstrdup("none"),
+					 .compute_units = 1,
+					 .max_work_group = 1024 };
+	*count = 1;
+	return 0;
+}
+
+static int fake_open(const struct target *target, struct backend_session **session, char **cause)
+{
+	*session = NULL;
+	return 0;
+}
+
+static int fake_build(struct backend_session *session, const struct test_case *tc,
+		      struct result *failure)
+{
+	return 1;
+}
+
+/* Misbehaves at the first size (N = 64) the way its case's name says; otherwise copies
+ * buffer 0 into buffer 1, which is what the case's check (rotate by 0) wants. */
+static int fake_execute(struct backend_session *session, const struct test_case *tc,
+			const struct plan *plan, void *const *initial, void **final,
+			unsigned repeat, uint64_t *kernel_ns, struct result *failure)
+{
+	if (plan->n == 64) {
+		if (strcmp(tc->name, "lost") == 0) {
+			result_set_diag(failure, VERDICT_CRASH, tc->path, 0, 0,
+					"the device faulted");
+			return BACKEND_LOST;
+		}
+		if (strcmp(tc->name, "segv") == 0) {
+			fprintf(stderr, "fake driver: about to fault\n");
+			raise(SIGSEGV);
+		}
+		if (strcmp(tc->name, "hang") == 0)
+			sleep(60);
+		if (strcmp(tc->name, "spin") == 0)
+			for (volatile unsigned long i = 0;; i++)
+				;
+		if (strcmp(tc->name, "hog") == 0) {
+			void *two_gib = malloc((size_t)2 << 30);
+			free(two_gib);
+			if (two_gib == NULL) {
+				result_set_diag(failure, VERDICT_CASE_ERROR, tc->path, 0, 0,
+						"out of host memory");
+				return -1;
+			}
+		}
+	}
+	memcpy(final[1], initial[0], plan->buffer_counts[1] * 4);
+	*kernel_ns = listed_here ? 1 : 2; /* tells the test which worker ran this */
+	return 0;
+}
+
+static void fake_close(struct backend_session *session)
+{
+}
+
+static const struct backend backend_fake = {
+	.name = "fake",
+	.list_targets = fake_list,
+	.open = fake_open,
+	.build = fake_build,
+	.execute = fake_execute,
+	.close = fake_close,
+};
+
+struct collected {
+	char names[16][16];
+	long long n[16];
+	enum verdict verdict[16];
+	bool last_words[16];  /* the detail holds what the fake driver printed */
+	bool adopted[16];     /* run by the worker that listed the targets */
+	bool cpu_limited[16]; /* the message names the CPU-time limit */
+	size_t count;
+};
+
+static void collect(void *ctx, struct result *r)
+{
+	struct collected *c = ctx;
+	ck_assert_msg(c->count < 16, "More results arrived than runs exist.");
+	snprintf(c->names[c->count], sizeof c->names[0], "%s", r->case_name);
+	c->n[c->count] = r->n;
+	c->verdict[c->count] = r->verdict;
+	c->adopted[c->count] = r->kernel_ns == 1;
+	c->last_words[c->count] = r->detail && strstr(r->detail, "fake driver: about to fault");
+	c->cpu_limited[c->count] = r->message && strstr(r->message, "CPU time");
+	c->count++;
+}
+
+/* The good case once for each name: the fake backend misbehaves as the name says. */
+static void named_cases(const char *const *names, size_t n, struct test_case **cases)
+{
+	char *path = test_data_path("cases/good.yaml");
+	for (size_t i = 0; i < n; i++) {
+		struct diag_list diags = { 0 };
+		cases[i] = case_load(path, &diags);
+		ck_assert_msg(cases[i] != NULL, "The good case should load.");
+		free(cases[i]->name);
+		cases[i]->name = xstrdup(names[i]);
+	}
+	free(path);
+}
+
+START_TEST(test_each_failure_costs_one_run_and_the_rest_still_run)
+{
+	const char *names[] = { "good", "lost", "segv", "hang" };
+	struct test_case *cases[4];
+	named_cases(names, 4, cases);
+
+	struct run_options opt = { .repeat = 1 };
+	struct dispatcher *d;
+	char *cause = NULL;
+	ck_assert_msg(dispatch_open(&backend_fake, cases, 4, &opt, 2, &d, &cause) == 0 &&
+			      dispatch_target_count(d) == 1 &&
+			      strcmp(dispatch_target(d, 0)->name, "fake-0") == 0,
+		      "The fake backend's one target is listed through a worker.");
+
+	struct collected got = { 0 };
+	dispatch_run(d, 0, collect, &got);
+	dispatch_close(d);
+
+	static const struct {
+		const char *name;
+		long long n;
+		enum verdict verdict;
+	} want[] = {
+		{ "good", 64, VERDICT_PASS },	 { "good", 1024, VERDICT_PASS },
+		{ "lost", 64, VERDICT_CRASH },	 { "lost", 1024, VERDICT_PASS },
+		{ "segv", 64, VERDICT_CRASH },	 { "segv", 1024, VERDICT_PASS },
+		{ "hang", 64, VERDICT_TIMEOUT }, { "hang", 1024, VERDICT_PASS },
+	};
+	ck_assert_msg(got.count == 8, "Eight runs should give eight results, not %zu.", got.count);
+	for (size_t i = 0; i < 8; i++)
+		ck_assert_msg(strcmp(got.names[i], want[i].name) == 0 && got.n[i] == want[i].n &&
+				      got.verdict[i] == want[i].verdict,
+			      "Result %zu should be %s N=%lld %s, not %s N=%lld %s.", i,
+			      want[i].name, want[i].n, verdict_name(want[i].verdict), got.names[i],
+			      got.n[i], verdict_name(got.verdict[i]));
+
+	for (size_t i = 0; i < 8; i++)
+		ck_assert_msg(got.last_words[i] == (i == 4),
+			      "What the worker printed belongs to the crash it "
+			      "printed it in (result 4) only.");
+	ck_assert_msg(got.adopted[0] && got.adopted[1] && !got.adopted[3] && !got.adopted[7],
+		      "The listing worker runs until its session is lost; fresh workers carry on.");
+
+	for (int i = 0; i < 4; i++)
+		case_free(cases[i]);
+}
+END_TEST
+
+START_TEST(test_limits_stop_a_run_that_spins_or_allocates_too_much)
+{
+	const char *names[] = { "spin", "hog" };
+	struct test_case *cases[2];
+	named_cases(names, 2, cases);
+
+	struct run_options opt = { .repeat = 1,
+				   .cpu_limit_s = 1,
+				   .address_space_limit = (uint64_t)1 << 30 };
+	struct dispatcher *d;
+	char *cause = NULL;
+	ck_assert_msg(dispatch_open(&backend_fake, cases, 2, &opt, 20, &d, &cause) == 0,
+		      "The fake backend lists its target under limits.");
+	struct collected got = { 0 };
+	uint64_t start = clock_now_ns();
+	dispatch_run(d, 0, collect, &got);
+	dispatch_close(d);
+	double seconds = (clock_now_ns() - start) / 1e9;
+
+	ck_assert_msg(got.count == 4, "Four runs should give four results, not %zu.", got.count);
+	ck_assert_msg(got.verdict[0] == VERDICT_TIMEOUT && got.cpu_limited[0],
+		      "A run that spins past its CPU limit is a timeout that names the limit, not "
+		      "%s.",
+		      verdict_name(got.verdict[0]));
+	ck_assert_msg(seconds < 15,
+		      "The CPU limit (1 s), not the wall-clock one (20 s), stops the spinning run; "
+		      "it took %.1f s.",
+		      seconds);
+	if (worker_limits_address_space())
+		ck_assert_msg(got.verdict[2] == VERDICT_CASE_ERROR,
+			      "An allocation past the address-space limit fails inside the run, "
+			      "not %s.",
+			      verdict_name(got.verdict[2]));
+	ck_assert_msg(got.verdict[1] == VERDICT_PASS && got.verdict[3] == VERDICT_PASS,
+		      "The runs after each still pass.");
+	for (int i = 0; i < 2; i++)
+		case_free(cases[i]);
+}
+END_TEST
+
+/* In a worker: sends the bytes `arg` points at (a struct garbage), then waits to be
+ * killed, as a worker whose memory a kernel overwrote might. */
+struct garbage {
+	const char *bytes;
+	size_t len;
+};
+
+static void send_garbage(void *arg, int fd, int control)
+{
+	const struct garbage *g = arg;
+	if (write(fd, g->bytes, g->len) != (ssize_t)g->len)
+		_exit(3);
+	sleep(60);
+}
+
+/* A stream that is no frame, or a frame bigger than any the harness sends, is garbled at
+ * once: the parent neither waits for the rest nor for the worker to end by itself. */
+START_TEST(test_a_garbled_stream_is_noticed_at_once)
+{
+	char unknown_type[] = { 99, 0, 0, 0, 0 };
+	char huge[5] = { FRAME_RESULT };
+	uint32_t len = WIRE_MAX_PAYLOAD + 1;
+	memcpy(huge + 1, &len, sizeof len);
+	const struct garbage cases[] = { { unknown_type, sizeof unknown_type },
+					 { huge, sizeof huge } };
+	for (size_t i = 0; i < 2; i++) {
+		struct worker w;
+		char *cause = NULL;
+		ck_assert_msg(worker_start(&w, NULL, send_garbage, (void *)&cases[i], &cause) == 0,
+			      "The worker starts.");
+		enum frame_type type;
+		const char *payload;
+		size_t plen;
+		uint64_t start = clock_now_ns();
+		enum worker_event ev =
+			worker_next(&w, start + 20 * 1000000000ull, &type, &payload, &plen);
+		ck_assert_msg(ev == WORKER_GARBLED,
+			      "Garbage %zu is a garbled stream, not event %d.", i + 1, (int)ev);
+		free(worker_finish(&w, true));
+		ck_assert_msg((clock_now_ns() - start) / 1e9 < 10,
+			      "Garbage is noticed and its worker stopped at once.");
+	}
+}
+END_TEST
+
+Suite *dispatch_suite(void)
+{
+	Suite *s = suite_create("dispatch");
+	TCase *tc = tcase_create("dispatch");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_each_failure_costs_one_run_and_the_rest_still_run);
+	tcase_add_test(tc, test_limits_stop_a_run_that_spins_or_allocates_too_much);
+	tcase_add_test(tc, test_a_garbled_stream_is_noticed_at_once);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,232 @@
+/* check_finding.c - folding Oclgrind's messages into findings: one per kind, memory
+ * space and pair of lines, in the kernel's own file, with counts and examples; and the
+ * words and normal forms reports and goldens use. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_suites.h"
+#include "findings/finding.h"
+
+static const char *kernel_file(void *ctx, const char *kernel)
+{
+	return ctx;
+}
+
+struct folding {
+	struct finding_list *list;
+	const char *file;
+};
+
+static void fold(void *ctx, const struct oglog_message *m)
+{
+	struct folding *f = ctx;
+	finding_list_add(f->list, m, kernel_file, (void *)f->file);
+}
+
+/* The findings of tests/data/oclgrind/NAME, placed in `file`. */
+static struct finding_list findings_of(const char *name, const char *file)
+{
+	char *relative = xasprintf("oclgrind/%s", name);
+	char *path = test_data_path(relative);
+	size_t len;
+	char *text = read_file(path, &len);
+	ck_assert_msg(text != NULL, "The captured log %s can be read.", path);
+	struct finding_list list = { 0 };
+	struct folding folding = { &list, file };
+	oglog_parse(text, fold, &folding);
+	finding_list_sort(&list);
+	free(text);
+	free(path);
+	free(relative);
+	return list;
+}
+
+static char *normal(const struct finding *f)
+{
+	struct strbuf sb = { 0 };
+	finding_normal(&sb, f);
+	return strbuf_take(&sb);
+}
+
+static unsigned long total(const struct finding_list *list)
+{
+	unsigned long n = 0;
+	for (size_t i = 0; i < list->count; i++)
+		n += list->items[i].count;
+	return n;
+}
+
+START_TEST(test_hundreds_of_messages_fold_into_few)
+{
+	struct finding_list list = findings_of("race_local_rw.log", "kernels/reduce/x.cl");
+	ck_assert_msg(total(&list) == 120, "Every message is counted once, not %lu times.",
+		      total(&list));
+	ck_assert_msg(list.count <= 3, "120 messages of one bug fold into a few findings, not %zu.",
+		      list.count);
+	const struct finding *f = &list.items[0];
+	ck_assert_str_eq(f->file, "kernels/reduce/x.cl");
+	ck_assert_msg(f->at.line == 14 && f->at.col == 17 && f->at.access == 'w',
+		      "The finding stands at the write, 14:17, not %d:%d.", f->at.line, f->at.col);
+	ck_assert_msg(f->other.line == 14 && f->other.col == 20 && f->other.access == 'r',
+		      "The conflicting read is at 14:20.");
+	char *n = normal(f);
+	ck_assert_str_eq(n, "error race read-write local 14 14");
+	free(n);
+	finding_list_free(&list);
+}
+END_TEST
+
+START_TEST(test_write_first_whatever_the_order)
+{
+	/* Oclgrind names the load first in one message and the store first in the other. */
+	struct finding_list list = findings_of("race_global_rw.log", "k.cl");
+	ck_assert_msg(list.count == 1 && list.items[0].count == 2,
+		      "Both group edges fold into one finding, counted twice.");
+	const struct finding *f = &list.items[0];
+	ck_assert_msg(f->at.line == 16 && f->at.access == 'w' && f->other.line == 18,
+		      "The write at 16 comes first, the read at 18 second; found %d and %d.",
+		      f->at.line, f->other.line);
+	ck_assert_msg(f->nexample == 2 && f->example[0].is_item && f->example[0].global[0] == 0 &&
+			      f->example[1].global[0] == 63,
+		      "The example's work-items follow the swap: 0 wrote, 63 read.");
+	finding_list_free(&list);
+}
+END_TEST
+
+START_TEST(test_headline_and_note)
+{
+	struct finding_list list = findings_of("race_global_rw.log", "k.cl");
+	struct strbuf head = { 0 }, note = { 0 };
+	finding_headline(&head, &list.items[0]);
+	finding_note(&note, &list.items[0]);
+	ck_assert_str_eq(head.data, "read-write data race on global memory: this write conflicts "
+				    "with a read at line 18 (2 times, kernel "
+				    "shift_after_global_barrier)");
+	ck_assert_str_eq(
+		note.data,
+		"the conflicting read: e.g. work-item global (63,0,0) local (31,0,0) group "
+		"(1,0,0) made it while global (0,0,0) local (0,0,0) group (0,0,0) made the "
+		"write at line 16:8");
+	strbuf_free(&head);
+	strbuf_free(&note);
+	finding_list_free(&list);
+}
+END_TEST
+
+START_TEST(test_divergence_between_two_barriers)
+{
+	struct finding_list list = findings_of("divergence_two_barriers.log", "k.cl");
+	ck_assert_msg(list.count == 1, "One divergence, whichever barrier each group met first.");
+	char *n = normal(&list.items[0]);
+	ck_assert_str_eq(n, "error barrier-divergence barrier 37 39");
+	free(n);
+	finding_list_free(&list);
+}
+END_TEST
+
+START_TEST(test_divergence_at_one_barrier)
+{
+	struct finding_list list = findings_of("divergence_barrier.log", "k.cl");
+	ck_assert_msg(list.count == 1 && list.items[0].count == 2,
+		      "Both work-groups' divergence fold into one finding.");
+	struct strbuf head = { 0 };
+	finding_headline(&head, &list.items[0]);
+	ck_assert_str_eq(head.data, "work-group divergence at this barrier: only 16 out of 32 "
+				    "work-items executed barrier (2 times, kernel half_barrier)");
+	strbuf_free(&head);
+	finding_list_free(&list);
+}
+END_TEST
+
+START_TEST(test_out_of_bounds_and_uninitialized)
+{
+	struct finding_list list = findings_of("private_index.log", "k.cl");
+	ck_assert_msg(list.count == 3, "Invalid read, index and uninitialised write: %zu findings.",
+		      list.count);
+	struct strbuf all = { 0 };
+	for (size_t i = 0; i < list.count; i++) {
+		finding_normal(&all, &list.items[i]);
+		strbuf_puts(&all, "\n");
+	}
+	ck_assert_str_eq(all.data, "error out-of-bounds index private 57\n"
+				   "error out-of-bounds read private 57\n"
+				   "error uninitialized value-written global 57\n");
+	strbuf_free(&all);
+	finding_list_free(&list);
+}
+END_TEST
+
+START_TEST(test_suppression_is_a_warning)
+{
+	struct finding_list list = findings_of("uninit_suppressed.log", "k.cl");
+	ck_assert_msg(list.count == 2, "The uninitialised use and the truncation note.");
+	const struct finding *note = &list.items[1];
+	ck_assert_msg(note->kind == FINDING_TRUNCATED && note->severity == DIAG_WARNING,
+		      "The truncation is a warning, listed after the errors.");
+	struct strbuf head = { 0 };
+	finding_headline(&head, note);
+	ck_assert_msg(strstr(head.data, "stopped reporting after 3 diagnostics") != NULL,
+		      "The warning says where Oclgrind stopped: %s", head.data);
+	strbuf_free(&head);
+	finding_list_free(&list);
+}
+END_TEST
+
+START_TEST(test_api_errors_keep_their_text)
+{
+	struct finding_list list = findings_of("api_error.stderr", NULL);
+	ck_assert_msg(list.count == 2, "Two different API errors stay two findings.");
+	char *n = normal(&list.items[0]);
+	ck_assert_str_eq(n, "error api-error: CL_INVALID_ARG_SIZE in clSetKernelArg: arg_size is "
+			    "3, but argument should be 8 bytes");
+	free(n);
+	finding_list_free(&list);
+}
+END_TEST
+
+START_TEST(test_merge_adds_counts)
+{
+	struct finding_list a = findings_of("race_global_rw.log", "k.cl");
+	struct finding_list b = findings_of("race_global_rw.log", "k.cl");
+	struct finding_list c = findings_of("oob_global_read.log", "k.cl");
+	finding_list_merge(&a, &b);
+	ck_assert_msg(a.count == 1 && a.items[0].count == 4, "Equal findings add their counts.");
+	finding_list_merge(&a, &c);
+	ck_assert_msg(a.count == 3, "Different findings are appended.");
+	struct finding_list zeros = findings_of("race_global_rw.log", "k.cl");
+	struct finding_list repeats = findings_of("race_global_rw.log", "k.cl");
+	zeros.items[0].input_set = xstrdup("zeros");
+	repeats.items[0].input_set = xstrdup("repeats");
+	struct finding_list sets = { 0 };
+	finding_list_merge(&sets, &zeros);
+	finding_list_merge(&sets, &repeats);
+	finding_list_merge(&sets, &zeros);
+	ck_assert_str_eq(sets.items[0].input_set, "zeros, repeats");
+	finding_list_free(&sets);
+	finding_list_free(&zeros);
+	finding_list_free(&repeats);
+	ck_assert_msg(finding_list_has_errors(&a), "Races are errors.");
+	finding_list_free(&a);
+	finding_list_free(&b);
+	finding_list_free(&c);
+}
+END_TEST
+
+Suite *finding_suite(void)
+{
+	Suite *s = suite_create("finding");
+	TCase *tc = tcase_create("fold");
+	tcase_add_test(tc, test_hundreds_of_messages_fold_into_few);
+	tcase_add_test(tc, test_write_first_whatever_the_order);
+	tcase_add_test(tc, test_headline_and_note);
+	tcase_add_test(tc, test_divergence_between_two_barriers);
+	tcase_add_test(tc, test_divergence_at_one_barrier);
+	tcase_add_test(tc, test_out_of_bounds_and_uninitialized);
+	tcase_add_test(tc, test_suppression_is_a_warning);
+	tcase_add_test(tc, test_api_errors_keep_their_text);
+	tcase_add_test(tc, test_merge_adds_counts);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,108 @@
+/* check_gradereport.c - what grading reports say: points per check, diagnostics at the
+ * student's line for visible checks only, and a class table safe in CSV and Markdown. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "check_suites.h"
+#include "grade/gradereport.h"
+
+/* An assignment of two checks, the second hidden, built in memory. */
+static void two_checks(struct assignment *a, struct grade_check *checks)
+{
+	checks[0] = (struct grade_check){ .name = "visible", .points = 30, .kind = GRADE_CORRECT };
+	checks[1] = (struct grade_check){
+		.name = "secret", .points = 20, .hidden = true, .kind = GRADE_SIMULATE
+	};
+	*a = (struct assignment){
+		.name = "demo", .checks = checks, .nchecks = 2, .max_points = 50
+	};
+}
+
+/* A student who failed both checks, each with a diagnostic. */
+static void failed_both(const struct assignment *a, const char *name, struct student_grade *g)
+{
+	student_grade_init(a, name, "student.cl", g);
+	g->checks[0] = (struct check_grade){
+		.points = 12.5, .runs = 4, .passed = 1, .summary = xstrdup("1 of 4 runs right")
+	};
+	diag_add(&g->checks[0].diags, DIAG_ERROR, "student.cl", 3, 5, "wrong-output: out[0]");
+	g->checks[1] = (struct check_grade){ .runs = 2,
+					     .summary = xstrdup("0 of 2 race-free"),
+					     .verdicts = 1u << VERDICT_TIMEOUT };
+	diag_add(&g->checks[1].diags, DIAG_ERROR, "student.cl", 7, 1, "the secret race");
+	g->total = 12.5;
+}
+
+START_TEST(test_hidden_check_shows_no_detail)
+{
+	struct assignment a;
+	struct grade_check checks[2];
+	two_checks(&a, checks);
+	struct student_grade g;
+	failed_both(&a, "alice", &g);
+	struct strbuf text = { 0 }, json = { 0 };
+	grade_report_text(&text, &a, &g, false);
+	grade_report_json(&json, &a, &g);
+	ck_assert_msg(strstr(text.data, "visible   12.50 / 30  1 of 4 runs right") &&
+			      strstr(text.data, "secret        0 / 20  failed (hidden check)") &&
+			      strstr(text.data, "total     12.50 / 50"),
+		      "Each check's line gives its points and outcome:\n%s", text.data);
+	ck_assert_msg(strstr(text.data, "student.cl:3:5: error: wrong-output: out[0]"),
+		      "A visible check's diagnostic is in the report:\n%s", text.data);
+	ck_assert_msg(!strstr(text.data, "secret race") && !strstr(json.data, "secret race") &&
+			      !strstr(json.data, "0 of 2 race-free"),
+		      "A hidden check's diagnostics and summary stay out of both reports.");
+	ck_assert_msg(strstr(json.data, "\"name\":\"secret\",\"kind\":\"simulate\",\"hidden\":true,"
+					"\"points\":0.00,\"max\":20.00,\"passed\":false}"),
+		      "JSON gives a hidden check's points and pass or fail alone:\n%s", json.data);
+	strbuf_free(&text);
+	strbuf_free(&json);
+	student_grade_free(&g);
+}
+END_TEST
+
+START_TEST(test_class_table_quotes_what_it_must)
+{
+	struct assignment a;
+	struct grade_check checks[2];
+	two_checks(&a, checks);
+	struct student_grade g[3];
+	failed_both(&a, "smith, jo", &g[0]);
+	failed_both(&a, "a|b", &g[1]);
+	failed_both(&a, "=1+2", &g[2]);
+	g[1].blocker = xstrdup("does not build");
+	g[1].blocker_verdict = VERDICT_BUILD_ERROR;
+	struct strbuf csv = { 0 }, md = { 0 };
+	grade_table_csv(&csv, &a, g, 3);
+	grade_table_markdown(&md, &a, g, 3);
+	ck_assert_msg(strcmp(csv.data, "student,visible,secret,total,note\n"
+				       "\"smith, jo\",12.50,0,12.50,timeout\n"
+				       "a|b,12.50,0,12.50,build-error\n"
+				       "\"'=1+2\",12.50,0,12.50,timeout\n") == 0,
+		      "CSV quotes a name with a comma, turns a formula into text and notes "
+		      "timeouts and blockers:\n%s",
+		      csv.data);
+	ck_assert_msg(strstr(md.data, "| student | visible (30) | secret (20, hidden) | total "
+				      "(50) | note |") &&
+			      strstr(md.data, "| a\\|b | 12.50 | 0 | 12.50 | build-error |"),
+		      "Markdown escapes '|' and marks hidden checks:\n%s", md.data);
+	strbuf_free(&csv);
+	strbuf_free(&md);
+	student_grade_free(&g[0]);
+	student_grade_free(&g[1]);
+	student_grade_free(&g[2]);
+}
+END_TEST
+
+Suite *gradereport_suite(void)
+{
+	Suite *s = suite_create("gradereport");
+	TCase *tc = tcase_create("gradereport");
+	tcase_add_test(tc, test_hidden_check_shows_no_detail);
+	tcase_add_test(tc, test_class_table_quotes_what_it_must);
+	suite_add_tcase(s, tc);
+	return s;
+}

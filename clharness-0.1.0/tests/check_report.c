@@ -1,0 +1,218 @@
+/* check_report.c - the reporters: TAP lines and plan, JSON Lines, JUnit XML, escaping,
+ * and which verdicts count as expected. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check_suites.h"
+#include "results/report.h"
+
+static struct result sample(enum verdict verdict, bool racy)
+{
+	return (struct result){
+		.case_name = "reduce/x",
+		.case_path = "cases/reduce/x.yaml",
+		.target = "pocl-cpu",
+		.backend = "device",
+		.n = 1024,
+		.l = 64,
+		.verdict = verdict,
+		.output = verdict,
+		.racy = racy,
+		.repeat = 1,
+		.kernel_ns = 2000000,
+		.file = "cases/reduce/x.yaml",
+		.line = 9,
+		.col = 3,
+		.message = verdict == VERDICT_PASS ? NULL : "out[3]: got \"nan\", want 4",
+		.buffer = "out",
+		.index = 3,
+		.got = NAN,
+		.want = 4,
+		.mismatches = 2,
+		.compared = 16,
+	};
+}
+
+/* Reports the results in `format` and returns everything written, summary included. */
+static char *report_all(enum report_format format, const struct result *results, size_t n)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+	struct reporter rp;
+	report_init(&rp, format, out, false);
+	for (size_t i = 0; i < n; i++)
+		report_result(&rp, &results[i]);
+	if (format == REPORT_TAP)
+		report_finish(&rp, 1, 1000000, false);
+	fclose(out);
+	return text;
+}
+
+START_TEST(test_expected_verdicts)
+{
+	struct result pass = sample(VERDICT_PASS, false),
+		      wrong = sample(VERDICT_WRONG_OUTPUT, false),
+		      racy = sample(VERDICT_WRONG_OUTPUT, true), skip = sample(VERDICT_SKIP, false),
+		      racy_crash = sample(VERDICT_CRASH, true);
+	ck_assert_msg(result_expected(&pass) && result_expected(&skip),
+		      "pass and skip are expected.");
+	ck_assert_msg(!result_expected(&wrong), "Wrong output of a good kernel is not expected.");
+	ck_assert_msg(result_expected(&racy),
+		      "Wrong output of a racy kernel is recorded, not failed.");
+	ck_assert_msg(!result_expected(&racy_crash),
+		      "A racy kernel must still run: a crash fails.");
+}
+END_TEST
+
+START_TEST(test_tap_lines_and_plan)
+{
+	struct result r[] = { sample(VERDICT_PASS, false), sample(VERDICT_WRONG_OUTPUT, false),
+			      sample(VERDICT_WRONG_OUTPUT, true), sample(VERDICT_SKIP, false) };
+	r[3].message = "work-group size 64 is over the limit";
+	char *text = report_all(REPORT_TAP, r, 4);
+	ck_assert_msg(strstr(text, "ok 1 - reduce/x [pocl-cpu] N=1024 L=64\n") != NULL,
+		      "A pass is ok.");
+	ck_assert_msg(strstr(text, "not ok 2 - reduce/x [pocl-cpu] N=1024 L=64: wrong-output\n") !=
+			      NULL,
+		      "A wrong output is not ok, naming the verdict.");
+	ck_assert_msg(strstr(text, "# cases/reduce/x.yaml:9:3: error: out[3]") != NULL,
+		      "The diagnostic follows as a TAP comment.");
+	ck_assert_msg(strstr(text, "ok 3 - reduce/x [pocl-cpu] N=1024 L=64: racy "
+				   "kernel, wrong output recorded\n"),
+		      "A racy kernel's wrong output is ok and says so.");
+	ck_assert_msg(
+		strstr(text, "ok 4 - reduce/x [pocl-cpu] N=1024 L=64 # SKIP work-group size 64") !=
+			NULL,
+		"A skip carries the SKIP directive and its reason.");
+	ck_assert_msg(strstr(text, "\n1..4\n") != NULL, "The plan comes last.");
+	free(text);
+}
+END_TEST
+
+START_TEST(test_json_line)
+{
+	struct result r = sample(VERDICT_WRONG_OUTPUT, false);
+	char *text = report_all(REPORT_JSON, &r, 1);
+	ck_assert_msg(strncmp(text, "{\"case\":\"reduce/x\",", 19) == 0 &&
+			      strchr(text, '\n') == text + strlen(text) - 1,
+		      "One object on one line.");
+	ck_assert_msg(strstr(text, "\"verdict\":\"wrong-output\",\"expected\":false") != NULL,
+		      "Verdict and expectation.");
+	ck_assert_msg(strstr(text, "\"message\":\"out[3]: got \\\"nan\\\", want 4\"") != NULL,
+		      "Quotes are escaped.");
+	ck_assert_msg(strstr(text, "\"got\":null,\"want\":4") != NULL,
+		      "NaN, which JSON lacks, is null.");
+	ck_assert_msg(strstr(text, "\"kernel_ms\":2,") != NULL, "Kernel time in milliseconds.");
+	free(text);
+}
+END_TEST
+
+START_TEST(test_escaping)
+{
+	struct strbuf sb = { 0 };
+	json_string(&sb, "a\"b\\c\nd\x01");
+	ck_assert_str_eq(sb.data, "\"a\\\"b\\\\c\\nd\\u0001\"");
+	strbuf_free(&sb);
+	xml_text(&sb, "<a href=\"x\">&</a>\x02");
+	ck_assert_str_eq(sb.data, "&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;&#xFFFD;");
+	strbuf_free(&sb);
+}
+END_TEST
+
+START_TEST(test_junit_counts)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *junit = open_memstream(&text, &size);
+	FILE *devnull = fopen("/dev/null", "w");
+	struct reporter rp;
+	report_init(&rp, REPORT_TEXT, devnull, false);
+	report_set_junit(&rp, junit);
+	struct result r[] = { sample(VERDICT_PASS, false), sample(VERDICT_WRONG_OUTPUT, false),
+			      sample(VERDICT_CRASH, false), sample(VERDICT_SKIP, false),
+			      sample(VERDICT_WRONG_OUTPUT, true) };
+	r[2].message = "killed";
+	r[3].message = "no";
+	for (size_t i = 0; i < 5; i++)
+		report_result(&rp, &r[i]);
+	report_finish(&rp, 1, 1000000, false);
+	fclose(junit);
+	fclose(devnull);
+	ck_assert_msg(
+		strstr(text, "<testsuite name=\"clharness\" tests=\"5\" failures=\"1\" "
+			     "errors=\"1\" skipped=\"1\"") != NULL,
+		"Five tests: a wrong output fails, a crash errs, a skip is skipped, and a racy "
+		"kernel's recorded output passes.");
+	ck_assert_msg(strstr(text, "<failure type=\"wrong-output\" message=\"out[3]: got "
+				   "&quot;nan&quot;, want 4\">") != NULL,
+		      "A failure carries its verdict and escaped message.");
+	ck_assert_msg(strstr(text, "<system-out>") != NULL,
+		      "The racy kernel's output goes to system-out.");
+	free(text);
+}
+END_TEST
+
+/* A build log of megabytes, and a source line of megabytes, reach a report cut to a few
+ * kilobytes, with how much was cut said where it was. */
+START_TEST(test_long_logs_and_lines_are_cut)
+{
+	size_t big = 3 * 1024 * 1024;
+	struct result r = { .message = calloc(1, 10), .detail = malloc(big + 1) };
+	memset(r.detail, 'x', big);
+	r.detail[big] = '\0';
+	memcpy(r.detail, "first error", 11);
+	memcpy(r.detail + big - 10, "last words", 10);
+	result_cut(&r);
+	ck_assert_msg(strlen(r.detail) < RESULT_DETAIL_MAX + 100,
+		      "A 3 MiB log is cut to about 32 KiB, not %zu bytes.", strlen(r.detail));
+	ck_assert_msg(strncmp(r.detail, "first error", 11) == 0 && strstr(r.detail, "last words") &&
+			      strstr(r.detail, "MiB of the log cut here"),
+		      "The cut keeps the start and the end, and says how much went.");
+	ck_assert_msg(strlen(r.message) == 0, "A short message is left alone.");
+	free(r.message);
+	free(r.detail);
+
+	char path[] = "/tmp/check_report_XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_msg(fd >= 0, "The test can write a file.");
+	FILE *f = fdopen(fd, "w");
+	for (size_t i = 0; i < big / 8; i++)
+		fputs(" x += 1;", f);
+	fputs(" x += undeclared;\n", f);
+	fclose(f);
+	struct strbuf out = { 0 };
+	int col = (int)(big / 8 * 8 + 7);
+	diag_render(&out, path, 1, col, DIAG_ERROR, "use of undeclared identifier", false);
+	ck_assert_msg(out.len < 1000, "A 3 MiB line is quoted around its column, not in %zu bytes.",
+		      out.len);
+	ck_assert_msg(strstr(out.data, "[3145545 bytes cut] ") && strstr(out.data, "undeclared;"),
+		      "The quote says how much was cut before it, and holds the column:\n%s",
+		      out.data);
+	/* The caret stands under the 'u' of "undeclared". */
+	const char *quoted = strstr(out.data, "| ") + 2;
+	const char *caret = strstr(quoted, "\n       | ") + 10;
+	ck_assert_msg(quoted[strchr(caret, '^') - caret] == 'u', "The caret points at the column.");
+	strbuf_free(&out);
+	unlink(path);
+}
+END_TEST
+
+Suite *report_suite(void)
+{
+	Suite *s = suite_create("report");
+	TCase *tc = tcase_create("report");
+	tcase_add_test(tc, test_expected_verdicts);
+	tcase_add_test(tc, test_tap_lines_and_plan);
+	tcase_add_test(tc, test_json_line);
+	tcase_add_test(tc, test_escaping);
+	tcase_add_test(tc, test_junit_counts);
+	tcase_add_test(tc, test_long_logs_and_lines_are_cut);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,32 @@
+/* check_suites.h - the unit suites, one a module, and what they share. */
+#ifndef CLH_CHECK_SUITES_H
+#define CLH_CHECK_SUITES_H
+
+#include <check.h>
+
+Suite *adhoc_suite(void);
+Suite *assignment_suite(void);
+Suite *case_load_suite(void);
+Suite *catalogue_suite(void);
+Suite *compare_suite(void);
+Suite *devname_suite(void);
+Suite *dispatch_suite(void);
+Suite *expr_suite(void);
+Suite *finding_suite(void);
+Suite *gen_suite(void);
+Suite *golden_suite(void);
+Suite *gradereport_suite(void);
+Suite *oglog_suite(void);
+Suite *reference_suite(void);
+Suite *report_suite(void);
+Suite *submission_suite(void);
+Suite *walk_suite(void);
+Suite *wire_suite(void);
+
+/* The path of a file under tests/data, found through $CLH_TEST_DATA (set by make check)
+ * or from the source tree's root. Caller frees. */
+char *test_data_path(const char *relative);
+/* Removes a folder a test made under /tmp, with all it holds. */
+void remove_tree(const char *root);
+
+#endif

@@ -1,0 +1,32 @@
+/* fuzz_expr.c - libFuzzer target: size expressions, parsed and evaluated at a few sizes
+ * (a case's counts and check's --arg values come from users). */
+#include "config.h"
+
+#include "case/expr.h"
+#include "fuzz.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text = fuzz_text(data, size);
+	struct expr *e;
+	struct expr_error err;
+	if (expr_parse(text, &e, &err) == 0) {
+		static const struct expr_env envs[] = {
+			{ .n = 1024, .l = 64, .cu = 16, .i = 3 },
+			{ .n = 0, .l = 0, .cu = 0, .i = 0 },
+			{ .n = -1, .l = 1, .cu = 1, .i = 0 },
+			{ .n = (long long)(~0ULL >> 1),
+			  .l = (long long)(~0ULL >> 1),
+			  .cu = 2,
+			  .i = 1 },
+		};
+		for (size_t i = 0; i < sizeof envs / sizeof envs[0]; i++) {
+			long long v;
+			expr_eval(e, &envs[i], &v, &err);
+		}
+		expr_names(e);
+		expr_free(e);
+	}
+	free(text);
+	return 0;
+}

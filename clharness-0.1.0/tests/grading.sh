@@ -1,0 +1,127 @@
+#!/bin/sh
+# grading.sh - `clharness grade` over the sample submissions in tests/grading/, spoken as
+# TAP: each assignment's class table must equal the expected scores beside its corpus,
+# and the reports must say what a student needs (caret at the student's line, the build
+# log, the signature asked for) and keep hidden checks' details out.
+# Needs $CLHARNESS and $CLH_TEST_DATA (make check sets both), PoCL and Oclgrind.
+
+: "${CLHARNESS:?set CLHARNESS to the clharness binary}"
+: "${CLH_TEST_DATA:?set CLH_TEST_DATA to tests/data}"
+corpus=$CLH_TEST_DATA/../grading
+assignments=$CLH_TEST_DATA/../../assignments
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+n=0
+
+# check DESCRIPTION FUNCTION: one TAP line for whether FUNCTION succeeds; on failure what
+# it left in $work/why follows as TAP comments.
+check() {
+	n=$((n + 1))
+	: >"$work/why"
+	if "$2"; then
+		echo "ok $n - $1"
+	else
+		echo "not ok $n - $1"
+		sed 's/^/# /' "$work/why"
+	fi
+}
+
+# has FILE TEXT: FILE holds TEXT verbatim. lacks FILE TEXT: it does not.
+has() { grep -F -q -- "$2" "$1" || { echo "$1 lacks: $2" >>"$work/why"; return 1; }; }
+lacks() { ! grep -F -q -- "$2" "$1" || { echo "$1 holds: $2" >>"$work/why"; return 1; }; }
+
+# grade NAME [SUBMISSION...]: grades the submissions (default tests/grading/NAME/) against
+# assignments/NAME.yaml into $work/NAME. A hang costs 5 s a check here rather than the
+# assignment's 10: the scores are the same.
+grade() {
+	name=$1
+	shift
+	[ $# -gt 0 ] || set -- "$corpus/$name/"
+	"$CLHARNESS" grade -j 2 --timeout 5 -o "$work/$name" "$assignments/$name.yaml" "$@" \
+		>"$work/$name.md" 2>"$work/$name.err"
+	echo $? >"$work/$name.status"
+}
+
+# scores NAME: the class table is the expected one, student by student.
+scores() {
+	[ "$(cat "$work/$1.status")" -eq 0 ] || { cat "$work/$1.err" >>"$work/why"; return 1; }
+	diff -u "$corpus/$1.csv" "$work/$1/class.csv" >>"$work/why"
+}
+reduce_scores() { scores reduce_sum; }
+dot_scores() { scores dot_product; }
+scan_scores() { scores inclusive_scan; }
+
+every_student_reported() {
+	for s in "$corpus"/reduce_sum/*.cl; do
+		name=$(basename "$s" .cl)
+		[ -s "$work/reduce_sum/$name.txt" ] && [ -s "$work/reduce_sum/$name.json" ] ||
+			{ echo "no report for $name" >>"$work/why"; return 1; }
+	done
+	has "$work/reduce_sum.md" "| correct | 30 | 20 | 15 | 15 | 20 | 100 |  |"
+}
+
+race_at_student_line() {
+	r=$work/reduce_sum/racy.txt
+	has "$r" "racy.cl:8:12: error: read-write data race on local memory: this write conflicts with a read at line 12" &&
+		has "$r" "     8 | 	part[lid] = gid < n ? in[gid] : 0;" &&
+		has "$r" "       | 	          ^"
+}
+
+hidden_check_says_only_pass_or_fail() {
+	r=$work/reduce_sum/not_power_of_two.txt
+	has "$r" "sums_any_n              0 / 20  failed (hidden check)" &&
+		lacks "$r" "sums_any_n:" &&
+		lacks "$work/reduce_sum/not_power_of_two.json" "N=1000"
+}
+
+build_error_with_log() {
+	r=$work/reduce_sum/not_compiling.txt
+	has "$r" "not_compiling.cl:8:14: error: cannot combine with previous 'type-name' declaration specifier" &&
+		has "$r" "the build log:" &&
+		has "$work/reduce_sum/not_compiling.json" '"verdict":"build-error"'
+}
+
+signature_named() {
+	has "$work/reduce_sum/wrong_signature.txt" "kernel reduce_sum has other parameters than the assignment's 'kernel void reduce_sum(global const int *in, uint n, local int *scratch, global int *out)': parameter 1 is 'global float* in', the assignment asks for 'global int* in'"
+}
+
+hang_and_crash_named() {
+	has "$work/reduce_sum/hanging.txt" "error: timeout: no result after 5 s" &&
+		has "$work/reduce_sum/crashing.txt" "error: crash: the worker running this died: killed by signal 11" &&
+		has "$work/reduce_sum/slow.txt" "of the reference's speed"
+}
+
+missing_kernel_named() {
+	"$CLHARNESS" grade -o "$work/missing" "$assignments/inclusive_scan.yaml" \
+		"$corpus/reduce_sum/correct.cl" >/dev/null 2>&1 &&
+		has "$work/missing/correct.txt" "error: no kernel named scan_blocks: the assignment asks for 'kernel void scan_blocks("
+}
+
+broken_assignment() {
+	printf 'kernels: [kernel void k(global int *x)]\nchecks:\n  - {name: c, points: 1, corect: {case: x.yaml}}\n' >"$work/broken.yaml"
+	"$CLHARNESS" grade "$work/broken.yaml" "$corpus/reduce_sum/correct.cl" >/dev/null 2>"$work/broken.err"
+	[ $? -eq 2 ] || { echo "exit status is not 2" >>"$work/why"; return 1; }
+	has "$work/broken.err" "broken.yaml:3:26: error: unknown key 'corect' in a check; did you mean 'correct'?"
+}
+
+# One after another: a class graded beside another would time its kernels on a busy
+# machine.
+grade reduce_sum
+grade dot_product
+# The catalogue's own scan is the right submission here.
+grade inclusive_scan "$CLH_TEST_DATA/../../kernels/scan/whole_array.cl" \
+	"$corpus/inclusive_scan/no_downsweep_barrier.cl"
+check "every sample submission for reduce_sum gets its expected score" reduce_scores
+check "the dot-product samples get their expected scores" dot_scores
+check "the inclusive-scan samples get their expected scores" scan_scores
+check "every student gets a text and a JSON report and a row in the table" every_student_reported
+check "a race is reported at the student's line with a caret" race_at_student_line
+check "a hidden check says only pass or fail" hidden_check_says_only_pass_or_fail
+check "a build error comes with its line and the build log" build_error_with_log
+check "a wrong signature names the parameter and the prototype asked for" signature_named
+check "a hang and a crash are named in the report" hang_and_crash_named
+check "a missing kernel names the prototype asked for" missing_kernel_named
+check "a broken assignment is reported at its line and nothing is graded" broken_assignment
+
+echo "1..$n"
+exit 0

@@ -1,0 +1,17 @@
+/* Uses uninitialised memory: items past the end skip their load, so the last work-group's
+ * tree adds whatever its local slots held before. */
+kernel void reduce_sum(global const int *in, uint n, local int *part, global int *out)
+{
+	size_t gid = get_global_id(0), lid = get_local_id(0);
+
+	if (gid < n)
+		part[lid] = in[gid];
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (size_t stride = get_local_size(0) / 2; stride > 0; stride /= 2) {
+		if (lid < stride)
+			part[lid] += part[lid + stride];
+		barrier(CLK_LOCAL_MEM_FENCE);
+	}
+	if (lid == 0)
+		out[get_group_id(0)] = part[0];
+}

@@ -1,0 +1,50 @@
+#!/bin/sh
+# layers.sh - the folders of harness/ are layers, and a file includes only from its own
+# layer or those below it, spoken as TAP, one test a layer. From the bottom:
+#   base      allocation, strings, diagnostics, folder walks, termination signals
+#   case      the case model and loader, expressions, element types, plans, generators,
+#             references, comparison
+#   findings  Oclgrind's log and the findings folded from it
+#   results   results, reporters, goldens, results files, the catalogue page
+#   exec      OpenCL plumbing, backends, workers, the wire, dispatch, the runner
+#   check grade  the commands above the runner (neither includes the other)
+# and harness/main.c, the command line, on top of all.
+# Needs $CLH_TEST_DATA (make check sets it), to find the source tree.
+
+: "${CLH_TEST_DATA:?set CLH_TEST_DATA to tests/data}"
+harness=$CLH_TEST_DATA/../../harness
+n=0
+
+# rank LAYER: its height, or nothing for a folder that is no layer.
+rank() {
+	case $1 in
+	base) echo 0 ;; case) echo 1 ;; findings) echo 2 ;; results) echo 3 ;; exec) echo 4 ;;
+	check | grade) echo 5 ;;
+	esac
+}
+
+for dir in "$harness"/*/; do
+	layer=$(basename "$dir")
+	n=$((n + 1))
+	own=$(rank "$layer")
+	if [ -z "$own" ]; then
+		echo "not ok $n - harness/$layer/ is no layer: add it to tests/layers.sh"
+		continue
+	fi
+	bad=$(grep -o '#include "[a-z]*/[a-z_]*\.h"' "$dir"*.[ch] | while IFS= read -r hit; do
+		file=${hit%%:*}
+		to=${hit#*\"}
+		to=${to%%/*}
+		theirs=$(rank "$to")
+		if [ -z "$theirs" ] || [ "$theirs" -gt "$own" ] || { [ "$theirs" -eq "$own" ] && [ "$to" != "$layer" ]; }; then
+			echo "$(basename "$file") includes ${hit#*\"}"
+		fi
+	done | sed 's/"$//')
+	if [ -z "$bad" ]; then
+		echo "ok $n - harness/$layer/ includes nothing from a layer above it"
+	else
+		echo "not ok $n - harness/$layer/ includes from a layer above it or beside it"
+		echo "$bad" | sed 's/^/# /'
+	fi
+done
+echo "1..$n"
