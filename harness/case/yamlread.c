@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "case/yamlread.h"
-#include "case/yamltext.h"
+#include "case/yamlguard.h"
 
 void yr_error(struct yaml_reader *r, struct src_pos pos, const char *fmt, ...)
 {

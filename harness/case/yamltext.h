@@ -11,11 +11,6 @@ struct yaml_error {
 	char *msg;     /* NULL where libfyaml said nothing */
 };
 
-/* Whether libfyaml parses `text` (as JSON when `json`; each line on its own when `lines`)
- * without crashing or hanging, tried in a child process: libfyaml 0.8 dies on some
- * malformed input (a 14-byte file of '?' keys and tabs), which must not take the harness
- * with it. Returns 0, or -1 with why in *why (the caller frees it). */
-int yaml_survives(const char *text, bool json, bool lines, char **why);
 /* Parses `text`, as JSON when `json`, printing nothing; first in a child process
  * (yaml_survives) when `guard`, which a caller that tried the text already leaves off.
  * Returns the document, which the caller destroys, or NULL with the first error in *err

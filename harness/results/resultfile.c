@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "case/yamlguard.h"
 #include "case/yamltext.h"
 
 static struct fy_node *member(struct fy_node *map, const char *key)
