@@ -172,6 +172,32 @@ char *read_file(const char *path, size_t *len)
 	return strbuf_take(&sb);
 }
 
+bool write_all(int fd, const void *buf, size_t len)
+{
+	for (size_t done = 0; done < len;) {
+		ssize_t n = write(fd, (const char *)buf + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		done += (size_t)n;
+	}
+	return true;
+}
+
+bool read_all(int fd, void *buf, size_t len)
+{
+	for (size_t done = 0; done < len;) {
+		ssize_t n = read(fd, (char *)buf + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		done += (size_t)n;
+	}
+	return true;
+}
+
 const char *file_error(int errnum)
 {
 	return errnum == EINVAL ? "not a regular file" : strerror(errnum);

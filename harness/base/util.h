@@ -51,6 +51,10 @@ char *read_fd_from(int fd, long long offset);
 /* Reads a whole regular file into a NUL-terminated buffer; NULL with errno set on failure,
  * EINVAL for what is not a regular file (a FIFO or a device could block for ever). */
 char *read_file(const char *path, size_t *len);
+/* Writes or reads all `len` bytes, going on after EINTR and short counts; false when the
+ * descriptor fails or (reading) ends first. */
+bool write_all(int fd, const void *buf, size_t len);
+bool read_all(int fd, void *buf, size_t len);
 /* strerror, but "not a regular file" for read_file's EINVAL. */
 const char *file_error(int errnum);
 /* Whether the first `len` bytes of `text` hold anything that is not UTF-8; where they do,

@@ -34,32 +34,6 @@ static struct {
 	int to, from; /* pipe ends: texts to it, answers from it */
 } server = { .pid = -1, .to = -1, .from = -1 };
 
-static bool read_all(int fd, void *buf, size_t len)
-{
-	for (size_t done = 0; done < len;) {
-		ssize_t n = read(fd, (char *)buf + done, len - done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;
-		done += (size_t)n;
-	}
-	return true;
-}
-
-static bool write_all(int fd, const void *buf, size_t len)
-{
-	for (size_t done = 0; done < len;) {
-		ssize_t n = write(fd, (const char *)buf + done, len - done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;
-		done += (size_t)n;
-	}
-	return true;
-}
-
 static void parse(const char *text, unsigned flags)
 {
 	struct fy_parse_cfg pcfg = { .flags = FYPCF_QUIET |

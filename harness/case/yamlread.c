@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "case/yamlread.h"
 #include "case/yamlguard.h"
+#include "case/yamlread.h"
 
 void yr_error(struct yaml_reader *r, struct src_pos pos, const char *fmt, ...)
 {

@@ -10,8 +10,7 @@
 #include "base/util.h"
 #include "case/yamlguard.h"
 
-struct fy_document *yaml_from_text(const char *text, bool json, bool guard,
-				   struct yaml_error *err)
+struct fy_document *yaml_from_text(const char *text, bool json, bool guard, struct yaml_error *err)
 {
 	*err = (struct yaml_error){ 0 };
 	/* As for files (yamlread.c): libfyaml can loop for ever on bytes that are not UTF-8. */

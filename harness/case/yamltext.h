@@ -15,8 +15,7 @@ struct yaml_error {
  * (yaml_survives) when `guard`, which a caller that tried the text already leaves off.
  * Returns the document, which the caller destroys, or NULL with the first error in *err
  * (freed by yaml_error_free). */
-struct fy_document *yaml_from_text(const char *text, bool json, bool guard,
-				   struct yaml_error *err);
+struct fy_document *yaml_from_text(const char *text, bool json, bool guard, struct yaml_error *err);
 void yaml_error_free(struct yaml_error *err);
 
 #endif

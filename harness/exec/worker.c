@@ -302,14 +302,7 @@ char *worker_output_tail(struct worker *w, size_t max)
 
 void worker_send(int fd, struct strbuf *frames)
 {
-	size_t done = 0;
-	while (done < frames->len) {
-		ssize_t n = write(fd, frames->data + done, frames->len - done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			_exit(3); /* the parent is gone: nobody is left to report to */
-		done += (size_t)n;
-	}
+	if (!write_all(fd, frames->data, frames->len))
+		_exit(3); /* the parent is gone: nobody is left to report to */
 	frames->len = 0;
 }

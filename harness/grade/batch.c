@@ -28,17 +28,9 @@ int write_text_file(const char *dir, const char *name, const char *text)
 	int fd = mkstemp(temp);
 	if (fd < 0)
 		goto out;
-	size_t len = text ? strlen(text) : 0, done = 0;
-	while (done < len) {
-		ssize_t n = write(fd, text + done, len - done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		done += (size_t)n;
-	}
 	/* mkstemp makes the file private; a report is read by whoever reads the folder. */
-	bool written = done == len && fchmod(fd, 0644) == 0;
+	bool written =
+		write_all(fd, text ? text : "", text ? strlen(text) : 0) && fchmod(fd, 0644) == 0;
 	if (close(fd) == 0 && written && rename(temp, path) == 0)
 		status = 0;
 	else
@@ -79,15 +71,7 @@ static void send_summary(int fd, const struct student_grade *g, bool reports_wri
 		strbuf_printf(&out, "%.17g %zu %zu %u\n", g->checks[i].points, g->checks[i].runs,
 			      g->checks[i].passed, g->checks[i].verdicts);
 	strbuf_printf(&out, "%.17g\n", g->total);
-	size_t done = 0;
-	while (done < out.len) {
-		ssize_t w = write(fd, out.data + done, out.len - done);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			break;
-		done += (size_t)w;
-	}
+	write_all(fd, out.data, out.len); /* a parent gone has no use for it */
 	strbuf_free(&out);
 }
 
