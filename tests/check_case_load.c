@@ -275,6 +275,36 @@ START_TEST(test_text_that_crashes_the_yaml_parser_is_an_error)
 }
 END_TEST
 
+/* A buffer's inputs from a .npy file: loaded with the case, element for element. */
+START_TEST(test_inputs_come_from_a_npy_file)
+{
+	char *path = test_data_path("cases/init_from_files.yaml");
+	struct diag_list diags = { 0 };
+	struct test_case *tc = case_load(path, &diags);
+	ck_assert_msg(tc != NULL, "The case loads.");
+	const struct init_spec *init = &tc->buffers[0].init;
+	ck_assert_msg(init->kind == INIT_FILE && init->data.count == 1024 &&
+			      ((const int *)init->data.data)[700] == 700,
+		      "Its buffer holds the file's 1024 ints.");
+	case_free(tc);
+	free(path);
+}
+END_TEST
+
+/* Each data file that does not fit is an error at its own argument. */
+START_TEST(test_data_file_mistakes_at_their_arguments)
+{
+	expect_error("cases/init_file_mistakes.yaml", 6, 55,
+		     "data file 'data/doubles.npy' for buffer 'a': dtype '<f8', but the buffer "
+		     "is int ('<i4')");
+	expect_error("cases/init_file_mistakes.yaml", 7, 55, "an array in Fortran order");
+	expect_error("cases/init_file_mistakes.yaml", 11, 55,
+		     "data file 'data/missing.npy' not found");
+	expect_error("cases/init_file_mistakes.yaml", 12, 55, "is neither .npy");
+	expect_error_count("cases/init_file_mistakes.yaml", 4);
+}
+END_TEST
+
 Suite *case_load_suite(void)
 {
 	Suite *s = suite_create("case_load");
@@ -298,6 +328,8 @@ Suite *case_load_suite(void)
 	tcase_add_test(tc, test_catalogue_kernels_stay_inside_the_catalogue);
 	tcase_add_test(tc, test_repeat_beyond_the_limit_is_this_case_error);
 	tcase_add_test(tc, test_text_that_crashes_the_yaml_parser_is_an_error);
+	tcase_add_test(tc, test_inputs_come_from_a_npy_file);
+	tcase_add_test(tc, test_data_file_mistakes_at_their_arguments);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -70,10 +70,74 @@ static bool parse_seed(struct loader *ld, struct fy_node *node, struct src_pos a
 	return true;
 }
 
+/* The path of `file`, which the case names at `pos` as its `what` ("kernel file"), found
+ * beside the case or in a folder above it; NULL after reporting why. A catalogue's case
+ * may name only a file inside that catalogue: one outside it (/etc/shadow, ../../x, a link
+ * that leads out) would have its lines quoted in diagnostics, and in students' reports
+ * when an assignment names the case. */
+static char *find_case_file(struct loader *ld, const char *file, struct src_pos pos,
+			    const char *what)
+{
+	char *root = catalogue_root(ld->r.path);
+	char *path = NULL;
+	if (root && climbs_out(file)) {
+		yr_error(&ld->r, pos,
+			 "%s '%s' climbs out of the catalogue at %s: a catalogue's case names a "
+			 "file inside it, such as kernels/topic/name.cl",
+			 what, file, root);
+	} else {
+		path = find_upwards(ld->r.path, file);
+		if (path == NULL) {
+			yr_error(&ld->r, pos,
+				 "%s '%s' not found beside the case file or in any folder above it",
+				 what, file);
+		} else if (root && !path_within(path, root)) {
+			yr_error(&ld->r, pos,
+				 "%s '%s' is found at %s, outside the catalogue at %s: a "
+				 "catalogue's case names a file inside it",
+				 what, file, path, root);
+			free(path);
+			path = NULL;
+		}
+	}
+	free(root);
+	return path;
+}
+
+/* Reads a buffer's data file, a .npy or a raw .bin of the buffer's own type. */
+static void read_data_file(struct loader *ld, struct fy_node *node, struct buffer_decl *buf)
+{
+	struct init_spec *init = &buf->init;
+	struct src_pos pos = yr_pos(node, init->pos);
+	init->file = yr_scalar(&ld->r, node, init->pos, "the data file (file: in.npy)");
+	if (init->file == NULL)
+		return;
+	bool npy = has_suffix(init->file, ".npy");
+	if (!npy && !has_suffix(init->file, ".bin")) {
+		yr_error(&ld->r, pos,
+			 "data file '%s' for buffer '%s' is neither .npy (NumPy's format) nor .bin "
+			 "(raw little-endian %s elements)",
+			 init->file, buf->name, elem_type_name(buf->type));
+		return;
+	}
+	char *path = find_case_file(ld, init->file, pos, "data file");
+	if (path == NULL)
+		return;
+	char *why = NULL;
+	if ((npy ? npy_read(path, buf->type, &init->data, &why)
+		 : raw_read(path, buf->type, &init->data, &why)) < 0) {
+		yr_error(&ld->r, pos, "data file '%s' for buffer '%s': %s", init->file, buf->name,
+			 why);
+		free(why);
+	}
+	free(path);
+}
+
 static void parse_init(struct loader *ld, struct fy_node *node, struct src_pos at,
 		       struct buffer_decl *buf)
 {
-	static const char *const keys[] = { "fill", "iota", "random", "random_int", "seed", NULL };
+	static const char *const keys[] = { "fill", "iota", "random", "random_int",
+					    "seed", "file", NULL };
 	struct init_spec *init = &buf->init;
 	init->pos = yr_pos(node, at);
 	init->seed = gen_buffer_seed(ld->tc->seed, buf->name);
@@ -111,12 +175,17 @@ static void parse_init(struct loader *ld, struct fy_node *node, struct src_pos a
 				 random_key, init->lo, init->hi);
 		}
 	}
+	if ((v = yr_get(node, "file")) != NULL) {
+		kinds++;
+		init->kind = INIT_FILE;
+		read_data_file(ld, v, buf);
+	}
 	if (kinds != 1)
 		yr_error(&ld->r, init->pos,
-			 "an init needs exactly one of fill, iota, random or random_int");
+			 "an init needs exactly one of fill, iota, random, random_int or file");
 
 	bool integral = buf->type != ELEM_FLOAT || init->kind == INIT_RANDOM_INT;
-	if (kinds == 1 && integral && init->kind != INIT_RANDOM &&
+	if (kinds == 1 && integral && init->kind != INIT_RANDOM && init->kind != INIT_FILE &&
 	    (init->lo != floor(init->lo) || init->hi != floor(init->hi)))
 		yr_error(&ld->r, init->pos, "%s buffer '%s' needs whole numbers in its init",
 			 elem_type_name(buf->type), buf->name);
@@ -221,37 +290,6 @@ static void parse_arg(struct loader *ld, struct fy_node *node, struct src_pos at
 	}
 }
 
-/* Finds the step's kernel file. A catalogue's case may name only a file inside that
- * catalogue: one outside it (/etc/shadow, ../../x, a link that leads out) would have its
- * lines quoted in diagnostics, and in students' reports when an assignment names the
- * case. */
-static void find_kernel_file(struct loader *ld, struct step *step)
-{
-	char *root = catalogue_root(ld->r.path);
-	if (root && climbs_out(step->kernel_file)) {
-		yr_error(&ld->r, step->file_pos,
-			 "kernel file '%s' climbs out of the catalogue at %s: a catalogue's "
-			 "case names a file inside it, such as kernels/topic/name.cl",
-			 step->kernel_file, root);
-	} else {
-		step->kernel_path = find_upwards(ld->r.path, step->kernel_file);
-		if (step->kernel_path == NULL) {
-			yr_error(&ld->r, step->file_pos,
-				 "kernel file '%s' not found beside the case file or in any "
-				 "folder above it",
-				 step->kernel_file);
-		} else if (root && !path_within(step->kernel_path, root)) {
-			yr_error(&ld->r, step->file_pos,
-				 "kernel file '%s' is found at %s, outside the catalogue at %s: a "
-				 "catalogue's case names a file inside it",
-				 step->kernel_file, step->kernel_path, root);
-			free(step->kernel_path);
-			step->kernel_path = NULL;
-		}
-	}
-	free(root);
-}
-
 static void parse_step(struct loader *ld, struct fy_node *node, struct src_pos at, bool top,
 		       struct step *step)
 {
@@ -288,7 +326,8 @@ static void parse_step(struct loader *ld, struct fy_node *node, struct src_pos a
 		step->kernel_name =
 			yr_scalar_at(&ld->r, kernel, "name", kpos, "the kernel's name (name: ...)");
 		if (step->kernel_file)
-			find_kernel_file(ld, step);
+			step->kernel_path = find_case_file(ld, step->kernel_file, step->file_pos,
+							   "kernel file");
 	}
 
 	v = yr_get(node, "global");

@@ -109,6 +109,14 @@ void gen_fill(enum elem_type type, const struct init_spec *init, void *out, size
 		case INIT_RANDOM_INT:
 			store(type, out, i, uniform_int(&r, init->lo, init->hi));
 			break;
+		case INIT_FILE:
+			/* plan_build refuses a count past the file's: this is a guard. */
+			if (i < init->data.count)
+				memcpy((char *)out + i * 4, (const char *)init->data.data + i * 4,
+				       4);
+			else
+				store(type, out, i, 0);
+			break;
 		}
 	}
 }

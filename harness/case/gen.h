@@ -17,7 +17,8 @@
  * buffer's name, so two buffers of one case get different data. */
 uint64_t gen_buffer_seed(uint64_t case_seed, const char *buffer_name);
 
-/* Fills `count` elements of `type` at `out` as `init` says. The same init (and so the
+/* Fills `count` elements of `type` at `out` as `init` says (a file's elements are copied
+ * as they are). The same init (and so the
  * same seed) always gives the same data, and element i does not depend on count, so a
  * larger size extends a smaller one. */
 void gen_fill(enum elem_type type, const struct init_spec *init, void *out, size_t count);

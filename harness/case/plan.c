@@ -88,6 +88,17 @@ static double whole_bound(const struct buffer_decl *buf, size_t count)
 		return fmax(fabs(init->lo), fabs(init->hi));
 	case INIT_RANDOM:
 		return buf->type == ELEM_FLOAT ? -1 : fmax(fabs(init->lo), fabs(init->hi));
+	case INIT_FILE: {
+		/* A file's values count as whole numbers only where every one is. */
+		double largest = 0;
+		for (size_t i = 0; i < count && i < init->data.count; i++) {
+			double x = elem_get(buf->type, init->data.data, i);
+			if (x != floor(x) || isinf(x))
+				return -1;
+			largest = fmax(largest, fabs(x));
+		}
+		return largest;
+	}
 	case INIT_POISON:
 		break;
 	}
@@ -142,8 +153,19 @@ int plan_build(const struct test_case *tc, long long n, long long l, long long c
 	*plan = (struct plan){ .n = n, .l = l, .cu = cu };
 
 	plan->buffer_counts = xcalloc(tc->nbuffers, sizeof *plan->buffer_counts);
-	for (size_t b = 0; b < tc->nbuffers; b++)
-		plan->buffer_counts[b] = (size_t)eval(&r, &tc->buffers[b].count, "buffer count", 1);
+	for (size_t b = 0; b < tc->nbuffers; b++) {
+		const struct buffer_decl *buf = &tc->buffers[b];
+		plan->buffer_counts[b] = (size_t)eval(&r, &buf->count, "buffer count", 1);
+		if (!r.failed && buf->init.kind == INIT_FILE &&
+		    plan->buffer_counts[b] > buf->init.data.count) {
+			diag_add(diags, DIAG_ERROR, tc->path, buf->init.pos.line, buf->init.pos.col,
+				 "buffer '%s' holds %zu elements at N=%lld, L=%lld, but %s holds "
+				 "%zu (shape %s): give a file at least as large, or smaller sizes",
+				 buf->name, plan->buffer_counts[b], n, l, buf->init.file,
+				 buf->init.data.count, buf->init.data.shape);
+			r.failed = true;
+		}
+	}
 
 	size_t capacity = 0;
 	long long *repeats = xcalloc(tc->nsteps, sizeof *repeats);

@@ -29,6 +29,8 @@ void case_free(struct test_case *tc)
 	for (size_t b = 0; b < tc->nbuffers; b++) {
 		free(tc->buffers[b].name);
 		expr_free(tc->buffers[b].count.expr);
+		free(tc->buffers[b].init.file);
+		data_file_free(&tc->buffers[b].init.data);
 	}
 	for (size_t c = 0; c < tc->nchecks; c++) {
 		struct check *ck = &tc->checks[c];

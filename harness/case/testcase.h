@@ -9,11 +9,12 @@
 
 #include "base/diag.h"
 #include "case/elem.h"
+#include "case/npy.h"
 #include "case/expr.h"
 #include "case/reference.h"
 #include "case/yamlread.h"
 
-enum init_kind { INIT_POISON, INIT_FILL, INIT_IOTA, INIT_RANDOM, INIT_RANDOM_INT };
+enum init_kind { INIT_POISON, INIT_FILL, INIT_IOTA, INIT_RANDOM, INIT_RANDOM_INT, INIT_FILE };
 
 /* How a buffer starts. Without an init it is poisoned (NaN or 0xDEADBEEF) so that an
  * element the kernel never writes cannot pass as a zero by luck. */
@@ -23,6 +24,8 @@ struct init_spec {
 	double hi;     /* upper end of a random range */
 	uint64_t seed; /* per buffer: the case's seed mixed with the buffer's name */
 	struct src_pos pos;
+	char *file;		/* INIT_FILE: as the case names it */
+	struct data_file data;	/* INIT_FILE: its elements, of the buffer's type */
 };
 
 struct buffer_decl {

@@ -1,0 +1,218 @@
+/* npy.c - a strict reader of NumPy's .npy header (a magic string, a version, a header
+ * length and a Python dict literal of descr, fortran_order and shape) and of raw .bin
+ * files. Anything it does not recognise is refused with what it found, never guessed. */
+#include "config.h"
+
+#include "case/npy.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+/* The dtype NumPy writes for each element type, little-endian and big-endian. */
+static const struct {
+	enum elem_type type;
+	const char *little, *big;
+} descrs[] = {
+	{ ELEM_INT, "<i4", ">i4" },
+	{ ELEM_UINT, "<u4", ">u4" },
+	{ ELEM_FLOAT, "<f4", ">f4" },
+};
+
+static int fail(char **why, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int fail(char **why, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	*why = xvasprintf(fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* The value of `key` in the header's dict: a pointer just past "'key':" and its spaces,
+ * or NULL. */
+static const char *dict_value(const char *header, const char *key)
+{
+	char *quoted = xasprintf("'%s'", key);
+	const char *at = strstr(header, quoted);
+	size_t len = strlen(quoted);
+	free(quoted);
+	if (at == NULL)
+		return NULL;
+	at += len;
+	while (*at == ' ')
+		at++;
+	if (*at != ':')
+		return NULL;
+	at++;
+	while (*at == ' ')
+		at++;
+	return at;
+}
+
+/* Parses the shape tuple at p, "(4, 256)" or "(7,)" or "()", into the element count; -1
+ * on a malformed tuple or an overflow. Keeps the tuple's text in *text. */
+static int parse_shape(const char *p, size_t *count, char **text)
+{
+	if (*p != '(')
+		return -1;
+	const char *start = p++;
+	size_t n = 1;
+	while (*p == ' ')
+		p++;
+	while (*p != ')') {
+		if (!isdigit((unsigned char)*p))
+			return -1;
+		errno = 0;
+		char *end;
+		unsigned long long dim = strtoull(p, &end, 10);
+		if (errno == ERANGE || __builtin_mul_overflow(n, (size_t)dim, &n) || dim > SIZE_MAX)
+			return -1;
+		p = end;
+		while (*p == ' ')
+			p++;
+		if (*p == ',')
+			p++;
+		else if (*p != ')')
+			return -1;
+		while (*p == ' ')
+			p++;
+	}
+	*count = n;
+	*text = xstrndup(start, (size_t)(p - start + 1));
+	return 0;
+}
+
+int npy_parse(const unsigned char *bytes, size_t len, enum elem_type want, struct data_file *out,
+	      char **why)
+{
+	*out = (struct data_file){ .type = want };
+	if (len < 10 || memcmp(bytes, "\x93NUMPY", 6) != 0)
+		return fail(why, "not a .npy file: it does not start with NumPy's magic string");
+	unsigned major = bytes[6];
+	size_t header_len, header_at;
+	if (major == 1) {
+		header_len = bytes[8] | (size_t)bytes[9] << 8;
+		header_at = 10;
+	} else if (major == 2 || major == 3) {
+		if (len < 12)
+			return fail(why, "a .npy file cut short in its header");
+		header_len = bytes[8] | (size_t)bytes[9] << 8 | (size_t)bytes[10] << 16 |
+			     (size_t)bytes[11] << 24;
+		header_at = 12;
+	} else {
+		return fail(why, ".npy format version %u.%u, which is none of 1.0, 2.0 and 3.0",
+			    major, bytes[7]);
+	}
+	if (header_len > len - header_at)
+		return fail(why, "a .npy file cut short in its header");
+	char *header = xstrndup((const char *)bytes + header_at, header_len);
+	int status = -1;
+	const char *descr = dict_value(header, "descr");
+	const char *order = dict_value(header, "fortran_order");
+	const char *shape = dict_value(header, "shape");
+	const char *want_descr = NULL;
+	enum elem_type type = want;
+	bool big = false, known = false;
+	if (descr == NULL || order == NULL || shape == NULL) {
+		fail(why, "a .npy header without descr, fortran_order and shape: %s", header);
+		goto out;
+	}
+	for (size_t i = 0; i < sizeof descrs / sizeof descrs[0]; i++) {
+		if (descrs[i].type == want)
+			want_descr = descrs[i].little;
+		size_t l = strlen(descrs[i].little);
+		if (descr[0] == '\'' &&
+		    (strncmp(descr + 1, descrs[i].little, l) == 0 ||
+		     strncmp(descr + 1, descrs[i].big, l) == 0) &&
+		    descr[1 + l] == '\'') {
+			type = descrs[i].type;
+			big = descr[1] == '>';
+			known = true;
+		}
+	}
+	if (!known || type != want) {
+		/* The dtype as written, up to the dict's next entry. */
+		fail(why, "dtype %.*s, but the buffer is %s ('%s')", (int)strcspn(descr, ",}"),
+		     descr, elem_type_name(want), want_descr);
+		goto out;
+	}
+	if (strncmp(order, "True", 4) == 0) {
+		fail(why, "an array in Fortran order: save it in C order (np.ascontiguousarray)");
+		goto out;
+	}
+	if (strncmp(order, "False", 5) != 0 || parse_shape(shape, &out->count, &out->shape) < 0) {
+		fail(why, "a .npy header NumPy did not write: %s", header);
+		goto out;
+	}
+	size_t data_at = header_at + header_len;
+	size_t bytes_needed;
+	if (__builtin_mul_overflow(out->count, elem_size(want), &bytes_needed) ||
+	    bytes_needed != len - data_at) {
+		fail(why,
+		     "shape %s holds %zu elements of %zu bytes, but the file has %zu bytes of "
+		     "data",
+		     out->shape, out->count, elem_size(want), len - data_at);
+		goto out;
+	}
+	out->data = xmalloc(bytes_needed ? bytes_needed : 1);
+	memcpy(out->data, bytes + data_at, bytes_needed);
+	if (big)
+		for (size_t i = 0; i < out->count; i++) {
+			uint32_t v;
+			memcpy(&v, (char *)out->data + 4 * i, 4);
+			v = __builtin_bswap32(v);
+			memcpy((char *)out->data + 4 * i, &v, 4);
+		}
+	status = 0;
+out:
+	free(header);
+	if (status < 0)
+		data_file_free(out);
+	return status;
+}
+
+int npy_read(const char *path, enum elem_type want, struct data_file *out, char **why)
+{
+	*out = (struct data_file){ .type = want };
+	size_t len;
+	char *bytes = read_file(path, &len);
+	if (bytes == NULL)
+		return fail(why, "cannot read it: %s", file_error(errno));
+	int status = npy_parse((const unsigned char *)bytes, len, want, out, why);
+	free(bytes);
+	return status;
+}
+
+int raw_read(const char *path, enum elem_type type, struct data_file *out, char **why)
+{
+	*out = (struct data_file){ .type = type };
+	size_t len;
+	char *bytes = read_file(path, &len);
+	if (bytes == NULL)
+		return fail(why, "cannot read it: %s", file_error(errno));
+	if (len % elem_size(type) != 0) {
+		free(bytes);
+		return fail(why, "%zu bytes, which is no whole number of %zu-byte %s elements", len,
+			    elem_size(type), elem_type_name(type));
+	}
+	/* Host layout is little-endian on every machine the harness builds for (x86-64). */
+	out->count = len / elem_size(type);
+	out->data = bytes;
+	out->shape = xstrdup("raw");
+	return 0;
+}
+
+void data_file_free(struct data_file *f)
+{
+	if (f == NULL)
+		return;
+	free(f->data);
+	free(f->shape);
+	*f = (struct data_file){ 0 };
+}

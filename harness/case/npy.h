@@ -1,0 +1,30 @@
+/* npy.h - reads a user's data file: NumPy's .npy format (versions 1.0, 2.0 and 3.0), or
+ * raw little-endian bytes (.bin) of a type the case names, into elements of a case's
+ * buffer type. */
+#ifndef CLH_NPY_H
+#define CLH_NPY_H
+
+#include <stddef.h>
+
+#include "case/elem.h"
+
+/* What a data file holds: `count` elements of `type`, in C order, in host layout. */
+struct data_file {
+	enum elem_type type;
+	size_t count;
+	void *data;
+	char *shape; /* "(4, 256)" as NumPy writes it; "raw" for a .bin file */
+};
+
+/* Reads `path` as a .npy file whose elements must be of `want` ("float" is '<f4', "int"
+ * '<i4', "uint" '<u4'; big-endian forms too). Returns 0, or -1 with why in *why (which
+ * names the dtype or shape found and what was expected; the caller frees it). */
+int npy_read(const char *path, enum elem_type want, struct data_file *out, char **why);
+/* npy_read of `len` bytes at `bytes` (a file's contents), for the fuzz target and tests. */
+int npy_parse(const unsigned char *bytes, size_t len, enum elem_type want, struct data_file *out,
+	      char **why);
+/* Reads `path` as raw little-endian elements of `type`. */
+int raw_read(const char *path, enum elem_type type, struct data_file *out, char **why);
+void data_file_free(struct data_file *f);
+
+#endif
