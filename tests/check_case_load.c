@@ -301,7 +301,11 @@ START_TEST(test_data_file_mistakes_at_their_arguments)
 	expect_error("cases/init_file_mistakes.yaml", 11, 55,
 		     "data file 'data/missing.npy' not found");
 	expect_error("cases/init_file_mistakes.yaml", 12, 55, "is neither .npy");
-	expect_error_count("cases/init_file_mistakes.yaml", 4);
+	expect_error("cases/init_file_mistakes.yaml", 17, 19,
+		     "unknown key 'fil' in a reference; did you mean 'file'?");
+	expect_error("cases/init_file_mistakes.yaml", 17, 52,
+		     "of belongs to a computed reference, not to a data file's values");
+	expect_error_count("cases/init_file_mistakes.yaml", 6);
 }
 END_TEST
 

@@ -59,7 +59,7 @@ check "doc/catalogue.md has one row for each case of the catalogue" catalogue_pa
 check "every case marked racy has the bug Oclgrind reports as an error in its golden" racy_goldens_hold_errors
 
 if ! "$CLHARNESS" devices 2>/dev/null | grep -q '^pocl-cpu'; then
-	for t in devices typo arg-count build-error timeout crash json tap tap-failures overrides inputs-from-file built-once no-device; do
+	for t in devices typo arg-count build-error timeout crash json tap tap-failures overrides inputs-from-file reference-from-file built-once no-device; do
 		n=$((n + 1))
 		echo "ok $n - $t # SKIP no PoCL device (install pocl-opencl-icd)"
 	done
@@ -139,6 +139,15 @@ inputs_from_file() {
 		run 1 run --device pocl --size 2048 "$cases/init_from_files.yaml" &&
 		has "buffer 'in' holds 2048 elements at N=2048, L=16, but data/iota_1024.npy holds 1024 (shape (4, 256))"
 }
+# Expected values from a .npy file: the right ones pass, a wrong one is named at its index
+# with the file it came from; a size the file does not fit is that case's error.
+reference_from_file() {
+	run 0 run --device pocl "$cases/reference_from_file.yaml" && [ "$(count '^pass ')" -eq 1 ] &&
+		run 1 run --device pocl "$cases/reference_file_wrong.yaml" &&
+		has "out[100]: got 100, want -1; 1 of 1024 elements differ (as data/expect_wrong.npy holds)" &&
+		run 1 run --device pocl --size 64 "$cases/reference_from_file.yaml" &&
+		has "a file of expected values fits one size"
+}
 check "devices lists pocl-cpu with its limits" devices_listed
 check "a typo in a key is reported at file:line:col and the other cases still run" typo_reported
 check "an argument count that does not match the kernel is reported at the args line" arg_count_reported
@@ -151,6 +160,7 @@ check "--tap prints a test line a result, then the plan" tap_lines
 check "--tap reports failures as not ok lines and exits 0" tap_failures_exit_0
 check "--size and --local replace the case's own" overrides
 check "a buffer's inputs come from a .npy file, and a size past it is that case's error" inputs_from_file
+check "a check's expected values come from a .npy file, a wrong one named at its index" reference_from_file
 check "a program is built once per device; inputs, and references that do not depend on L, once per size" built_once
 check "a device that matches nothing is a setup error, and a skip under --tap" no_device
 

@@ -104,33 +104,35 @@ static char *find_case_file(struct loader *ld, const char *file, struct src_pos 
 	return path;
 }
 
-/* Reads a buffer's data file, a .npy or a raw .bin of the buffer's own type. */
-static void read_data_file(struct loader *ld, struct fy_node *node, struct buffer_decl *buf)
+/* Reads the data file `node` names for buffer `buf` (a .npy, or a raw .bin of the
+ * buffer's own type) into *data. Returns the file's name as the case gives it (NULL when
+ * it gives none), after reporting anything wrong at the node. */
+static char *read_data(struct loader *ld, struct fy_node *node, struct src_pos at,
+		       const struct buffer_decl *buf, struct data_file *data)
 {
-	struct init_spec *init = &buf->init;
-	struct src_pos pos = yr_pos(node, init->pos);
-	init->file = yr_scalar(&ld->r, node, init->pos, "the data file (file: in.npy)");
-	if (init->file == NULL)
-		return;
-	bool npy = has_suffix(init->file, ".npy");
-	if (!npy && !has_suffix(init->file, ".bin")) {
+	struct src_pos pos = yr_pos(node, at);
+	char *name = yr_scalar(&ld->r, node, at, "the data file (file: in.npy)");
+	if (name == NULL)
+		return NULL;
+	bool npy = has_suffix(name, ".npy");
+	if (!npy && !has_suffix(name, ".bin")) {
 		yr_error(&ld->r, pos,
 			 "data file '%s' for buffer '%s' is neither .npy (NumPy's format) nor .bin "
 			 "(raw little-endian %s elements)",
-			 init->file, buf->name, elem_type_name(buf->type));
-		return;
+			 name, buf->name, elem_type_name(buf->type));
+		return name;
 	}
-	char *path = find_case_file(ld, init->file, pos, "data file");
+	char *path = find_case_file(ld, name, pos, "data file");
 	if (path == NULL)
-		return;
+		return name;
 	char *why = NULL;
-	if ((npy ? npy_read(path, buf->type, &init->data, &why)
-		 : raw_read(path, buf->type, &init->data, &why)) < 0) {
-		yr_error(&ld->r, pos, "data file '%s' for buffer '%s': %s", init->file, buf->name,
-			 why);
+	if ((npy ? npy_read(path, buf->type, data, &why) : raw_read(path, buf->type, data, &why)) <
+	    0) {
+		yr_error(&ld->r, pos, "data file '%s' for buffer '%s': %s", name, buf->name, why);
 		free(why);
 	}
 	free(path);
+	return name;
 }
 
 static void parse_init(struct loader *ld, struct fy_node *node, struct src_pos at,
@@ -178,7 +180,7 @@ static void parse_init(struct loader *ld, struct fy_node *node, struct src_pos a
 	if ((v = yr_get(node, "file")) != NULL) {
 		kinds++;
 		init->kind = INIT_FILE;
-		read_data_file(ld, v, buf);
+		init->file = read_data(ld, v, init->pos, buf, &init->data);
 	}
 	if (kinds != 1)
 		yr_error(&ld->r, init->pos,
@@ -381,6 +383,25 @@ static enum tolerance parse_tolerance(struct loader *ld, struct fy_node *node, s
 	return t;
 }
 
+/* reference: {file: out.npy}: the expected values of `out` as a data file holds them,
+ * compared exactly; the check's other keys (count) are read as for any reference. */
+static void parse_file_reference(struct loader *ld, struct fy_node *ref, struct buffer_decl *out,
+				 struct check *check)
+{
+	static const char *const keys[] = { "file", NULL };
+	yr_reject_unknown_keys(&ld->r, ref, "a reference", keys);
+	check->ref = ref_file();
+	struct fy_node *file = yr_get(ref, "file");
+	if (file == NULL) {
+		if (!yr_misspelt(&ld->r, ref, "file"))
+			yr_error(&ld->r, check->reference_pos,
+				 "a reference mapping names a data file: reference: {file: "
+				 "out.npy}");
+		return;
+	}
+	check->expected_file = read_data(ld, file, check->reference_pos, out, &check->expected);
+}
+
 static void parse_check(struct loader *ld, struct fy_node *key, struct fy_node *node,
 			struct check *check)
 {
@@ -410,6 +431,21 @@ static void parse_check(struct loader *ld, struct fy_node *key, struct fy_node *
 	yr_reject_unknown_keys(&ld->r, node, "a check", keys);
 
 	struct src_pos pos = check->pos;
+	struct fy_node *ref_node = yr_get(node, "reference");
+	check->reference_pos = yr_pos(ref_node, pos);
+	unsigned names = EXPR_N | EXPR_L | EXPR_CU;
+	struct fy_node *v;
+	if (ref_node && fy_node_is_mapping(ref_node)) {
+		parse_file_reference(ld, ref_node, out, check);
+		static const char *const computed_only[] = { "of", "group", "shift" };
+		for (size_t k = 0; k < 3; k++)
+			if (yr_get(node, computed_only[k]))
+				yr_error(&ld->r, yr_key_pos(node, computed_only[k], pos),
+					 "%s belongs to a computed reference, not to a data file's "
+					 "values",
+					 computed_only[k]);
+		goto compared;
+	}
 	char *ref = yr_scalar_at(&ld->r, node, "reference", pos, "a reference (reference: ...)");
 	if (ref) {
 		check->ref = ref_lookup(ref);
@@ -451,8 +487,6 @@ static void parse_check(struct loader *ld, struct fy_node *key, struct fy_node *
 		free(in);
 	}
 
-	unsigned names = EXPR_N | EXPR_L | EXPR_CU;
-	struct fy_node *v;
 	if ((v = yr_get(node, "group")) != NULL) {
 		if (check->ref->per_group)
 			yr_pexpr(&ld->r, v, pos, "group", names, &check->group);
@@ -471,6 +505,7 @@ static void parse_check(struct loader *ld, struct fy_node *key, struct fy_node *
 		yr_error(&ld->r, pos, "reference %s needs shift: the k of y[i] = x[(i + k) %% n]",
 			 check->ref->name);
 	}
+compared:
 	if ((v = yr_get(node, "count")) != NULL)
 		yr_pexpr(&ld->r, v, pos, "count", names, &check->count);
 

@@ -198,6 +198,18 @@ int plan_build(const struct test_case *tc, long long n, long long l, long long c
 		pc->group = ck->group.expr ? (size_t)eval(&r, &ck->group, "group", 1) : (size_t)l;
 		pc->shift = ck->shift.expr ? eval(&r, &ck->shift, "shift", -__LONG_LONG_MAX__) : 0;
 		pc->count = ck->count.expr ? (size_t)eval(&r, &ck->count, "count", 1) : available;
+		/* Exactly as many: the output at one size is no prefix of another's in
+		 * general (a reduction's is not), so one file fits one size. */
+		if (!r.failed && ck->ref->kind == REF_FILE && pc->count != ck->expected.count) {
+			diag_add(diags, DIAG_ERROR, tc->path, ck->reference_pos.line,
+				 ck->reference_pos.col,
+				 "check of '%s' compares %zu elements at N=%lld, L=%lld, but %s "
+				 "holds %zu (shape %s): a file of expected values fits one size; "
+				 "give the case that size alone, or a count",
+				 tc->buffers[ck->buffer].name, pc->count, n, l, ck->expected_file,
+				 ck->expected.count, ck->expected.shape);
+			r.failed = true;
+		}
 		if (!r.failed && pc->count > available) {
 			diag_add(diags, DIAG_ERROR, tc->path, ck->count.pos.line, ck->count.pos.col,
 				 "count '%s' is %zu at N=%lld, L=%lld, but "

@@ -30,6 +30,13 @@ static const struct ref_info refs[] = {
 	{ "histogram", REF_HISTOGRAM, 1, false, false, false },
 };
 
+const struct ref_info *ref_file(void)
+{
+	/* Not in the table: a case names it as {file: ...}, never by a name. */
+	static const struct ref_info file = { "file", REF_FILE, 1, false, false, false };
+	return &file;
+}
+
 const struct ref_info *ref_lookup(const char *name)
 {
 	for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++)
@@ -214,6 +221,10 @@ void ref_compute(enum ref_kind kind, const struct ref_input *inputs, size_t grou
 		}
 		break;
 	}
+	case REF_FILE:
+		for (size_t i = 0; i < count && i < n; i++)
+			out->want[i] = elem_get(x->type, x->data, i);
+		break;
 	case REF_ROTATE:
 		for (size_t i = 0; i < count && n > 0; i++)
 			out->want[i] = elem_get(x->type, x->data, turned(i, n, shift));

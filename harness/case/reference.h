@@ -25,6 +25,7 @@ enum ref_kind {
 	REF_ROTATE,
 	REF_ROTATE_PER_GROUP,
 	REF_HISTOGRAM,
+	REF_FILE, /* the expected values a data file holds: the one input, copied */
 };
 
 /* What a case may say about a reference, from the table in reference.c. */
@@ -39,6 +40,8 @@ struct ref_info {
 
 /* Looks a reference up by the name a case uses; NULL if there is none. */
 const struct ref_info *ref_lookup(const char *name);
+/* The reference of a check whose expected values come from a data file. */
+const struct ref_info *ref_file(void);
 /* A comma-separated list of every name, for error messages. */
 const char *ref_names(void);
 

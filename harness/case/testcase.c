@@ -39,6 +39,8 @@ void case_free(struct test_case *tc)
 		expr_free(ck->count.expr);
 		expr_free(ck->serial.expr);
 		expr_free(ck->partials.expr);
+		free(ck->expected_file);
+		data_file_free(&ck->expected);
 	}
 	free(tc->steps);
 	free(tc->buffers);

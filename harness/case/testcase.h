@@ -9,8 +9,8 @@
 
 #include "base/diag.h"
 #include "case/elem.h"
-#include "case/npy.h"
 #include "case/expr.h"
+#include "case/npy.h"
 #include "case/reference.h"
 #include "case/yamlread.h"
 
@@ -24,8 +24,8 @@ struct init_spec {
 	double hi;     /* upper end of a random range */
 	uint64_t seed; /* per buffer: the case's seed mixed with the buffer's name */
 	struct src_pos pos;
-	char *file;		/* INIT_FILE: as the case names it */
-	struct data_file data;	/* INIT_FILE: its elements, of the buffer's type */
+	char *file;	       /* INIT_FILE: as the case names it */
+	struct data_file data; /* INIT_FILE: its elements, of the buffer's type */
 };
 
 struct buffer_decl {
@@ -79,6 +79,9 @@ struct check {
 	struct pexpr partials; /* partials combined in a tree; NULL: group, or the count */
 	struct src_pos pos;
 	struct src_pos tolerance_pos;
+	char *expected_file;	   /* REF_FILE: as the case names it */
+	struct data_file expected; /* REF_FILE: the values, of the checked buffer's type */
+	struct src_pos reference_pos;
 };
 
 struct test_case {
