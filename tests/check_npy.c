@@ -118,17 +118,17 @@ START_TEST(test_raw_files_hold_whole_elements)
 	char *path = test_data_path("data/ramp_64.bin");
 	struct data_file f;
 	char *why = NULL;
-	ck_assert_msg(raw_read(path, ELEM_INT, &f, &why) == 0 && f.count == 64 &&
+	ck_assert_msg(data_file_read(path, ELEM_INT, &f, &why) == 0 && f.count == 64 &&
 			      ((int32_t *)f.data)[5] == 15,
 		      "64 little-endian ints read as they are.");
 	data_file_free(&f);
 	free(path);
 
-	char tmp[] = "/tmp/check_npy_XXXXXX";
-	int fd = mkstemp(tmp);
+	char tmp[] = "/tmp/check_npy_XXXXXX.bin";
+	int fd = mkstemps(tmp, 4);
 	ck_assert_msg(fd >= 0 && write(fd, "12345", 5) == 5, "The test writes a file.");
 	close(fd);
-	ck_assert_msg(raw_read(tmp, ELEM_FLOAT, &f, &why) < 0 &&
+	ck_assert_msg(data_file_read(tmp, ELEM_FLOAT, &f, &why) < 0 &&
 			      strstr(why, "5 bytes, which is no whole number of 4-byte float"),
 		      "Five bytes are no whole number of floats: %s", why);
 	free(why);

@@ -114,20 +114,13 @@ static char *read_data(struct loader *ld, struct fy_node *node, struct src_pos a
 	char *name = yr_scalar(&ld->r, node, at, "the data file (file: in.npy)");
 	if (name == NULL)
 		return NULL;
-	bool npy = has_suffix(name, ".npy");
-	if (!npy && !has_suffix(name, ".bin")) {
-		yr_error(&ld->r, pos,
-			 "data file '%s' for buffer '%s' is neither .npy (NumPy's format) nor .bin "
-			 "(raw little-endian %s elements)",
-			 name, buf->name, elem_type_name(buf->type));
-		return name;
-	}
-	char *path = find_case_file(ld, name, pos, "data file");
+	/* A name of neither kind is said to be so before it is looked for. */
+	bool known = has_suffix(name, ".npy") || has_suffix(name, ".bin");
+	char *path = known ? find_case_file(ld, name, pos, "data file") : xstrdup(name);
 	if (path == NULL)
 		return name;
 	char *why = NULL;
-	if ((npy ? npy_read(path, buf->type, data, &why) : raw_read(path, buf->type, data, &why)) <
-	    0) {
+	if (data_file_read(path, buf->type, data, &why) < 0) {
 		yr_error(&ld->r, pos, "data file '%s' for buffer '%s': %s", name, buf->name, why);
 		free(why);
 	}

@@ -177,25 +177,10 @@ out:
 	return status;
 }
 
-int npy_read(const char *path, enum elem_type want, struct data_file *out, char **why)
+/* raw_read's reading of `len` bytes, which it takes. */
+static int raw_parse(char *bytes, size_t len, enum elem_type type, struct data_file *out,
+		     char **why)
 {
-	*out = (struct data_file){ .type = want };
-	size_t len;
-	char *bytes = read_file(path, &len);
-	if (bytes == NULL)
-		return fail(why, "cannot read it: %s", file_error(errno));
-	int status = npy_parse((const unsigned char *)bytes, len, want, out, why);
-	free(bytes);
-	return status;
-}
-
-int raw_read(const char *path, enum elem_type type, struct data_file *out, char **why)
-{
-	*out = (struct data_file){ .type = type };
-	size_t len;
-	char *bytes = read_file(path, &len);
-	if (bytes == NULL)
-		return fail(why, "cannot read it: %s", file_error(errno));
 	if (len % elem_size(type) != 0) {
 		free(bytes);
 		return fail(why, "%zu bytes, which is no whole number of %zu-byte %s elements", len,
@@ -206,6 +191,26 @@ int raw_read(const char *path, enum elem_type type, struct data_file *out, char 
 	out->data = bytes;
 	out->shape = xstrdup("raw");
 	return 0;
+}
+
+int data_file_read(const char *path, enum elem_type type, struct data_file *out, char **why)
+{
+	*out = (struct data_file){ .type = type };
+	bool npy = has_suffix(path, ".npy");
+	if (!npy && !has_suffix(path, ".bin"))
+		return fail(why,
+			    "it is neither .npy (NumPy's format) nor .bin (raw little-endian %s "
+			    "elements)",
+			    elem_type_name(type));
+	size_t len;
+	char *bytes = read_file(path, &len);
+	if (bytes == NULL)
+		return fail(why, "cannot read it: %s", file_error(errno));
+	if (!npy)
+		return raw_parse(bytes, len, type, out, why);
+	int status = npy_parse((const unsigned char *)bytes, len, type, out, why);
+	free(bytes);
+	return status;
 }
 
 void data_file_free(struct data_file *f)

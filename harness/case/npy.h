@@ -16,15 +16,15 @@ struct data_file {
 	char *shape; /* "(4, 256)" as NumPy writes it; "raw" for a .bin file */
 };
 
-/* Reads `path` as a .npy file whose elements must be of `want` ("float" is '<f4', "int"
- * '<i4', "uint" '<u4'; big-endian forms too). Returns 0, or -1 with why in *why (which
- * names the dtype or shape found and what was expected; the caller frees it). */
-int npy_read(const char *path, enum elem_type want, struct data_file *out, char **why);
-/* npy_read of `len` bytes at `bytes` (a file's contents), for the fuzz target and tests. */
+/* Reads `path`, by its suffix: a .npy file whose elements must be of `type` ("float" is
+ * '<f4', "int" '<i4', "uint" '<u4'; big-endian forms too), or a .bin file of raw
+ * little-endian elements of `type`. Returns 0, or -1 with why in *why (which names the
+ * suffix, dtype or shape found and what was expected; the caller frees it). */
+int data_file_read(const char *path, enum elem_type type, struct data_file *out, char **why);
+/* The .npy reading of data_file_read, of `len` bytes at `bytes` (a file's contents), for
+ * the fuzz target and tests. */
 int npy_parse(const unsigned char *bytes, size_t len, enum elem_type want, struct data_file *out,
 	      char **why);
-/* Reads `path` as raw little-endian elements of `type`. */
-int raw_read(const char *path, enum elem_type type, struct data_file *out, char **why);
 void data_file_free(struct data_file *f);
 
 #endif
