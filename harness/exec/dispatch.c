@@ -236,11 +236,12 @@ static unsigned run_limit(const struct run_job *job, size_t c, unsigned timeout_
 /* Follows one worker of `job` until it finishes or leaves. Returns true when it finished
  * the job; otherwise the job's first case and run are moved past the run it left in. */
 /* Reads the progress and results in a frame from a worker following `job`: the run it
- * begins, a result to emit. Returns what was malformed about it (the worker is then
- * stopped), or NULL. */
+ * begins, a result to emit, the case a fresh worker resumes at (*resume_at). Returns what
+ * was malformed about it (the worker is then stopped), or NULL. */
 static const char *take_frame(const struct run_job *job, struct worker *w, enum frame_type type,
 			      const char *payload, size_t len, size_t *cur_case, size_t *cur_run,
-			      bool *reported, void (*emit)(void *ctx, struct result *r), void *ctx)
+			      bool *reported, size_t *resume_at,
+			      void (*emit)(void *ctx, struct result *r), void *ctx)
 {
 	if (type == FRAME_BEGIN) {
 		size_t c, run;
@@ -257,13 +258,11 @@ static const char *take_frame(const struct run_job *job, struct worker *w, enum 
 		struct result r;
 		if (wire_read_result(payload, len, &r) < 0)
 			return "result";
-		result_cut(&r);
 		emit(ctx, &r);
 		result_free(&r);
 		*reported = true;
 	} else if (type == FRAME_RESUME) {
-		size_t next;
-		if (wire_read_resume(payload, len, &next) < 0 || next <= *cur_case)
+		if (wire_read_resume(payload, len, resume_at) < 0 || *resume_at <= *cur_case)
 			return "place to resume";
 	} else if (type != FRAME_ERROR && type != FRAME_END) {
 		return "frame";
@@ -308,9 +307,10 @@ static bool follow(struct run_job *job, struct worker *w, unsigned timeout_s,
 			break;
 		}
 		const char *malformed = ev == WORKER_GARBLED ? "stream" : NULL;
+		size_t resume_at = job->ncases;
 		if (ev == WORKER_FRAME)
 			malformed = take_frame(job, w, type, payload, len, &cur_case, &cur_run,
-					       &reported, emit, ctx);
+					       &reported, &resume_at, emit, ctx);
 		if (malformed) {
 			/* Kernels on a CPU device run inside the worker: what it sends may be
 			 * anything, and a worker that sends nonsense may never end by itself. */
@@ -363,12 +363,10 @@ static bool follow(struct run_job *job, struct worker *w, unsigned timeout_s,
 			free(worker_finish(w, false));
 			return true;
 		} else if (type == FRAME_RESUME) {
-			size_t next = job->ncases;
-			wire_read_resume(payload, len, &next); /* checked by take_frame */
 			free(worker_finish(w, false));
-			job->first_case = next;
+			job->first_case = resume_at;
 			job->first_run = 0;
-			return next >= job->ncases;
+			return resume_at >= job->ncases;
 		}
 	}
 
@@ -493,7 +491,6 @@ int dispatch_inspect(struct dispatcher *d, size_t index, const char *path, const
 	} else if (type == FRAME_RESULT) {
 		struct result r;
 		if (wire_read_result(payload, len, &r) == 0) {
-			result_cut(&r);
 			result_set_diag(failure, r.verdict, r.file, r.line, r.col, "%s",
 					r.message ? r.message : "");
 			failure->detail = r.detail ? xstrdup(r.detail) : NULL;

@@ -402,8 +402,10 @@ int wire_read_result(const char *p, size_t len, struct result *r)
 		memcpy(k->data, p + pos, bytes);
 		pos += bytes;
 	}
-	if (pos == len)
+	if (pos == len) {
+		result_cut(r);
 		return 0;
+	}
 malformed:
 	result_free(r);
 	return -1;

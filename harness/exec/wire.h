@@ -36,7 +36,8 @@ void wire_signature(struct strbuf *out, const struct kernel_sig *sig);
 long wire_split(const char *buf, size_t len, enum frame_type *type, const char **payload,
 		size_t *payload_len);
 /* Decode a payload; -1 when it is malformed. A message is always set, to a placeholder
- * where the payload was malformed. */
+ * where the payload was malformed. A result's message and detail come cut to what the
+ * reports hold (result_cut), whatever a worker sent. */
 int wire_read_target(const char *p, size_t len, struct target *t);
 int wire_read_begin(const char *p, size_t len, size_t *case_index, size_t *run,
 		    long long *output_offset);
