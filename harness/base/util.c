@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,6 +184,33 @@ bool write_all(int fd, const void *buf, size_t len)
 		done += (size_t)n;
 	}
 	return true;
+}
+
+bool write_all_to_pipe(int fd, const void *buf, size_t len)
+{
+	/* A reader that is gone makes the write raise SIGPIPE, which would end this process:
+	 * hold the signal for the write and swallow it, leaving the process's own handling
+	 * alone. */
+	sigset_t pipe_only, old;
+	sigemptyset(&pipe_only);
+	sigaddset(&pipe_only, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &pipe_only, &old);
+	bool written = write_all(fd, buf, len);
+	if (!written && errno == EPIPE) {
+		struct timespec now = { 0, 0 };
+		sigtimedwait(&pipe_only, NULL, &now);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return written;
+}
+
+void redirect_to_null(int fd)
+{
+	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (null >= 0) {
+		dup2(null, fd);
+		close(null);
+	}
 }
 
 bool read_all(int fd, void *buf, size_t len)

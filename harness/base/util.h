@@ -55,6 +55,12 @@ char *read_file(const char *path, size_t *len);
  * descriptor fails or (reading) ends first. */
 bool write_all(int fd, const void *buf, size_t len);
 bool read_all(int fd, void *buf, size_t len);
+/* write_all to a pipe whose reader may be gone (a child that died): that fails the write
+ * (EPIPE) rather than ending this process by SIGPIPE. */
+bool write_all_to_pipe(int fd, const void *buf, size_t len);
+/* Points `fd` (STDOUT_FILENO, STDERR_FILENO) at /dev/null, so what is written there goes
+ * nowhere. */
+void redirect_to_null(int fd);
 /* strerror, but "not a regular file" for read_file's EINVAL. */
 const char *file_error(int errnum);
 /* Whether the first `len` bytes of `text` hold anything that is not UTF-8; where they do,

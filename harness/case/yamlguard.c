@@ -7,7 +7,6 @@
 #include "case/yamlguard.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <libfyaml.h>
 #include <poll.h>
 #include <signal.h>
@@ -51,9 +50,7 @@ static void parse(const char *text, unsigned flags)
 static void serve(int in, int out)
 {
 	/* The parent parses each text again and reports what libfyaml says of it. */
-	int null = open("/dev/null", O_WRONLY);
-	if (null >= 0)
-		dup2(null, STDERR_FILENO);
+	redirect_to_null(STDERR_FILENO);
 	for (;;) {
 		unsigned char flags;
 		uint32_t len;
@@ -139,18 +136,12 @@ int yaml_survives(const char *text, bool json, bool lines, char **why)
 		return 0;
 	unsigned char flags = (json ? FLAG_JSON : 0) | (lines ? FLAG_LINES : 0);
 	uint32_t len32 = (uint32_t)len;
-	/* A server that died already makes the write raise SIGPIPE: hold it, as workers do. */
-	sigset_t pipe_only, old;
-	sigemptyset(&pipe_only);
-	sigaddset(&pipe_only, SIGPIPE);
-	sigprocmask(SIG_BLOCK, &pipe_only, &old);
-	bool sent = write_all(server.to, &flags, 1) && write_all(server.to, &len32, sizeof len32) &&
-		    write_all(server.to, text, len);
-	if (!sent) {
-		struct timespec now = { 0, 0 };
-		sigtimedwait(&pipe_only, NULL, &now);
-	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	struct strbuf request = { 0 };
+	strbuf_append(&request, (const char *)&flags, 1);
+	strbuf_append(&request, (const char *)&len32, sizeof len32);
+	strbuf_append(&request, text, len);
+	bool sent = write_all_to_pipe(server.to, request.data, request.len);
+	strbuf_free(&request);
 
 	char answer = 0;
 	bool answered = false, late = false;

@@ -4,7 +4,6 @@
 #include "exec/worker.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -12,7 +11,6 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "base/interrupt.h"
@@ -134,19 +132,7 @@ int worker_start(struct worker *w, const struct worker_limits *limits,
 
 int worker_command(struct worker *w, uint32_t command)
 {
-	/* A child that died makes the write raise SIGPIPE, which would end the parent: hold
-	 * the signal for this write and swallow it, leaving the parent's own handling alone. */
-	sigset_t pipe_only, old;
-	sigemptyset(&pipe_only);
-	sigaddset(&pipe_only, SIGPIPE);
-	sigprocmask(SIG_BLOCK, &pipe_only, &old);
-	ssize_t n = write(w->control_fd, &command, sizeof command);
-	if (n < 0 && errno == EPIPE) {
-		struct timespec now = { 0, 0 };
-		sigtimedwait(&pipe_only, NULL, &now);
-	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	return n == (ssize_t)sizeof command ? 0 : -1;
+	return write_all_to_pipe(w->control_fd, &command, sizeof command) ? 0 : -1;
 }
 
 int worker_receive(int control, uint32_t *command)
@@ -267,11 +253,7 @@ char *worker_own_output(long long offset)
 
 void worker_discard_stdout(void)
 {
-	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	if (null >= 0) {
-		dup2(null, STDOUT_FILENO);
-		close(null);
-	}
+	redirect_to_null(STDOUT_FILENO);
 }
 
 void worker_mark_output(struct worker *w, long long offset)
