@@ -124,6 +124,15 @@ static bool is_case_file(const char *name)
 	return has_suffix(name, ".yaml") || has_suffix(name, ".yml");
 }
 
+/* After a termination signal (interrupt.h): says so, and returns the exit status it
+ * gives, 128 plus the signal's number. */
+static int stopped_status(void)
+{
+	fprintf(stderr, "clharness: stopped by %s; the results above are all there are\n",
+		strsignal(interrupt_signal()));
+	return 128 + interrupt_signal();
+}
+
 static void print_diags(const struct diag_list *diags)
 {
 	struct strbuf out = { 0 };
@@ -458,9 +467,7 @@ static int cmd_run(int argc, char **argv)
 		golden_book_unseen(&book, emit_reported, &reporter);
 	report_finish(&reporter, sel.count, clock_now_ns() - start, timing);
 	if (interrupt_signal()) {
-		fprintf(stderr, "clharness: stopped by %s; the results above are all there are\n",
-			strsignal(interrupt_signal()));
-		status = 128 + interrupt_signal();
+		status = stopped_status();
 		goto out;
 	}
 	if (bless && golden_book_write(&book, stderr) > 0)
@@ -586,11 +593,8 @@ static int cmd_check(int argc, char **argv)
 	report_init(&reporter, format, stdout, colour_wanted(colour));
 	interrupt_install();
 	status = adhoc_run(&rq, &reporter);
-	if (interrupt_signal()) {
-		fprintf(stderr, "clharness: stopped by %s; the results above are all there are\n",
-			strsignal(interrupt_signal()));
-		status = 128 + interrupt_signal();
-	}
+	if (interrupt_signal())
+		status = stopped_status();
 out:
 	free(rq.specs);
 	free(rq.patterns);

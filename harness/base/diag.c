@@ -141,8 +141,8 @@ void diag_render(struct strbuf *out, const char *file, int line, int col,
 		if (from + QUOTE_MAX > len)
 			from = len - QUOTE_MAX;
 		to = from + QUOTE_MAX;
-		while (from > 0 && ((unsigned char)text[from] & 0xc0) == 0x80)
-			from--;
+		from = utf8_char_start(text, from);
+		/* The end goes forward to the next character's start, so it is whole too. */
 		while (to < len && ((unsigned char)text[to] & 0xc0) == 0x80)
 			to++;
 	}

@@ -271,8 +271,7 @@ bool utf8_find_invalid(const char *text, size_t len, int *line, int *col)
 	return false;
 }
 
-/* The start of a UTF-8 character at or before s + at, so a cut never splits one. */
-static size_t char_start(const char *s, size_t at)
+size_t utf8_char_start(const char *s, size_t at)
 {
 	while (at > 0 && ((unsigned char)s[at] & 0xc0) == 0x80)
 		at--;
@@ -285,8 +284,8 @@ bool text_cut(char **text, size_t max, const char *what)
 	if (len <= max)
 		return false;
 	/* The head holds the first errors; the tail, how the tool summed up. */
-	size_t head = char_start(*text, max / 4 * 3);
-	size_t tail = char_start(*text, len - max / 4);
+	size_t head = utf8_char_start(*text, max / 4 * 3);
+	size_t tail = utf8_char_start(*text, len - max / 4);
 	char size[32];
 	char *cut = xasprintf("%.*s\n[... %s of the %s cut here ...]\n%s", (int)head, *text,
 			      human_bytes(tail - head, size, sizeof size), what, *text + tail);

@@ -32,6 +32,9 @@ void strbuf_printf(struct strbuf *sb, const char *fmt, ...) __attribute__((forma
 char *strbuf_take(struct strbuf *sb);
 void strbuf_free(struct strbuf *sb);
 
+/* The start of the UTF-8 character that byte `at` of `s` belongs to, so that a cut there
+ * never splits one. */
+size_t utf8_char_start(const char *s, size_t at);
 /* Cuts *text (a string the caller owns, or NULL) to about `max` bytes where it is longer:
  * its start and its end stay, and a line in between says how much of the `what` ("build
  * log") was cut. Returns whether it cut. */

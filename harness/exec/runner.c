@@ -291,12 +291,13 @@ static int run_one(const struct backend *b, struct backend_session *session, con
 	for (size_t k = 0; k < tc->nbuffers && generated >= 0; k++) {
 		if (!tc->buffers[k].output)
 			continue;
-		final[k] = malloc(buffer_bytes(tc, &plan, k));
+		size_t bytes = buffer_bytes(tc, &plan, k);
+		final[k] = malloc(bytes);
 		if (final[k] == NULL) {
 			result_set_diag(r, VERDICT_SKIP, NULL, 0, 0,
 					"buffer %s needs %zu bytes for its output, which this "
 					"host cannot allocate",
-					tc->buffers[k].name, buffer_bytes(tc, &plan, k));
+					tc->buffers[k].name, bytes);
 			generated = -1;
 		}
 	}
