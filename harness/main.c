@@ -49,8 +49,10 @@ static const char usage_text[] =
 	"                      devices` (pocl-cpu, oclgrind), a platform (nvidia), a type\n"
 	"                      (cpu, gpu, simulator) or all; comma-separated or repeated\n"
 	"                      (default: every device and oclgrind)\n"
-	"  -n, --size N        run at size N instead of each case's sizes; repeatable\n"
-	"  -l, --local L       run with work-group size L instead of each case's; repeatable\n"
+	"  -n, --size N        run at size N (1024, or 1024x768 for a 2-D case) instead of\n"
+	"                      each case's sizes; repeatable\n"
+	"  -l, --local L       run with work-group shape L (64, or 16x16) instead of each\n"
+	"                      case's; repeatable\n"
 	"      --tap           print TAP, one test line per result, for Automake's driver\n"
 	"      --json          print JSON Lines, one object per result\n"
 	"      --junit FILE    also write a JUnit XML report to FILE\n"
@@ -256,10 +258,10 @@ static int cmd_devices(int argc, char **argv)
 		       t->driver);
 		printf("%-16s           %u compute units, work-groups up to %llu, local memory %s, "
 		       "global memory %s, buffers up to %s\n",
-		       "", t->compute_units, (unsigned long long)t->max_work_group,
-		       human_bytes(t->local_mem, local, sizeof local),
-		       human_bytes(t->global_mem, global, sizeof global),
-		       human_bytes(t->max_alloc, alloc, sizeof alloc));
+		       "", t->limits.compute_units, (unsigned long long)t->limits.max_work_group,
+		       human_bytes(t->limits.local_mem, local, sizeof local),
+		       human_bytes(t->limits.global_mem, global, sizeof global),
+		       human_bytes(t->limits.max_alloc, alloc, sizeof alloc));
 	}
 	for (size_t m = 0; m < sel.nmissing; m++) {
 		const struct backend *b = sel.missing[m].backend;
@@ -323,7 +325,7 @@ static int cmd_run(int argc, char **argv)
 	};
 	char **patterns = NULL;
 	size_t npatterns = 0;
-	long long *sizes = NULL, *locals = NULL;
+	struct shape *sizes = NULL, *locals = NULL;
 	size_t nsizes = 0, nlocals = 0;
 	enum report_format format = REPORT_TEXT;
 	long long repeat = 1;
@@ -335,15 +337,16 @@ static int cmd_run(int argc, char **argv)
 	optind = 1;
 	int c;
 	while ((c = getopt_long(argc, argv, "d:n:l:h", options, NULL)) != -1) {
-		long long v;
+		struct shape v;
 		switch (c) {
 		case 'd':
 			add_patterns(&patterns, &npatterns, optarg);
 			break;
 		case 'n':
 		case 'l':
-			if (parse_positive(optarg, 1LL << 40, &v) < 0)
-				return usage_error("--%s takes a positive whole number, found '%s'",
+			if (shape_parse(optarg, &v) < 0)
+				return usage_error("--%s takes a positive whole number, or one a "
+						   "dimension like 1024x768, found '%s'",
 						   c == 'n' ? "size" : "local", optarg);
 			if (c == 'n') {
 				sizes = xreallocarray(sizes, nsizes + 1, sizeof *sizes);
@@ -532,10 +535,11 @@ static int cmd_check(int argc, char **argv)
 			break;
 		case OPT_GLOBAL:
 		case OPT_LOCAL:
-			if (parse_positive(optarg, 1LL << 32,
-					   c == OPT_GLOBAL ? &rq.global : &rq.local) < 0) {
-				usage_error("--%s takes a positive whole number, found '%s'",
-					    c == OPT_GLOBAL ? "global" : "local", optarg);
+			if (shape_parse(optarg, c == OPT_GLOBAL ? &rq.global : &rq.local) < 0) {
+				usage_error(
+					"--%s takes a positive whole number, or one a dimension "
+					"like 64x64, found '%s'",
+					c == OPT_GLOBAL ? "global" : "local", optarg);
 				goto out;
 			}
 			break;
@@ -579,16 +583,27 @@ static int cmd_check(int argc, char **argv)
 		usage_error("cannot read the kernel file '%s'", rq.kernel_path);
 		goto out;
 	}
-	if (rq.kernel == NULL || rq.global == 0 || rq.local == 0) {
+	if (rq.kernel == NULL || rq.global.dims == 0 || rq.local.dims == 0) {
 		usage_error("check needs --kernel NAME, --global G and --local L");
 		goto out;
 	}
-	if (rq.global % rq.local != 0) {
-		usage_error("--global %lld is not a multiple of --local %lld: OpenCL 1.2 launches "
-			    "whole work-groups",
-			    rq.global, rq.local);
+	char global[SHAPE_TEXT_MAX], local[SHAPE_TEXT_MAX];
+	shape_format(&rq.global, global);
+	shape_format(&rq.local, local);
+	if (rq.global.dims != rq.local.dims) {
+		usage_error("--global %s has %u dimension%s but --local %s has %u: give one "
+			    "work-group size a dimension",
+			    global, rq.global.dims, rq.global.dims == 1 ? "" : "s", local,
+			    rq.local.dims);
 		goto out;
 	}
+	for (unsigned d = 0; d < rq.global.dims; d++)
+		if (rq.global.d[d] % rq.local.d[d] != 0) {
+			usage_error("--global %s is not a multiple of --local %s in dimension %u: "
+				    "OpenCL 1.2 launches whole work-groups",
+				    global, local, d);
+			goto out;
+		}
 	struct reporter reporter;
 	report_init(&reporter, format, stdout, colour_wanted(colour));
 	interrupt_install();

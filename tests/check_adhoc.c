@@ -22,8 +22,8 @@ static struct adhoc_request request(char **specs, size_t nspecs)
 {
 	return (struct adhoc_request){ .kernel_path = "kernels/reduce/halving.cl",
 				       .kernel = "reduce",
-				       .global = 256,
-				       .local = 32,
+				       .global = shape_1d(256),
+				       .local = shape_1d(32),
 				       .specs = specs,
 				       .nspecs = nspecs };
 }

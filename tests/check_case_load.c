@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "case/plan.h"
 #include "case/testcase.h"
 #include "check_suites.h"
 
@@ -62,9 +63,11 @@ START_TEST(test_good_case_loads_with_its_model)
 	struct test_case *tc = case_load(path, &diags);
 	ck_assert_msg(tc != NULL, "The good case did not load.");
 	ck_assert_msg(diags.count == 0, "The good case produced diagnostics.");
-	ck_assert_msg(tc->nsizes == 2 && tc->sizes[0] == 64 && tc->sizes[1] == 1024,
+	ck_assert_msg(tc->nsizes == 2 && tc->sizes[0].dims == 1 && tc->sizes[0].d[0] == 64 &&
+			      tc->sizes[1].d[0] == 1024,
 		      "sizes [64, 'pow(2, 10)'] should load as 64 and 1024.");
-	ck_assert_msg(tc->nlocals == 1 && tc->locals[0] == 16, "local [16] should load as 16.");
+	ck_assert_msg(tc->nlocals == 1 && tc->locals[0].d[0] == 16,
+		      "local [16] should load as 16.");
 	ck_assert_msg(tc->nsteps == 1 && tc->steps[0].nargs == 2,
 		      "The case has one step of two arguments.");
 	ck_assert_msg(strstr(tc->steps[0].kernel_path, "kernels/copy.cl") != NULL,
@@ -119,7 +122,60 @@ END_TEST
 
 START_TEST(test_unknown_name_in_expression_points_at_the_name)
 {
-	expect_error("cases/unknown_name.yaml", 5, 13, "unknown name 'M' (known: N, L, CU, I)");
+	expect_error("cases/unknown_name.yaml", 5, 13,
+		     "unknown name 'W' (known: N, M, K, L, LY, LZ, CU, I)");
+}
+END_TEST
+
+START_TEST(test_two_dimensional_shapes_load)
+{
+	char *path = test_data_path("cases/nd_good.yaml");
+	struct diag_list diags = { 0 };
+	struct test_case *tc = case_load(path, &diags);
+	ck_assert_msg(tc != NULL && diags.count == 0, "The 2-D case should load cleanly.");
+	ck_assert_msg(tc->nsizes == 2 && tc->sizes[0].dims == 2 && tc->sizes[0].d[0] == 64 &&
+			      tc->sizes[0].d[1] == 32 && tc->sizes[1].d[1] == 16,
+		      "sizes [[64, 32], [48, 16]] are two shapes of two dimensions.");
+	ck_assert_msg(tc->nlocals == 2 && tc->locals[1].dims == 2 && tc->locals[1].d[0] == 8,
+		      "local [[16, 4], [8, 8]] are two work-group shapes.");
+	ck_assert_msg(tc->steps[0].global_dims == 2, "global: [N, M] has two dimensions.");
+
+	struct plan plan;
+	ck_assert_msg(plan_build(tc, &tc->sizes[0], &tc->locals[0], 1, &plan, &diags) == 0,
+		      "The case plans at N=64x32, L=16x4.");
+	const struct plan_launch *launch = &plan.launches[0];
+	ck_assert_msg(launch->dims == 2 && launch->global[0] == 64 && launch->global[1] == 32 &&
+			      launch->local[0] == 16 && launch->local[1] == 4 &&
+			      launch->offset[0] == 0 && launch->offset[1] == 0,
+		      "The launch is 64x32 in groups of 16x4, with no offset.");
+	ck_assert_msg(plan.buffer_counts[0] == 64 * 32, "N * M counts the buffer.");
+	ck_assert_msg(plan.launches[0].args[2].scalar == 64, "The width scalar is N.");
+	plan_free(&plan);
+	case_free(tc);
+	diag_list_free(&diags);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_dimensions_that_differ_are_errors)
+{
+	expect_error("cases/nd_local_dims.yaml", 4, 1,
+		     "global has 2 dimensions but the work-group shape L=16 has 1: give "
+		     "work-group shapes of 2, like local: [[16, 16]]");
+	expect_error("cases/nd_step_dims.yaml", 7, 13,
+		     "global has 3 dimensions but the step's local size has 2");
+	expect_error("cases/nd_offset_dims.yaml", 6, 10,
+		     "global has 2 dimensions but offset has 1");
+	expect_error("cases/nd_four_dims.yaml", 3, 20,
+		     "sizes: a shape has one to 3 dimensions, like [1024, 768], found 4");
+}
+END_TEST
+
+START_TEST(test_a_dimension_not_divided_by_its_work_group_size_is_an_error)
+{
+	expect_error("cases/nd_not_multiple.yaml", 5, 13,
+		     "global size 'M' is 30 in dimension 1 at N=64x30, L=16x4: not a multiple "
+		     "of the work-group size 4; round it up, e.g. ceildiv(M, LY) * LY");
 }
 END_TEST
 
@@ -320,6 +376,9 @@ Suite *case_load_suite(void)
 	tcase_add_test(tc, test_unknown_reference_lists_the_known_ones);
 	tcase_add_test(tc, test_unknown_reference_does_not_cascade);
 	tcase_add_test(tc, test_unknown_name_in_expression_points_at_the_name);
+	tcase_add_test(tc, test_two_dimensional_shapes_load);
+	tcase_add_test(tc, test_dimensions_that_differ_are_errors);
+	tcase_add_test(tc, test_a_dimension_not_divided_by_its_work_group_size_is_an_error);
 	tcase_add_test(tc, test_expression_syntax_points_at_the_operator);
 	tcase_add_test(tc, test_division_by_zero_points_at_the_division);
 	tcase_add_test(tc, test_count_that_is_not_positive_is_an_error);

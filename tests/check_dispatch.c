@@ -30,8 +30,8 @@ static int fake_list(struct target **targets, size_t *count, char **cause)
 					 .platform = xstrdup("fake"),
 					 .driver = xstrdup("0"),
 					 .opencl = xstrdup("none"),
-					 .compute_units = 1,
-					 .max_work_group = 1024 };
+					 .limits = { .compute_units = 1,
+						     .max_work_group = 1024 } };
 	*count = 1;
 	return 0;
 }
@@ -54,7 +54,7 @@ static int fake_execute(struct backend_session *session, const struct test_case 
 			const struct plan *plan, void *const *initial, void **final,
 			unsigned repeat, uint64_t *kernel_ns, struct result *failure)
 {
-	if (plan->n == 64) {
+	if (plan->n.d[0] == 64) {
 		if (strcmp(tc->name, "lost") == 0) {
 			result_set_diag(failure, VERDICT_CRASH, tc->path, 0, 0,
 					"the device faulted");
@@ -112,7 +112,7 @@ static void collect(void *ctx, struct result *r)
 	struct collected *c = ctx;
 	ck_assert_msg(c->count < 16, "More results arrived than runs exist.");
 	snprintf(c->names[c->count], sizeof c->names[0], "%s", r->case_name);
-	c->n[c->count] = r->n;
+	c->n[c->count] = r->n.d[0];
 	c->verdict[c->count] = r->verdict;
 	c->adopted[c->count] = r->kernel_ns == 1;
 	c->last_words[c->count] = r->detail && strstr(r->detail, "fake driver: about to fault");

@@ -15,7 +15,7 @@ static long long eval_at(const char *text, long long n, long long l)
 	ck_assert_msg(expr_parse(text, &e, &err) == 0, "'%s' should parse, but: %s", text,
 		      err.message);
 	long long v;
-	struct expr_env env = { .n = n, .l = l, .cu = 4, .i = 2 };
+	struct expr_env env = { .size = { n, 7, 3 }, .local = { l, 5, 2 }, .cu = 4, .i = 2 };
 	ck_assert_msg(expr_eval(e, &env, &v, &err) == 0, "'%s' should evaluate, but: %s", text,
 		      err.message);
 	expr_free(e);
@@ -32,7 +32,7 @@ static void expect_error(const char *text, bool when_evaluated, int offset, cons
 	if (when_evaluated) {
 		ck_assert_msg(parsed == 0, "'%s' should parse.", text);
 		long long v;
-		struct expr_env env = { .n = 10, .l = 0 };
+		struct expr_env env = { .size = { 10, 1, 1 }, .local = { 0, 1, 1 } };
 		ck_assert_msg(expr_eval(e, &env, &v, &err) < 0, "'%s' should fail to evaluate.",
 			      text);
 		expr_free(e);
@@ -70,6 +70,8 @@ END_TEST
 START_TEST(test_names)
 {
 	ck_assert_msg(eval_at("N * L + CU + I", 10, 3) == 36, "N, L, CU and I take their values.");
+	ck_assert_msg(eval_at("M * 100 + K * 10 + LY - LZ", 10, 3) == 733,
+		      "M and K are the size's dimensions 1 and 2, LY and LZ the work-group's.");
 }
 END_TEST
 
@@ -101,12 +103,17 @@ START_TEST(test_names_used_are_reported)
 		      "It uses N, L and I, and not CU.");
 	ck_assert_str_eq(expr_text(e), "ceildiv(N, pow(L, I))");
 	expr_free(e);
+	ck_assert_msg(expr_parse("M * K + LY * LZ", &e, &err) == 0, "The expression should parse.");
+	ck_assert_msg(expr_names(e) == (EXPR_M | EXPR_K | EXPR_LY | EXPR_LZ),
+		      "It uses M, K, LY and LZ alone.");
+	ck_assert_str_eq(expr_name_text(EXPR_LY), "LY");
+	expr_free(e);
 }
 END_TEST
 
 START_TEST(test_parse_errors_point_at_their_offset)
 {
-	expect_parse_error("N * M", 4, "unknown name 'M'");
+	expect_parse_error("N * W", 4, "unknown name 'W'");
 	expect_parse_error("N +", 3, "found the end of the expression");
 	expect_parse_error("(N + 1", 6, "expected ')'");
 	expect_parse_error("ceildiv(N", 9, "expected ',' between arguments");

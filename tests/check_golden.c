@@ -36,8 +36,8 @@ static struct result simulated(long long l, int other)
 			    .target = xstrdup("oclgrind"),
 			    .backend = xstrdup("oclgrind"),
 			    .simulated = true,
-			    .n = 256,
-			    .l = l,
+			    .n = shape_1d(256),
+			    .l = shape_1d(l),
 			    .verdict = VERDICT_RACE,
 			    .output = VERDICT_WRONG_OUTPUT };
 	r.findings.items = xcalloc(1, sizeof *r.findings.items);

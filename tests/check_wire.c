@@ -14,8 +14,8 @@ START_TEST(test_result_round_trip)
 		.case_path = "cases/reduce/halving.yaml",
 		.target = "pocl-cpu",
 		.backend = "device",
-		.n = 1024,
-		.l = 64,
+		.n = { .dims = 2, .d = { 1024, 768, 1 } },
+		.l = { .dims = 2, .d = { 16, 16, 1 } },
 		.verdict = VERDICT_WRONG_OUTPUT,
 		.racy = true,
 		.kernel_ns = 12345,
@@ -45,10 +45,11 @@ START_TEST(test_result_round_trip)
 	ck_assert_msg(strcmp(back.case_name, r.case_name) == 0 && back.file == NULL &&
 			      strcmp(back.detail, "") == 0 && strcmp(back.message, r.message) == 0,
 		      "Strings survive, NULL and empty ones apart.");
-	ck_assert_msg(back.n == 1024 && back.l == 64 && back.verdict == VERDICT_WRONG_OUTPUT &&
-			      back.racy && back.kernel_ns == 12345 && back.drift == 0.25 &&
-			      back.index == 5 && back.mismatches == 7,
-		      "Numbers survive.");
+	ck_assert_msg(shape_equal(&back.n, &r.n) && shape_equal(&back.l, &r.l) &&
+			      back.verdict == VERDICT_WRONG_OUTPUT && back.racy &&
+			      back.kernel_ns == 12345 && back.drift == 0.25 && back.index == 5 &&
+			      back.mismatches == 7,
+		      "Numbers and shapes survive.");
 	result_free(&back);
 	strbuf_free(&sb);
 }
@@ -169,6 +170,11 @@ START_TEST(test_values_out_of_range_are_malformed)
 	r.line = -3;
 	ck_assert_msg(!decodes(&r), "A negative line is malformed.");
 	r.line = 0;
+	r.n = (struct shape){ .dims = 4 };
+	ck_assert_msg(!decodes(&r), "A shape of four dimensions is malformed.");
+	r.n = (struct shape){ .dims = 2, .d = { 64, 0, 1 } };
+	ck_assert_msg(!decodes(&r), "A shape with a dimension of 0 is malformed.");
+	r.n = (struct shape){ 0 };
 
 	f.kind = (enum finding_kind)(FINDING_OTHER + 1);
 	ck_assert_msg(!decodes(&r), "A finding kind past the last is malformed.");

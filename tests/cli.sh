@@ -123,6 +123,19 @@ overrides() {
 		[ "$(count '^pass .*N=32 L=8')" -eq 1 ] && [ "$(count '^pass .*N=32 L=4')" -eq 1 ] &&
 		[ "$(count '^pass')" -eq 2 ]
 }
+# An N-D case names its shapes in every report, and --size and --local take one size a
+# dimension.
+two_dimensions() {
+	run 0 run --device pocl,oclgrind "$cases/nd_good.yaml" &&
+		[ "$(count '^pass .*N=64x32 L=16x4')" -eq 1 ] && [ "$(count '^pass .*N=16x8 L=8x8')" -eq 1 ] &&
+		run 0 run --device pocl --tap --size 32x16 --local 8x4 "$cases/nd_good.yaml" &&
+		has "ok 1 - nd_good [pocl-cpu] N=32x16 L=8x4" &&
+		run 0 run --device pocl --json --size 32x16 --local 8x4 "$cases/nd_good.yaml" &&
+		has '"N":[32,16],"L":[8,4],"shape":"N=32x16 L=8x4"' &&
+		run 2 run --size 32xx16 "$cases/nd_good.yaml" && has "--size takes a positive whole number, or one a dimension like 1024x768, found '32xx16'" &&
+		run 1 run --device pocl --size 32x16 --local 8 "$cases/nd_good.yaml" &&
+		has "global has 2 dimensions but the work-group shape L=8 has 1"
+}
 built_once() {
 	run 0 run --device pocl --timing --size 32 --size 64 --local 8 --local 4 "$cases/good.yaml" &&
 		has "work: 1 program build, 4 input buffers generated, 2 references computed, 4 runs"
@@ -159,6 +172,7 @@ check "--json prints one object a result" json_lines
 check "--tap prints a test line a result, then the plan" tap_lines
 check "--tap reports failures as not ok lines and exits 0" tap_failures_exit_0
 check "--size and --local replace the case's own" overrides
+check "a 2-D case runs, names its shapes N=64x32 L=16x4, and takes --size 32x16" two_dimensions
 check "a buffer's inputs come from a .npy file, and a size past it is that case's error" inputs_from_file
 check "a check's expected values come from a .npy file, a wrong one named at its index" reference_from_file
 check "a program is built once per device; inputs, and references that do not depend on L, once per size" built_once
@@ -269,7 +283,18 @@ check_bad_arg() {
 		has "--arg 1: error: an argument needs exactly one of buffer, local or scalar" &&
 		run 2 check "$data/kernels/copy.cl" --kernel copy --global 64 --local 16 --arg '{scalar: int, value: 1}' &&
 		has "--arg 1: error: gives a scalar, but parameter 1 of copy (int* in) is a buffer" &&
-		run 2 check "$data/kernels/copy.cl" --kernel copy --global 60 --local 16 && has "not a multiple of --local 16"
+		run 2 check "$data/kernels/copy.cl" --kernel copy --global 60 --local 16 && has "not a multiple of --local 16" &&
+		run 2 check "$data/kernels/copy2d.cl" --kernel copy2d --global 64x32 --local 16 &&
+		has "--global 64x32 has 2 dimensions but --local 16 has 1" &&
+		run 2 check "$data/kernels/copy2d.cl" --kernel copy2d --global 64x30 --local 16x4 &&
+		has "--global 64x30 is not a multiple of --local 16x4 in dimension 1"
+}
+# A 2-D check sizes the buffers it generates by the whole launch, N * M.
+check_two_dimensions() {
+	run 0 check "$data/kernels/copy2d.cl" --kernel copy2d --global 32x16 --local 8x8 --arg '{name: width, scalar: int, value: N}' --save "$tree/copy2d.yaml" &&
+		has "N=32x16 L=8x8" && lacks "error:" &&
+		grep -q "sizes: \[\[32, 16\]\]" "$tree/copy2d.yaml" && grep -q "global: \[N, M\]" "$tree/copy2d.yaml" &&
+		grep -q "count: N \* M" "$tree/copy2d.yaml"
 }
 check_outputs_differ() {
 	run 0 check "$data/kernels/device_version.cl" --kernel device_version --global 64 --local 16 &&
@@ -297,6 +322,7 @@ check "check names a deleted barrier's race, its two lines and the memory space"
 check "check runs input sets and says which one exposed each finding" check_input_sets
 check "check --save writes a case that run loads, naming its kernel from the catalogue's root" check_save
 check "check reports a wrong --arg as --arg N and runs nothing" check_bad_arg
+check "check launches in two dimensions with --global 32x16 --local 8x8" check_two_dimensions
 check "check flags outputs that differ between targets" check_outputs_differ
 check "check reports a build error at the kernel's own line" check_build_error
 check "a kernel Oclgrind cannot simulate is a build error that says why, and devices still run it" cannot_simulate

@@ -288,9 +288,8 @@ static void parse_arg(struct loader *ld, struct fy_node *node, struct src_pos at
 static void parse_step(struct loader *ld, struct fy_node *node, struct src_pos at, bool top,
 		       struct step *step)
 {
-	static const char *const step_keys[] = {
-		"kernel", "global", "local", "repeat", "args", NULL
-	};
+	static const char *const step_keys[] = { "kernel", "global", "local", "offset",
+						 "repeat", "args",   NULL };
 	static const char *const kernel_keys[] = { "file", "name", NULL };
 
 	if (!top) {
@@ -299,7 +298,7 @@ static void parse_step(struct loader *ld, struct fy_node *node, struct src_pos a
 		yr_reject_unknown_keys(&ld->r, node, "a step", step_keys);
 	}
 	struct src_pos pos = yr_pos(node, at);
-	unsigned names = EXPR_N | EXPR_L | EXPR_CU;
+	unsigned names = EXPR_SHAPE | EXPR_CU;
 
 	struct fy_node *v = yr_get(node, "repeat");
 	if (!top && v != NULL && yr_pexpr(&ld->r, v, pos, "repeat", names, &step->repeat))
@@ -331,10 +330,18 @@ static void parse_step(struct loader *ld, struct fy_node *node, struct src_pos a
 			yr_error(&ld->r, pos,
 				 "missing key 'global': the global work size, e.g. global: N");
 	} else {
-		yr_pexpr(&ld->r, v, pos, "global", names, &step->global);
+		step->global_pos = yr_pos(v, pos);
+		step->global_dims = yr_pexpr_dims(&ld->r, v, pos, "global", names, step->global);
 	}
-	if (!top && (v = yr_get(node, "local")) != NULL)
-		yr_pexpr(&ld->r, v, pos, "the step's local size", names, &step->local);
+	if (!top && (v = yr_get(node, "local")) != NULL) {
+		step->local_pos = yr_pos(v, pos);
+		step->local_dims =
+			yr_pexpr_dims(&ld->r, v, pos, "the step's local size", names, step->local);
+	}
+	if ((v = yr_get(node, "offset")) != NULL) {
+		step->offset_pos = yr_pos(v, pos);
+		step->offset_dims = yr_pexpr_dims(&ld->r, v, pos, "offset", names, step->offset);
+	}
 
 	v = yr_get(node, "args");
 	step->args_pos = yr_key_pos(node, "args", pos);
@@ -426,7 +433,7 @@ static void parse_check(struct loader *ld, struct fy_node *key, struct fy_node *
 	struct src_pos pos = check->pos;
 	struct fy_node *ref_node = yr_get(node, "reference");
 	check->reference_pos = yr_pos(ref_node, pos);
-	unsigned names = EXPR_N | EXPR_L | EXPR_CU;
+	unsigned names = EXPR_SHAPE | EXPR_CU;
 	struct fy_node *v;
 	if (ref_node && fy_node_is_mapping(ref_node)) {
 		parse_file_reference(ld, ref_node, out, check);
@@ -564,14 +571,14 @@ static void parse_checks(struct loader *ld, struct fy_node *node, struct src_pos
 
 /* Resolves the case at every N of `sizes` and L of `locals`; returns false after adding
  * the first failure's diagnostics (the other shapes would repeat it). */
-static bool validate_shapes(struct loader *ld, const long long *sizes, size_t nsizes,
-			    const long long *locals, size_t nlocals)
+static bool validate_shapes(struct loader *ld, const struct shape *sizes, size_t nsizes,
+			    const struct shape *locals, size_t nlocals)
 {
 	for (size_t s = 0; s < nsizes; s++) {
 		for (size_t l = 0; l < nlocals; l++) {
 			struct plan plan;
 			struct diag_list found = { 0 };
-			if (plan_build(ld->tc, sizes[s], locals[l], 1, &plan, &found) == 0) {
+			if (plan_build(ld->tc, &sizes[s], &locals[l], 1, &plan, &found) == 0) {
 				plan_free(&plan);
 				continue;
 			}
@@ -599,9 +606,10 @@ static void validate_plans(struct loader *ld)
 
 static void parse_case(struct loader *ld, struct fy_node *root)
 {
-	static const char *const keys[] = { "about",	 "kernel", "sizes",   "sim_sizes", "local",
-					    "sim_local", "global", "args",    "steps",	   "check",
-					    "racy",	 "seed",   "options", "timeout",   NULL };
+	static const char *const keys[] = { "about", "kernel",	  "sizes",   "sim_sizes",
+					    "local", "sim_local", "global",  "offset",
+					    "args",  "steps",	  "check",   "racy",
+					    "seed",  "options",	  "timeout", NULL };
 	struct test_case *tc = ld->tc;
 	struct src_pos top = { 1, 1 };
 	if (!yr_require_mapping(&ld->r, root, top, "a case file"))
@@ -635,22 +643,22 @@ static void parse_case(struct loader *ld, struct fy_node *root)
 	tc->sizes_pos = yr_key_pos(root, "sizes", top);
 	tc->local_pos = yr_key_pos(root, "local", top);
 	if (!yr_misspelt(&ld->r, root, "sizes"))
-		yr_size_list(&ld->r, yr_get(root, "sizes"), tc->sizes_pos, "sizes", &tc->sizes,
-			     &tc->nsizes);
+		yr_shape_list(&ld->r, yr_get(root, "sizes"), tc->sizes_pos, "sizes", &tc->sizes,
+			      &tc->nsizes);
 	if (!yr_misspelt(&ld->r, root, "local"))
-		yr_size_list(&ld->r, yr_get(root, "local"), tc->local_pos, "local", &tc->locals,
-			     &tc->nlocals);
+		yr_shape_list(&ld->r, yr_get(root, "local"), tc->local_pos, "local", &tc->locals,
+			      &tc->nlocals);
 	if ((v = yr_get(root, "sim_sizes")) != NULL)
-		yr_size_list(&ld->r, v, yr_key_pos(root, "sim_sizes", top), "sim_sizes",
-			     &tc->sim_sizes, &tc->nsim_sizes);
+		yr_shape_list(&ld->r, v, yr_key_pos(root, "sim_sizes", top), "sim_sizes",
+			      &tc->sim_sizes, &tc->nsim_sizes);
 	if ((v = yr_get(root, "sim_local")) != NULL)
-		yr_size_list(&ld->r, v, yr_key_pos(root, "sim_local", top), "sim_local",
-			     &tc->sim_locals, &tc->nsim_locals);
+		yr_shape_list(&ld->r, v, yr_key_pos(root, "sim_local", top), "sim_local",
+			      &tc->sim_locals, &tc->nsim_locals);
 
 	struct fy_node *steps = yr_get(root, "steps");
 	if (steps != NULL) {
-		const char *single[] = { "kernel", "global", "args" };
-		for (int i = 0; i < 3; i++)
+		const char *single[] = { "kernel", "global", "offset", "args" };
+		for (int i = 0; i < 4; i++)
 			if (yr_get(root, single[i]))
 				yr_error(&ld->r, yr_key_pos(root, single[i], top),
 					 "'%s' belongs inside each step when a case has steps",

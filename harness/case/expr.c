@@ -70,11 +70,17 @@ static const struct {
 	const char *name;
 	enum expr_name bit;
 } names[] = {
-	{ "N", EXPR_N },
-	{ "L", EXPR_L },
-	{ "CU", EXPR_CU },
-	{ "I", EXPR_I },
+	{ "N", EXPR_N },   { "M", EXPR_M },   { "K", EXPR_K },	 { "L", EXPR_L },
+	{ "LY", EXPR_LY }, { "LZ", EXPR_LZ }, { "CU", EXPR_CU }, { "I", EXPR_I },
 };
+
+const char *expr_name_text(enum expr_name name)
+{
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (names[i].bit == name)
+			return names[i].name;
+	return "?";
+}
 
 static void node_free(struct node *n)
 {
@@ -229,7 +235,8 @@ static struct node *parse_primary(struct parser *p)
 				return n;
 			}
 		}
-		fail(p->err, start, "unknown name '%.*s' (known: N, L, CU, I)", (int)len, word);
+		fail(p->err, start, "unknown name '%.*s' (known: N, M, K, L, LY, LZ, CU, I)",
+		     (int)len, word);
 		return NULL;
 	}
 	if (c == '(') {
@@ -332,10 +339,32 @@ static int eval(const struct node *n, const struct expr_env *env, long long *v,
 		*v = n->value;
 		return 0;
 	case OP_NAME:
-		*v = n->name == EXPR_N	  ? env->n
-		     : n->name == EXPR_L  ? env->l
-		     : n->name == EXPR_CU ? env->cu
-					  : env->i;
+		switch ((enum expr_name)n->name) {
+		case EXPR_N:
+			*v = env->size[0];
+			break;
+		case EXPR_M:
+			*v = env->size[1];
+			break;
+		case EXPR_K:
+			*v = env->size[2];
+			break;
+		case EXPR_L:
+			*v = env->local[0];
+			break;
+		case EXPR_LY:
+			*v = env->local[1];
+			break;
+		case EXPR_LZ:
+			*v = env->local[2];
+			break;
+		case EXPR_CU:
+			*v = env->cu;
+			break;
+		default:
+			*v = env->i;
+			break; /* EXPR_I */
+		}
 		return 0;
 	case OP_NEG:
 		if (__builtin_sub_overflow(0LL, a, v))

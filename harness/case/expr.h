@@ -1,4 +1,5 @@
-/* expr.h - size expressions over N, L, CU and I: the launch shapes and counts of a case. */
+/* expr.h - size expressions over N, M, K, L, LY, LZ, CU and I: the launch shapes and
+ * counts of a case. */
 #ifndef CLH_EXPR_H
 #define CLH_EXPR_H
 
@@ -6,18 +7,28 @@
 
 /* The names an expression may use, as bits of expr_names(). */
 enum expr_name {
-	EXPR_N = 1 << 0,  /* problem size: one entry of the case's sizes */
-	EXPR_L = 1 << 1,  /* work-group size: one entry of the case's local list */
+	EXPR_N = 1 << 0,  /* problem size: one entry of the case's sizes, dimension 0 */
+	EXPR_L = 1 << 1,  /* work-group size: one entry of the case's local list, dimension 0 */
 	EXPR_CU = 1 << 2, /* the device's compute units */
 	EXPR_I = 1 << 3,  /* the iteration of a repeated launch step, from 0 */
+	EXPR_M = 1 << 4,  /* the size's dimension 1 (1 for a 1-D size) */
+	EXPR_K = 1 << 5,  /* the size's dimension 2 */
+	EXPR_LY = 1 << 6, /* the work-group size's dimension 1 */
+	EXPR_LZ = 1 << 7, /* the work-group size's dimension 2 */
+	/* The names of a run's size and work-group shape. */
+	EXPR_SHAPE = EXPR_N | EXPR_M | EXPR_K | EXPR_L | EXPR_LY | EXPR_LZ,
 };
 
+/* size[] holds N, M, K and local[] L, LY, LZ. */
 struct expr_env {
-	long long n;
-	long long l;
+	long long size[3];
+	long long local[3];
 	long long cu;
 	long long i;
 };
+
+/* The spelling of one name bit ("N", "LY"). */
+const char *expr_name_text(enum expr_name name);
 
 /* Where an expression went wrong: offset is a byte offset into its text. */
 struct expr_error {
@@ -28,7 +39,7 @@ struct expr_error {
 struct expr;
 
 /* Parses integers, + - * / % ( ), unary minus, min(a, b), max(a, b), ceildiv(a, b),
- * pow(a, b), log2(a) (rounded up) and the names N, L, CU, I. On success stores a new
+ * pow(a, b), log2(a) (rounded up) and the names N, M, K, L, LY, LZ, CU, I. On success stores a new
  * expression in *out (the caller frees it with expr_free) and returns 0; on failure
  * fills err and returns -1. */
 int expr_parse(const char *text, struct expr **out, struct expr_error *err);

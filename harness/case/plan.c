@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "base/util.h"
@@ -14,6 +15,8 @@ struct resolver {
 	struct expr_env env;
 	struct diag_list *diags;
 	bool failed;
+	struct shape l;		     /* the run's work-group shape */
+	char at[SHAPE_RUN_TEXT_MAX]; /* "N=1024x768, L=16x16", for messages */
 };
 
 /* Evaluates `pe`; on failure reports at the failing operator with the N and L in force. */
@@ -23,20 +26,92 @@ static long long eval(struct resolver *r, const struct pexpr *pe, const char *wh
 	struct expr_error err;
 	if (expr_eval(pe->expr, &r->env, &v, &err) < 0) {
 		diag_add(r->diags, DIAG_ERROR, r->tc->path, pe->pos.line, pe->pos.col + err.offset,
-			 "%s '%s': %s (at N=%lld, L=%lld)", what, expr_text(pe->expr), err.message,
-			 r->env.n, r->env.l);
+			 "%s '%s': %s (at %s)", what, expr_text(pe->expr), err.message, r->at);
 		r->failed = true;
 		return min;
 	}
 	if (v < min) {
 		diag_add(r->diags, DIAG_ERROR, r->tc->path, pe->pos.line, pe->pos.col,
-			 "%s '%s' is %lld at N=%lld, L=%lld; it must be %s", what,
-			 expr_text(pe->expr), v, r->env.n, r->env.l,
-			 min > 0 ? "positive" : "zero or more");
+			 "%s '%s' is %lld at %s; it must be %s", what, expr_text(pe->expr), v,
+			 r->at, min > 0 ? "positive" : "zero or more");
 		r->failed = true;
 		return min;
 	}
 	return v;
+}
+
+/* Where the work-group shape of step `st` comes from, for messages. */
+static struct src_pos local_pos(const struct resolver *r, const struct step *st)
+{
+	return st->local_dims ? st->local_pos : r->tc->local_pos;
+}
+
+/* The launch's NDRange: as many work-group sizes and offsets as global sizes, each global
+ * size a multiple of its work-group size. */
+static void plan_ndrange(struct resolver *r, const struct step *st, struct plan_launch *launch)
+{
+	unsigned local_dims = st->local_dims;
+	if (local_dims == 0) {
+		local_dims = r->l.dims;
+		if (local_dims != st->global_dims) {
+			char text[SHAPE_TEXT_MAX];
+			struct src_pos pos = local_pos(r, st);
+			diag_add(r->diags, DIAG_ERROR, r->tc->path, pos.line, pos.col,
+				 "global has %u dimension%s but the work-group shape L=%s has %u: "
+				 "give work-group shapes of %u, like %s",
+				 st->global_dims, st->global_dims == 1 ? "" : "s",
+				 shape_format(&r->l, text), local_dims, st->global_dims,
+				 st->global_dims == 1	? "local: [64]"
+				 : st->global_dims == 2 ? "local: [[16, 16]]"
+							: "local: [[8, 8, 4]]");
+			r->failed = true;
+			return;
+		}
+	} else if (local_dims != st->global_dims) {
+		diag_add(r->diags, DIAG_ERROR, r->tc->path, st->local_pos.line, st->local_pos.col,
+			 "global has %u dimension%s but the step's local size has %u: give one "
+			 "work-group size a dimension of global",
+			 st->global_dims, st->global_dims == 1 ? "" : "s", local_dims);
+		r->failed = true;
+		return;
+	}
+	if (st->offset_dims && st->offset_dims != st->global_dims) {
+		diag_add(r->diags, DIAG_ERROR, r->tc->path, st->offset_pos.line, st->offset_pos.col,
+			 "global has %u dimension%s but offset has %u: give one offset a "
+			 "dimension of global",
+			 st->global_dims, st->global_dims == 1 ? "" : "s", st->offset_dims);
+		r->failed = true;
+		return;
+	}
+	launch->dims = st->global_dims;
+	for (unsigned d = 0; d < launch->dims && !r->failed; d++) {
+		launch->global[d] = (size_t)eval(r, &st->global[d], "global size", 1);
+		launch->local[d] = st->local_dims ? (size_t)eval(r, &st->local[d], "local size", 1)
+						  : (size_t)r->env.local[d];
+		launch->offset[d] =
+			st->offset_dims ? (size_t)eval(r, &st->offset[d], "offset", 0) : 0;
+		if (r->failed || launch->global[d] % launch->local[d] == 0)
+			continue;
+		const struct pexpr *g = &st->global[d];
+		char dim[32] = "";
+		if (launch->dims > 1)
+			snprintf(dim, sizeof dim, " in dimension %u", d);
+		diag_add(r->diags, DIAG_ERROR, r->tc->path, g->pos.line, g->pos.col,
+			 "global size '%s' is %zu%s at %s: not a multiple of the work-group "
+			 "size %zu; round it up, e.g. ceildiv(%s, %s) * %s, and guard the "
+			 "kernel's tail",
+			 expr_text(g->expr), launch->global[d], dim, r->at, launch->local[d],
+			 d == 0	  ? "N"
+			 : d == 1 ? "M"
+				  : "K",
+			 d == 0	  ? "L"
+			 : d == 1 ? "LY"
+				  : "LZ",
+			 d == 0	  ? "L"
+			 : d == 1 ? "LY"
+				  : "LZ");
+		r->failed = true;
+	}
 }
 
 static void plan_launch(struct resolver *r, struct plan *plan, size_t s, long long iteration)
@@ -46,18 +121,7 @@ static void plan_launch(struct resolver *r, struct plan *plan, size_t s, long lo
 	struct plan_launch *launch = &plan->launches[plan->nlaunches++];
 	launch->step = s;
 	launch->iteration = iteration;
-	launch->global = (size_t)eval(r, &st->global, "global size", 1);
-	launch->local =
-		st->local.expr ? (size_t)eval(r, &st->local, "local size", 1) : (size_t)r->env.l;
-	if (!r->failed && launch->global % launch->local != 0) {
-		diag_add(r->diags, DIAG_ERROR, r->tc->path, st->global.pos.line, st->global.pos.col,
-			 "global size '%s' is %zu at N=%lld, L=%lld: not a multiple of the "
-			 "work-group size %zu; round it up, e.g. ceildiv(N, L) * L, "
-			 "and guard the kernel's tail",
-			 expr_text(st->global.expr), launch->global, r->env.n, r->env.l,
-			 launch->local);
-		r->failed = true;
-	}
+	plan_ndrange(r, st, launch);
 	launch->args = xcalloc(st->nargs, sizeof *launch->args);
 	for (size_t a = 0; a < st->nargs; a++) {
 		const struct arg *arg = &st->args[a];
@@ -136,21 +200,23 @@ static void check_exact_sums(struct resolver *r, const struct check *ck, const s
 		diag_add(r->diags, DIAG_ERROR, tc->path, ck->tolerance_pos.line,
 			 ck->tolerance_pos.col,
 			 "tolerance: exact on a float %s needs n * max|x| < 2^24 so every partial "
-			 "sum is exact, but at N=%lld, L=%lld it is %zu * %g; "
-			 "narrow the inputs' range",
-			 ck->ref->name, r->env.n, r->env.l, terms, largest);
+			 "sum is exact, but at %s it is %zu * %g; narrow the inputs' range",
+			 ck->ref->name, r->at, terms, largest);
 		r->failed = true;
 	}
 }
 
-int plan_build(const struct test_case *tc, long long n, long long l, long long cu, struct plan *out,
-	       struct diag_list *diags)
+int plan_build(const struct test_case *tc, const struct shape *n, const struct shape *l,
+	       long long cu, struct plan *out, struct diag_list *diags)
 {
-	struct resolver r = { .tc = tc,
-			      .env = { .n = n, .l = l, .cu = cu, .i = 0 },
-			      .diags = diags };
+	struct resolver r = { .tc = tc, .env = { .cu = cu, .i = 0 }, .diags = diags, .l = *l };
+	for (unsigned d = 0; d < SHAPE_MAX_DIMS; d++) {
+		r.env.size[d] = d < n->dims ? n->d[d] : 1;
+		r.env.local[d] = d < l->dims ? l->d[d] : 1;
+	}
+	shape_run_text(n, l, ", ", r.at);
 	struct plan *plan = out;
-	*plan = (struct plan){ .n = n, .l = l, .cu = cu };
+	*plan = (struct plan){ .n = *n, .l = *l, .cu = cu };
 
 	plan->buffer_counts = xcalloc(tc->nbuffers, sizeof *plan->buffer_counts);
 	for (size_t b = 0; b < tc->nbuffers; b++) {
@@ -159,9 +225,9 @@ int plan_build(const struct test_case *tc, long long n, long long l, long long c
 		if (!r.failed && buf->init.kind == INIT_FILE &&
 		    plan->buffer_counts[b] > buf->init.data.count) {
 			diag_add(diags, DIAG_ERROR, tc->path, buf->init.pos.line, buf->init.pos.col,
-				 "buffer '%s' holds %zu elements at N=%lld, L=%lld, but %s holds "
+				 "buffer '%s' holds %zu elements at %s, but %s holds "
 				 "%zu (shape %s): give a file at least as large, or smaller sizes",
-				 buf->name, plan->buffer_counts[b], n, l, buf->init.file,
+				 buf->name, plan->buffer_counts[b], r.at, buf->init.file,
 				 buf->init.data.count, buf->init.data.shape);
 			r.failed = true;
 		}
@@ -174,9 +240,9 @@ int plan_build(const struct test_case *tc, long long n, long long l, long long c
 		repeats[s] = repeat->expr ? eval(&r, repeat, "repeat", 0) : 1;
 		if (repeats[s] > PLAN_MAX_LAUNCHES - (long long)capacity) {
 			diag_add(diags, DIAG_ERROR, tc->path, repeat->pos.line, repeat->pos.col,
-				 "repeat '%s' is %lld at N=%lld, L=%lld, but a case launches at "
+				 "repeat '%s' is %lld at %s, but a case launches at "
 				 "most %d kernels at one shape",
-				 repeat->expr ? expr_text(repeat->expr) : "1", repeats[s], n, l,
+				 repeat->expr ? expr_text(repeat->expr) : "1", repeats[s], r.at,
 				 PLAN_MAX_LAUNCHES);
 			r.failed = true;
 			repeats[s] = 0;
@@ -195,7 +261,8 @@ int plan_build(const struct test_case *tc, long long n, long long l, long long c
 		const struct check *ck = &tc->checks[c];
 		struct plan_check *pc = &plan->checks[c];
 		size_t available = plan->buffer_counts[ck->buffer];
-		pc->group = ck->group.expr ? (size_t)eval(&r, &ck->group, "group", 1) : (size_t)l;
+		pc->group = ck->group.expr ? (size_t)eval(&r, &ck->group, "group", 1)
+					   : (size_t)r.env.local[0];
 		pc->shift = ck->shift.expr ? eval(&r, &ck->shift, "shift", -__LONG_LONG_MAX__) : 0;
 		pc->count = ck->count.expr ? (size_t)eval(&r, &ck->count, "count", 1) : available;
 		/* Exactly as many: the output at one size is no prefix of another's in
@@ -203,18 +270,17 @@ int plan_build(const struct test_case *tc, long long n, long long l, long long c
 		if (!r.failed && ck->ref->kind == REF_FILE && pc->count != ck->expected.count) {
 			diag_add(diags, DIAG_ERROR, tc->path, ck->reference_pos.line,
 				 ck->reference_pos.col,
-				 "check of '%s' compares %zu elements at N=%lld, L=%lld, but %s "
+				 "check of '%s' compares %zu elements at %s, but %s "
 				 "holds %zu (shape %s): a file of expected values fits one size; "
 				 "give the case that size alone, or a count",
-				 tc->buffers[ck->buffer].name, pc->count, n, l, ck->expected_file,
+				 tc->buffers[ck->buffer].name, pc->count, r.at, ck->expected_file,
 				 ck->expected.count, ck->expected.shape);
 			r.failed = true;
 		}
 		if (!r.failed && pc->count > available) {
 			diag_add(diags, DIAG_ERROR, tc->path, ck->count.pos.line, ck->count.pos.col,
-				 "count '%s' is %zu at N=%lld, L=%lld, but "
-				 "buffer '%s' holds %zu elements",
-				 expr_text(ck->count.expr), pc->count, n, l,
+				 "count '%s' is %zu at %s, but buffer '%s' holds %zu elements",
+				 expr_text(ck->count.expr), pc->count, r.at,
 				 tc->buffers[ck->buffer].name, available);
 			r.failed = true;
 		}

@@ -16,12 +16,15 @@ struct plan_arg {
 	enum elem_type type; /* ARG_LOCAL, ARG_SCALAR */
 };
 
-/* One kernel launch: a step, or one iteration of a repeated step. */
+/* One kernel launch: a step, or one iteration of a repeated step. Its NDRange has dims
+ * dimensions; offset is all zeros where the step gives none. */
 struct plan_launch {
 	size_t step;
 	long long iteration;
-	size_t global;
-	size_t local;
+	unsigned dims;
+	size_t global[SHAPE_MAX_DIMS];
+	size_t local[SHAPE_MAX_DIMS];
+	size_t offset[SHAPE_MAX_DIMS];
 	struct plan_arg *args;
 };
 
@@ -37,19 +40,21 @@ struct plan_check {
 };
 
 struct plan {
-	long long n, l, cu;
+	struct shape n, l;
+	long long cu;
 	size_t *buffer_counts; /* elements of each buffer of the case */
 	struct plan_launch *launches;
 	size_t nlaunches;
 	struct plan_check *checks;
 };
 
-/* Resolves the case at N, L on a device with `cu` compute units. On an expression that
- * fails (division by zero, a count that is not positive, a global size that is not a
- * multiple of the local size) adds a diagnostic at the expression's position, naming N
- * and L, and returns -1; the plan is then empty. */
-int plan_build(const struct test_case *tc, long long n, long long l, long long cu, struct plan *out,
-	       struct diag_list *diags);
+/* Resolves the case at size n and work-group shape l on a device with `cu` compute units.
+ * On an expression that fails (division by zero, a count that is not positive, a global
+ * size that is not a multiple of the local size, global, local and offset of different
+ * dimensions) adds a diagnostic at the expression's position, naming N and L, and returns
+ * -1; the plan is then empty. */
+int plan_build(const struct test_case *tc, const struct shape *n, const struct shape *l,
+	       long long cu, struct plan *out, struct diag_list *diags);
 void plan_free(struct plan *plan);
 
 #endif

@@ -10,8 +10,11 @@ static void free_step(struct step *st)
 	free(st->kernel_file);
 	free(st->kernel_path);
 	free(st->kernel_name);
-	expr_free(st->global.expr);
-	expr_free(st->local.expr);
+	for (int d = 0; d < SHAPE_MAX_DIMS; d++) {
+		expr_free(st->global[d].expr);
+		expr_free(st->local[d].expr);
+		expr_free(st->offset[d].expr);
+	}
 	expr_free(st->repeat.expr);
 	for (size_t a = 0; a < st->nargs; a++) {
 		expr_free(st->args[a].count.expr);

@@ -12,6 +12,7 @@
 #include "case/expr.h"
 #include "case/npy.h"
 #include "case/reference.h"
+#include "case/shape.h"
 #include "case/yamlread.h"
 
 enum init_kind { INIT_POISON, INIT_FILL, INIT_IOTA, INIT_RANDOM, INIT_RANDOM_INT, INIT_FILE };
@@ -57,8 +58,14 @@ struct step {
 	struct src_pos file_pos;
 	struct src_pos name_pos;
 	struct src_pos args_pos;
-	struct pexpr global;
-	struct pexpr local;  /* expr NULL: the case's L */
+	/* One expression a dimension: global: N, or global: [N, M]. */
+	struct pexpr global[SHAPE_MAX_DIMS];
+	unsigned global_dims;
+	struct pexpr local[SHAPE_MAX_DIMS]; /* local_dims 0: the case's L */
+	unsigned local_dims;
+	struct pexpr offset[SHAPE_MAX_DIMS]; /* offset_dims 0: no global offset */
+	unsigned offset_dims;
+	struct src_pos global_pos, local_pos, offset_pos;
 	struct pexpr repeat; /* expr NULL: once; else launched for I = 0 .. repeat-1 */
 	struct arg *args;
 	size_t nargs;
@@ -92,13 +99,13 @@ struct test_case {
 	bool racy;	    /* output may be wrong on real devices: recorded, not failed */
 	unsigned timeout_s; /* a run's time limit, for a kernel that may hang; 0: the run's */
 	uint64_t seed;
-	long long *sizes;
+	struct shape *sizes; /* N (and M, K) */
 	size_t nsizes;
-	long long *sim_sizes; /* N under a simulator; none: the case is not simulated */
+	struct shape *sim_sizes; /* N under a simulator; none: the case is not simulated */
 	size_t nsim_sizes;
-	long long *locals;
+	struct shape *locals; /* L (and LY, LZ) */
 	size_t nlocals;
-	long long *sim_locals; /* L under a simulator; none: the case's local list */
+	struct shape *sim_locals; /* L under a simulator; none: the case's local list */
 	size_t nsim_locals;
 	struct src_pos sizes_pos;
 	struct src_pos local_pos;

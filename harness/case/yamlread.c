@@ -223,10 +223,7 @@ bool yr_pexpr(struct yaml_reader *r, struct fy_node *node, struct src_pos at, co
 	unsigned extra = expr_names(e) & ~names;
 	if (extra) {
 		yr_error(r, pos, "%s '%s' uses %s, which %s", what, text,
-			 extra & EXPR_I	   ? "I"
-			 : extra & EXPR_CU ? "CU"
-			 : extra & EXPR_L  ? "L"
-					   : "N",
+			 expr_name_text(extra & EXPR_I ? EXPR_I : (enum expr_name)(extra & -extra)),
 			 extra & EXPR_I ? "exists only in a step with `repeat`"
 					: "has no value here");
 		expr_free(e);
@@ -312,26 +309,74 @@ bool yr_size(struct yaml_reader *r, struct fy_node *node, struct src_pos at, con
 	return ok;
 }
 
-void yr_size_list(struct yaml_reader *r, struct fy_node *node, struct src_pos at, const char *what,
-		  long long **out, size_t *count)
+bool yr_shape(struct yaml_reader *r, struct fy_node *node, struct src_pos at, const char *what,
+	      struct shape *out)
+{
+	char *subject = xasprintf("every dimension of %s", what);
+	bool ok = false;
+	*out = (struct shape){ .dims = 0, .d = { 1, 1, 1 } };
+	if (node == NULL || !fy_node_is_sequence(node)) {
+		long long v;
+		ok = yr_size(r, node, at, what, subject, &v);
+		*out = shape_1d(v);
+	} else if (fy_node_sequence_item_count(node) < 1 ||
+		   fy_node_sequence_item_count(node) > SHAPE_MAX_DIMS) {
+		yr_error(r, yr_pos(node, at),
+			 "%s: a shape has one to %d dimensions, like [1024, 768], found %d", what,
+			 SHAPE_MAX_DIMS, fy_node_sequence_item_count(node));
+	} else {
+		void *iter = NULL;
+		struct fy_node *item;
+		ok = true;
+		while ((item = fy_node_sequence_iterate(node, &iter)) != NULL)
+			ok &= yr_size(r, item, yr_pos(node, at), what, subject,
+				      &out->d[out->dims++]);
+	}
+	free(subject);
+	return ok;
+}
+
+void yr_shape_list(struct yaml_reader *r, struct fy_node *node, struct src_pos at, const char *what,
+		   struct shape **out, size_t *count)
 {
 	if (node == NULL || !fy_node_is_sequence(node) || fy_node_sequence_item_count(node) == 0) {
 		yr_error(r, yr_pos(node, at),
-			 "%s must be a non-empty list of sizes, like [256, 1000], found %s", what,
-			 yr_kind(node));
+			 "%s must be a non-empty list of sizes, like [256, 1000], or of shapes, "
+			 "like [[1024, 768], [64, 64]], found %s",
+			 what, yr_kind(node));
 		return;
 	}
-	char *subject = xasprintf("every entry of %s", what);
 	void *iter = NULL;
 	struct fy_node *item;
 	while ((item = fy_node_sequence_iterate(node, &iter)) != NULL) {
-		long long v;
-		if (yr_size(r, item, at, what, subject, &v)) {
+		struct shape s;
+		if (yr_shape(r, item, yr_pos(node, at), what, &s)) {
 			*out = xreallocarray(*out, *count + 1, sizeof **out);
-			(*out)[(*count)++] = v;
+			(*out)[(*count)++] = s;
 		}
 	}
-	free(subject);
+}
+
+unsigned yr_pexpr_dims(struct yaml_reader *r, struct fy_node *node, struct src_pos at,
+		       const char *what, unsigned names, struct pexpr out[SHAPE_MAX_DIMS])
+{
+	if (node == NULL || !fy_node_is_sequence(node))
+		return yr_pexpr(r, node, at, what, names, &out[0]) ? 1 : 0;
+	int count = fy_node_sequence_item_count(node);
+	if (count < 1 || count > SHAPE_MAX_DIMS) {
+		yr_error(r, yr_pos(node, at),
+			 "%s takes one to %d expressions, one a dimension (like [N, M]), "
+			 "found %d",
+			 what, SHAPE_MAX_DIMS, count);
+		return 0;
+	}
+	void *iter = NULL;
+	struct fy_node *item;
+	unsigned dims = 0;
+	bool ok = true;
+	while ((item = fy_node_sequence_iterate(node, &iter)) != NULL)
+		ok &= yr_pexpr(r, item, yr_pos(node, at), what, names, &out[dims++]);
+	return ok ? dims : 0;
 }
 
 void yr_seconds(struct yaml_reader *r, struct fy_node *node, struct src_pos at, const char *what,

@@ -9,6 +9,7 @@
 
 #include "base/diag.h"
 #include "case/expr.h"
+#include "case/shape.h"
 
 struct fy_node;
 struct fy_document;
@@ -88,9 +89,17 @@ bool yr_bool(struct yaml_reader *r, struct fy_node *node, struct src_pos at, con
  * ("every entry of sizes"). Returns false after reporting. */
 bool yr_size(struct yaml_reader *r, struct fy_node *node, struct src_pos at, const char *what,
 	     const char *subject, long long *out);
-/* A non-empty list of constant positive sizes, appended to *out. */
-void yr_size_list(struct yaml_reader *r, struct fy_node *node, struct src_pos at, const char *what,
-		  long long **out, size_t *count);
+/* One shape: a size (1024, a 1-D shape) or a list of one to three ([1024, 768]). Returns
+ * false after reporting. */
+bool yr_shape(struct yaml_reader *r, struct fy_node *node, struct src_pos at, const char *what,
+	      struct shape *out);
+/* A non-empty list of shapes, appended to *out: [256, 1000] or [[64, 64], [128, 32]]. */
+void yr_shape_list(struct yaml_reader *r, struct fy_node *node, struct src_pos at, const char *what,
+		   struct shape **out, size_t *count);
+/* One expression, or a list of one to three (global: N, global: [N, M]), one a dimension
+ * into out[]; returns how many, 0 after reporting. */
+unsigned yr_pexpr_dims(struct yaml_reader *r, struct fy_node *node, struct src_pos at,
+		       const char *what, unsigned names, struct pexpr out[SHAPE_MAX_DIMS]);
 /* Whole seconds from 1 to max, into *out; left alone after an error. */
 void yr_seconds(struct yaml_reader *r, struct fy_node *node, struct src_pos at, const char *what,
 		unsigned max, unsigned *out);

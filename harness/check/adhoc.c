@@ -191,15 +191,27 @@ bool adhoc_set_applies(enum input_set set, const struct kernel_sig *sig,
 	return false;
 }
 
+/* The names whose product is a shape's volume: "N", "N * M" or "N * M * K". */
+static const char *volume_of(const struct shape *s, bool local)
+{
+	static const char *const sizes[] = { "N", "N * M", "N * M * K" };
+	static const char *const locals[] = { "L", "L * LY", "L * LY * LZ" };
+	unsigned d = s->dims ? s->dims - 1 : 0;
+	return local ? locals[d] : sizes[d];
+}
+
 /* One argument the signature implies, filled as input set `set` says. Whole numbers in
- * every set, so float sums are exact in any order and devices can be compared exactly. */
-static void generated_arg(struct strbuf *out, const struct kernel_param *p, enum input_set set)
+ * every set, so float sums are exact in any order and devices can be compared exactly. A
+ * buffer holds one element a work-item, a local buffer one a work-group's item. */
+static void generated_arg(struct strbuf *out, const struct adhoc_request *rq,
+			  const struct kernel_param *p, enum input_set set)
 {
 	enum elem_type type = ELEM_FLOAT;
 	param_elem(p, &type);
 	const char *t = elem_type_name(type);
 	if (p->kind == ARG_LOCAL) {
-		strbuf_printf(out, "{name: %s, local: %s, count: L}", p->name, t);
+		strbuf_printf(out, "{name: %s, local: %s, count: %s}", p->name, t,
+			      volume_of(&rq->local, true));
 		return;
 	}
 	if (p->kind == ARG_SCALAR) {
@@ -212,7 +224,8 @@ static void generated_arg(struct strbuf *out, const struct kernel_param *p, enum
 			   : type == ELEM_UINT	? "{random_int: [0, 100]}"
 			   : type == ELEM_INT	? "{random_int: [-100, 100]}"
 						: "{random_int: [-8, 8]}";
-	strbuf_printf(out, "{name: %s, buffer: %s, count: N, init: %s}", p->name, t, init);
+	strbuf_printf(out, "{name: %s, buffer: %s, count: %s, init: %s}", p->name, t,
+		      volume_of(&rq->global, false), init);
 }
 
 /* A --arg, with the parameter's name put first where the spec gives none: buffers need
@@ -233,6 +246,18 @@ static void given_arg(struct strbuf *out, const char *spec, const struct kernel_
 	strbuf_printf(out, "name: %s, %s", p->name, open + 1);
 }
 
+/* A shape as a case file writes it: a plain size in 1-D, a list of one a dimension in
+ * N-D. Caller frees. */
+static char *yaml_shape(const struct shape *s)
+{
+	struct strbuf out = { 0 };
+	strbuf_puts(&out, s->dims > 1 ? "[" : "");
+	for (unsigned d = 0; d < s->dims; d++)
+		strbuf_printf(&out, "%s%lld", d ? ", " : "", s->d[d]);
+	strbuf_puts(&out, s->dims > 1 ? "]" : "");
+	return strbuf_take(&out);
+}
+
 char *adhoc_case_text(const struct adhoc_request *rq, const struct kernel_sig *sig,
 		      const struct adhoc_binding *binding, enum input_set set,
 		      const char *kernel_file, int *spec_line)
@@ -245,23 +270,31 @@ char *adhoc_case_text(const struct adhoc_request *rq, const struct kernel_sig *s
 			strbuf_append(&q, c, 1);
 	}
 	char *quoted = strbuf_take(&q);
+	char global[SHAPE_TEXT_MAX], local[SHAPE_TEXT_MAX];
+	shape_format(&rq->global, global);
+	shape_format(&rq->local, local);
 	struct strbuf out = { 0 };
 	strbuf_printf(&out,
-		      "# Written by clharness check: kernel %s at global %lld, local %lld; the\n"
+		      "# Written by clharness check: kernel %s at global %s, local %s; the\n"
 		      "# arguments not given with --arg come from its signature (%s inputs).\n"
 		      "# To compare an output with a CPU reference, mark its buffer output: true\n"
 		      "# and add a check: for it with a reference.\n",
-		      rq->kernel, rq->global, rq->local, adhoc_set_name(set));
+		      rq->kernel, global, local, adhoc_set_name(set));
+	char *sizes = yaml_shape(&rq->global), *locals = yaml_shape(&rq->local);
 	strbuf_printf(&out,
 		      "about: %s checked ad hoc for races and other bugs, %s inputs\n"
 		      "kernel: {file: '%s', name: %s}\n"
-		      "sizes: [%lld]\n"
-		      "sim_sizes: [%lld]\n"
-		      "local: [%lld]\n"
-		      "global: N\n"
+		      "sizes: [%s]\n"
+		      "sim_sizes: [%s]\n"
+		      "local: [%s]\n"
+		      "global: %s\n"
 		      "args:\n",
-		      rq->kernel, adhoc_set_name(set), quoted, rq->kernel, rq->global, rq->global,
-		      rq->local);
+		      rq->kernel, adhoc_set_name(set), quoted, rq->kernel, sizes, sizes, locals,
+		      rq->global.dims == 1   ? "N"
+		      : rq->global.dims == 2 ? "[N, M]"
+					     : "[N, M, K]");
+	free(sizes);
+	free(locals);
 	free(quoted);
 	for (size_t p = 0; p < sig->count; p++) {
 		int line = 1;
@@ -273,7 +306,7 @@ char *adhoc_case_text(const struct adhoc_request *rq, const struct kernel_sig *s
 			given_arg(&out, rq->specs[given], &sig->params[p]);
 			spec_line[given] = line;
 		} else {
-			generated_arg(&out, &sig->params[p], set);
+			generated_arg(&out, rq, &sig->params[p], set);
 			strbuf_puts(&out, "  # from the signature");
 		}
 		strbuf_puts(&out, "\n");

@@ -10,14 +10,15 @@
 #include <stddef.h>
 
 #include "base/diag.h"
+#include "case/shape.h"
 #include "exec/backend.h"
 #include "results/report.h"
 
 struct adhoc_request {
 	const char *kernel_path; /* as the user gave it */
 	const char *kernel;
-	long long global;
-	long long local;
+	struct shape global; /* --global 64x64 */
+	struct shape local;  /* --local 16x16, as many dimensions as global */
 	char **specs; /* --arg texts, in order */
 	size_t nspecs;
 	char **patterns; /* --device; none: every device and oclgrind */

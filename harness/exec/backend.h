@@ -12,6 +12,21 @@
 #include "case/testcase.h"
 #include "results/result.h"
 
+/* What a device can run: a plan over these is a skip with its reason, not an OpenCL
+ * error. A zero says the device did not tell. */
+struct device_limits {
+	unsigned compute_units;
+	uint64_t max_work_group;
+	uint64_t max_work_item[3]; /* per dimension */
+	uint64_t local_mem;
+	uint64_t global_mem;
+	uint64_t max_alloc;
+	uint64_t max_constant; /* bytes of one __constant buffer */
+	unsigned max_constant_args;
+	bool fp64; /* double */
+	bool fp16; /* half arithmetic (cl_khr_fp16) */
+};
+
 /* One device a backend can run on, described without OpenCL types so the parent process
  * (which never touches OpenCL) can hold it. */
 struct target {
@@ -21,11 +36,7 @@ struct target {
 	char *platform; /* platform name and version */
 	char *driver;	/* driver version */
 	char *opencl;	/* the device's OpenCL version */
-	unsigned compute_units;
-	uint64_t max_work_group;
-	uint64_t local_mem;
-	uint64_t global_mem;
-	uint64_t max_alloc;
+	struct device_limits limits;
 	unsigned platform_index; /* where the backend finds the device again in a new process */
 	unsigned device_index;
 };

@@ -225,9 +225,7 @@ static int og_open(const struct target *target, struct backend_session **out, ch
 				     .device = xstrdup(target->device),
 				     .platform_index = target->platform_index,
 				     .device_index = target->device_index,
-				     .max_work_group = target->max_work_group,
-				     .local_mem = target->local_mem,
-				     .max_alloc = target->max_alloc };
+				     .limits = target->limits };
 	*out = (struct backend_session *)s;
 	return 0;
 }

@@ -61,9 +61,7 @@ int clexec_open(const struct target *target, struct clexec **out, char **cause)
 	cx->queue = queue;
 	cx->target = (struct target){
 		.name = xstrdup(target->name),
-		.max_work_group = target->max_work_group,
-		.local_mem = target->local_mem,
-		.max_alloc = target->max_alloc,
+		.limits = target->limits,
 	};
 	*out = cx;
 	return 0;
@@ -317,23 +315,33 @@ static int check_limits(struct clexec *cx, const struct test_case *tc, const str
 		clGetKernelWorkGroupInfo(cx->kernels[launch->step], cx->device,
 					 CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_max, &kernel_max,
 					 NULL);
-		if (launch->local > cx->target.max_work_group ||
-		    (kernel_max && launch->local > kernel_max))
-			return unsupported(
-				failure, "work-group size %zu is over %s's limit of %zu for %s",
-				launch->local, cx->target.name,
-				kernel_max ? kernel_max : (size_t)cx->target.max_work_group,
-				tc->steps[launch->step].kernel_name);
+		const struct device_limits *lim = &cx->target.limits;
+		struct shape local = shape_of_sizes(launch->local, launch->dims);
+		char text[SHAPE_TEXT_MAX];
+		size_t items = (size_t)shape_volume(&local);
+		if (items > lim->max_work_group || (kernel_max && items > kernel_max))
+			return unsupported(failure,
+					   "work-group size %s is over %s's limit of %zu for %s",
+					   shape_format(&local, text), cx->target.name,
+					   kernel_max ? kernel_max : (size_t)lim->max_work_group,
+					   tc->steps[launch->step].kernel_name);
+		for (unsigned d = 0; d < launch->dims; d++)
+			if (lim->max_work_item[d] && launch->local[d] > lim->max_work_item[d])
+				return unsupported(failure,
+						   "work-group size %s is over %s's limit of "
+						   "%llu work-items in dimension %u",
+						   shape_format(&local, text), cx->target.name,
+						   (unsigned long long)lim->max_work_item[d], d);
 		uint64_t local_bytes = 0;
 		for (size_t a = 0; a < tc->steps[launch->step].nargs; a++)
 			local_bytes +=
 				launch->args[a].kind == ARG_LOCAL ? launch->args[a].local_bytes : 0;
-		if (local_bytes > cx->target.local_mem)
+		if (local_bytes > cx->target.limits.local_mem)
 			return unsupported(failure,
 					   "%s needs %llu bytes of local memory; %s has %llu",
 					   tc->steps[launch->step].kernel_name,
 					   (unsigned long long)local_bytes, cx->target.name,
-					   (unsigned long long)cx->target.local_mem);
+					   (unsigned long long)cx->target.limits.local_mem);
 	}
 	return 0;
 }
@@ -391,15 +399,23 @@ static int launch_once(struct clexec *cx, const struct test_case *tc, const stru
 			status = -1;
 			break;
 		}
-		cl_int refused = clEnqueueNDRangeKernel(cx->queue, kernel, 1, NULL, &launch->global,
-							&launch->local, 0, NULL, &events[enqueued]);
+		bool offset = false;
+		for (unsigned d = 0; d < launch->dims; d++)
+			offset |= launch->offset[d] != 0;
+		cl_int refused = clEnqueueNDRangeKernel(
+			cx->queue, kernel, launch->dims, offset ? launch->offset : NULL,
+			launch->global, launch->local, 0, NULL, &events[enqueued]);
 		if (refused != CL_SUCCESS) {
 			const struct step *st = &tc->steps[launch->step];
-			result_set_diag(failure, VERDICT_CASE_ERROR, tc->path, st->global.pos.line,
-					st->global.pos.col,
-					"launching %s with global %zu, local %zu: %s (%d)",
-					st->kernel_name, launch->global, launch->local,
-					ocl_error_name(refused), refused);
+			struct shape global = shape_of_sizes(launch->global, launch->dims);
+			struct shape local = shape_of_sizes(launch->local, launch->dims);
+			char gtext[SHAPE_TEXT_MAX], ltext[SHAPE_TEXT_MAX];
+			result_set_diag(failure, VERDICT_CASE_ERROR, tc->path, st->global_pos.line,
+					st->global_pos.col,
+					"launching %s with global %s, local %s: %s (%d)",
+					st->kernel_name, shape_format(&global, gtext),
+					shape_format(&local, ltext), ocl_error_name(refused),
+					refused);
 			status = -1;
 			break;
 		}

@@ -200,11 +200,11 @@ static void lost_run(const struct run_job *job, size_t c, size_t run, enum verdi
 		     void (*emit)(void *ctx, struct result *r), void *ctx)
 {
 	const struct test_case *tc = job->cases[c];
-	long long n = 0, l = 0;
+	struct shape n = { 0 }, l = { 0 };
 	if (run > 0)
 		runner_run_shape(job->backend, tc, job->opt, run, &n, &l);
 	struct result r;
-	runner_result_init(&r, job->backend, job->target, tc, n, l);
+	runner_result_init(&r, job->backend, job->target, tc, &n, &l);
 	result_set_diag(&r, verdict, tc->path, 0, 0, "%s", message);
 	result_settle(&r);
 	r.detail = printed ? xstrdup(printed) : NULL;

@@ -162,7 +162,9 @@ static cl_int describe(cl_platform_id platform, cl_device_id device, struct targ
 	cl_device_type type = 0;
 	cl_uint units = 0;
 	size_t max_wg = 0;
-	cl_ulong local_mem = 0, global_mem = 0, max_alloc = 0;
+	cl_ulong local_mem = 0, global_mem = 0, max_alloc = 0, max_constant = 0;
+	cl_uint max_constant_args = 0;
+	cl_device_fp_config fp64 = 0;
 
 	/* The device's fixed-size limits, read in one table-driven loop. */
 	const struct {
@@ -176,6 +178,8 @@ static cl_int describe(cl_platform_id platform, cl_device_id device, struct targ
 		{ CL_DEVICE_LOCAL_MEM_SIZE, &local_mem, sizeof local_mem },
 		{ CL_DEVICE_GLOBAL_MEM_SIZE, &global_mem, sizeof global_mem },
 		{ CL_DEVICE_MAX_MEM_ALLOC_SIZE, &max_alloc, sizeof max_alloc },
+		{ CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE, &max_constant, sizeof max_constant },
+		{ CL_DEVICE_MAX_CONSTANT_ARGS, &max_constant_args, sizeof max_constant_args },
 	};
 	for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
 		err = clGetDeviceInfo(device, limits[i].param, limits[i].size, limits[i].value,
@@ -189,11 +193,26 @@ static cl_int describe(cl_platform_id platform, cl_device_id device, struct targ
 	t->type = xstrdup(type_word(type));
 	t->platform = xasprintf("%s (%s)", pname ? pname : "?", pversion ? pversion : "?");
 	t->name = devname_short(vendor, pname, t->device, t->type);
-	t->compute_units = units;
-	t->max_work_group = max_wg;
-	t->local_mem = local_mem;
-	t->global_mem = global_mem;
-	t->max_alloc = max_alloc;
+	/* A device may have more than three dimensions; the harness launches at most three. */
+	size_t items[16] = { 0 };
+	clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof items, items, NULL);
+	/* OpenCL 1.2 makes double optional: a device without it may refuse the query. */
+	clGetDeviceInfo(device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL);
+	cl_int ext_err;
+	char *extensions = ocl_device_string(device, CL_DEVICE_EXTENSIONS, &ext_err);
+	t->limits = (struct device_limits){
+		.compute_units = units,
+		.max_work_group = max_wg,
+		.max_work_item = { items[0], items[1], items[2] },
+		.local_mem = local_mem,
+		.global_mem = global_mem,
+		.max_alloc = max_alloc,
+		.max_constant = max_constant,
+		.max_constant_args = max_constant_args,
+		.fp64 = fp64 != 0,
+		.fp16 = extensions && strstr(extensions, "cl_khr_fp16") != NULL,
+	};
+	free(extensions);
 	free(vendor);
 	free(pname);
 	free(pversion);

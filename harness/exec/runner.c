@@ -17,9 +17,9 @@
 
 /* The sizes and work-group sizes a case runs at on a backend. */
 struct shapes {
-	const long long *sizes;
+	const struct shape *sizes;
 	size_t nsizes;
-	const long long *locals;
+	const struct shape *locals;
 	size_t nlocals;
 };
 
@@ -54,7 +54,7 @@ size_t runner_run_count(const struct backend *b, const struct test_case *tc,
 }
 
 void runner_run_shape(const struct backend *b, const struct test_case *tc,
-		      const struct run_options *opt, size_t run, long long *n, long long *l)
+		      const struct run_options *opt, size_t run, struct shape *n, struct shape *l)
 {
 	struct shapes sh = shapes_of(b, tc, opt);
 	*n = sh.sizes[(run - 1) / sh.nlocals];
@@ -62,15 +62,15 @@ void runner_run_shape(const struct backend *b, const struct test_case *tc,
 }
 
 void runner_result_init(struct result *r, const struct backend *b, const struct target *t,
-			const struct test_case *tc, long long n, long long l)
+			const struct test_case *tc, const struct shape *n, const struct shape *l)
 {
 	*r = (struct result){
 		.case_name = xstrdup(tc->name),
 		.case_path = xstrdup(tc->path),
 		.target = xstrdup(t->name),
 		.backend = xstrdup(b->name),
-		.n = n,
-		.l = l,
+		.n = n ? *n : (struct shape){ 0 },
+		.l = l ? *l : (struct shape){ 0 },
 		.racy = tc->racy,
 		.simulated = b->simulator,
 		.verdict = VERDICT_PASS,
@@ -114,7 +114,8 @@ static int check_buffer_sizes(const struct test_case *tc, const struct plan *pla
 {
 	for (size_t b = 0; b < tc->nbuffers; b++) {
 		size_t bytes = buffer_bytes(tc, plan, b);
-		if (t->max_alloc == 0 || bytes <= t->max_alloc) /* 0: the target did not say */
+		if (t->limits.max_alloc == 0 ||
+		    bytes <= t->limits.max_alloc) /* 0: the target did not say */
 			continue;
 		char have[32];
 		result_set_diag(r, VERDICT_SKIP, NULL, 0, 0,
@@ -123,8 +124,8 @@ static int check_buffer_sizes(const struct test_case *tc, const struct plan *pla
 				tc->buffers[b].name, plan->buffer_counts[b],
 				elem_size(tc->buffers[b].type),
 				bytes == SIZE_MAX ? "more than " : "", (unsigned long long)bytes,
-				t->name, (unsigned long long)t->max_alloc,
-				human_bytes(t->max_alloc, have, sizeof have));
+				t->name, (unsigned long long)t->limits.max_alloc,
+				human_bytes(t->limits.max_alloc, have, sizeof have));
 		return -1;
 	}
 	return 0;
@@ -273,12 +274,12 @@ static void keep_outputs(const struct test_case *tc, const struct plan *plan, vo
 
 /* Returns the backend's execute status: 0, -1, or BACKEND_LOST. */
 static int run_one(const struct backend *b, struct backend_session *session, const struct target *t,
-		   const struct test_case *tc, const struct run_options *opt, long long n,
-		   long long l, struct inputs *in, struct result *r)
+		   const struct test_case *tc, const struct run_options *opt, const struct shape *n,
+		   const struct shape *l, struct inputs *in, struct result *r)
 {
 	struct plan plan;
 	struct diag_list diags = { 0 };
-	if (plan_build(tc, n, l, t->compute_units, &plan, &diags) < 0) {
+	if (plan_build(tc, n, l, t->limits.compute_units, &plan, &diags) < 0) {
 		const struct diag *d = &diags.items[0];
 		result_set_diag(r, VERDICT_CASE_ERROR, d->file, d->line, d->col, "%s", d->message);
 		diag_list_free(&diags);
@@ -333,7 +334,7 @@ int runner_run_case(const struct backend *b, struct backend_session *session,
 {
 	sink->begin(sink->ctx, case_index, 0);
 	struct result failure;
-	runner_result_init(&failure, b, t, tc, 0, 0);
+	runner_result_init(&failure, b, t, tc, NULL, NULL);
 	if (runner_run_count(b, tc, opt) == 1) {
 		/* Only a simulator's list can be empty: sim_sizes is optional. */
 		result_set_diag(&failure, VERDICT_SKIP, tc->path, tc->sizes_pos.line,
@@ -365,15 +366,15 @@ int runner_run_case(const struct backend *b, struct backend_session *session,
 	size_t runs = runner_run_count(b, tc, opt);
 	int status = 0;
 	for (size_t run = first > 1 ? first : 1; run < runs && status != BACKEND_LOST; run++) {
-		long long n, l;
+		struct shape n, l;
 		runner_run_shape(b, tc, opt, run, &n, &l);
 		sink->begin(sink->ctx, case_index, run);
 		struct result r;
-		runner_result_init(&r, b, t, tc, n, l);
+		runner_result_init(&r, b, t, tc, &n, &l);
 		/* The builds are counted with the case's first result. */
 		r.builds = (unsigned)built;
 		built = 0;
-		status = run_one(b, session, t, tc, opt, n, l, &in, &r);
+		status = run_one(b, session, t, tc, opt, &n, &l, &in, &r);
 		sink->emit(sink->ctx, &r);
 		result_free(&r);
 	}

@@ -12,9 +12,9 @@
 #include "results/result.h"
 
 struct run_options {
-	const long long *sizes; /* NULL: each case's own sizes */
+	const struct shape *sizes; /* NULL: each case's own sizes */
 	size_t nsizes;
-	const long long *locals; /* NULL: each case's own local sizes */
+	const struct shape *locals; /* NULL: each case's own local sizes */
 	size_t nlocals;
 	unsigned repeat;   /* launches per run; the output of the last is checked */
 	bool keep_outputs; /* copy every output buffer into its result */
@@ -38,11 +38,12 @@ size_t runner_run_count(const struct backend *b, const struct test_case *tc,
 			const struct run_options *opt);
 /* The N and L of run `run` (>= 1). */
 void runner_run_shape(const struct backend *b, const struct test_case *tc,
-		      const struct run_options *opt, size_t run, long long *n, long long *l);
+		      const struct run_options *opt, size_t run, struct shape *n, struct shape *l);
 
-/* Fills the fields every result of this case on this target shares. */
+/* Fills the fields every result of this case on this target shares; n and l NULL for a
+ * result about the whole case. */
 void runner_result_init(struct result *r, const struct backend *b, const struct target *t,
-			const struct test_case *tc, long long n, long long l);
+			const struct test_case *tc, const struct shape *n, const struct shape *l);
 
 /* Runs `tc` from run `first` on. The build (run 0) always happens; its result is only
  * emitted when it fails, which ends the case. Returns BACKEND_LOST when the session can

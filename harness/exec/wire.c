@@ -27,6 +27,7 @@ enum field_kind {
 	F_LINE,	    /* an int, a line or column: 0 (unknown) or more */
 	F_ACCESS,   /* a char: 0, 'r', 'w' or 'a' */
 	F_ENTITIES, /* a finding's two example work-items, as the bytes they are */
+	F_SHAPE,    /* a struct shape: 0 to 3 dimensions, each from 1 to SHAPE_DIM_MAX */
 };
 
 struct field {
@@ -46,8 +47,8 @@ static const struct field result_fields[] = {
 	R(case_path, F_STR, 0),
 	R(target, F_STR, 0),
 	R(backend, F_STR, 0),
-	R(n, F_I64, 0),
-	R(l, F_I64, 0),
+	R(n, F_SHAPE, 0),
+	R(l, F_SHAPE, 0),
 	R(verdict, F_ENUM, VERDICT_SKIP),
 	R(racy, F_BOOL, 0),
 	R(kernel_ns, F_U64, 0),
@@ -105,10 +106,25 @@ static const struct field finding_fields[] = {
 		offsetof(struct target, member), kind, 0                                           \
 	}
 static const struct field target_fields[] = {
-	T(name, F_STR),		  T(type, F_STR),	    T(device, F_STR),
-	T(platform, F_STR),	  T(driver, F_STR),	    T(opencl, F_STR),
-	T(compute_units, F_UINT), T(max_work_group, F_U64), T(local_mem, F_U64),
-	T(global_mem, F_U64),	  T(max_alloc, F_U64),	    T(platform_index, F_UINT),
+	T(name, F_STR),
+	T(type, F_STR),
+	T(device, F_STR),
+	T(platform, F_STR),
+	T(driver, F_STR),
+	T(opencl, F_STR),
+	T(limits.compute_units, F_UINT),
+	T(limits.max_work_group, F_U64),
+	T(limits.max_work_item[0], F_U64),
+	T(limits.max_work_item[1], F_U64),
+	T(limits.max_work_item[2], F_U64),
+	T(limits.local_mem, F_U64),
+	T(limits.global_mem, F_U64),
+	T(limits.max_alloc, F_U64),
+	T(limits.max_constant, F_U64),
+	T(limits.max_constant_args, F_UINT),
+	T(limits.fp64, F_BOOL),
+	T(limits.fp16, F_BOOL),
+	T(platform_index, F_UINT),
 	T(device_index, F_UINT),
 };
 #undef T
@@ -133,6 +149,8 @@ static size_t field_size(enum field_kind kind)
 		return 1;
 	case F_ENTITIES:
 		return sizeof(((struct finding *)0)->example);
+	case F_SHAPE:
+		return sizeof(struct shape);
 	case F_STR:
 		return 0;
 	}
@@ -199,6 +217,16 @@ static bool in_range(const struct field *f, const char *p)
 		size_t v;
 		memcpy(&v, p, sizeof v);
 		return f->max == 0 || v <= (size_t)f->max;
+	}
+	case F_SHAPE: {
+		struct shape s;
+		memcpy(&s, p, sizeof s);
+		if (s.dims > SHAPE_MAX_DIMS)
+			return false;
+		for (unsigned d = 0; d < s.dims; d++)
+			if (s.d[d] < 1 || s.d[d] > SHAPE_DIM_MAX)
+				return false;
+		return true;
 	}
 	case F_ENTITIES:
 		for (size_t e = 0; e < 2; e++) {

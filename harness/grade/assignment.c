@@ -514,8 +514,8 @@ static void parse_check(struct loader *ld, struct fy_node *node, struct src_pos 
 		/* A speed check times one shape. */
 		c.sizes = xcalloc(1, sizeof *c.sizes);
 		c.locals = xcalloc(1, sizeof *c.locals);
-		c.nsizes = yr_size(&ld->r, yr_get(spec, "size"), pos, "size", "size", c.sizes);
-		c.nlocals = yr_size(&ld->r, yr_get(spec, "local"), pos, "local", "local", c.locals);
+		c.nsizes = yr_shape(&ld->r, yr_get(spec, "size"), pos, "size", c.sizes);
+		c.nlocals = yr_shape(&ld->r, yr_get(spec, "local"), pos, "local", c.locals);
 		if (yr_number(&ld->r, yr_get(spec, "full"), pos, "full", &c.full) &&
 		    yr_number(&ld->r, yr_get(spec, "none"), pos, "none", &c.none) &&
 		    !(c.none >= 0 && c.full > c.none))
@@ -541,9 +541,9 @@ static void parse_check(struct loader *ld, struct fy_node *node, struct src_pos 
 		}
 	} else {
 		if ((v = yr_get(spec, "sizes")) != NULL)
-			yr_size_list(&ld->r, v, pos, "sizes", &c.sizes, &c.nsizes);
+			yr_shape_list(&ld->r, v, pos, "sizes", &c.sizes, &c.nsizes);
 		if ((v = yr_get(spec, "local")) != NULL)
-			yr_size_list(&ld->r, v, pos, "local", &c.locals, &c.nlocals);
+			yr_shape_list(&ld->r, v, pos, "local", &c.locals, &c.nlocals);
 	}
 	if (c.kind == GRADE_SIMULATE)
 		c.forbid = parse_forbid(ld, yr_get(node, "forbid"), pos);

@@ -33,9 +33,9 @@ struct grade_check {
 	bool hidden; /* reports say pass or fail only */
 	enum grade_kind kind;
 	char *case_path;  /* resolved: a readable case file */
-	long long *sizes; /* NULL: the case's own (a simulate check: its sim_sizes) */
+	struct shape *sizes; /* NULL: the case's own (a simulate check: its sim_sizes) */
 	size_t nsizes;
-	long long *locals; /* NULL: the case's own */
+	struct shape *locals; /* NULL: the case's own */
 	size_t nlocals;
 	unsigned forbid; /* GRADE_SIMULATE: bits (1 << enum finding_kind) that fail a run */
 	double full;	 /* GRADE_SPEED: speed (reference time / submission time) earning all

@@ -21,7 +21,7 @@
 struct cached_run {
 	bool simulated;
 	const char *case_path;
-	long long n, l;
+	struct shape n, l;
 	struct result r;
 };
 
@@ -60,13 +60,14 @@ static struct run_options limited(const struct grader *g)
 
 /* Runs `tc` once at (n, l) on the target named `target`, in a worker process of its own
  * (the one that lists the devices runs it). */
-static void run_fresh(const struct grader *g, const char *target, struct test_case *tc, long long n,
-		      long long l, unsigned repeat, struct result *out)
+static void run_fresh(const struct grader *g, const char *target, struct test_case *tc,
+		      const struct shape *n, const struct shape *l, unsigned repeat,
+		      struct result *out)
 {
 	struct run_options opt = limited(g);
-	opt.sizes = &n;
+	opt.sizes = n;
 	opt.nsizes = 1;
-	opt.locals = &l;
+	opt.locals = l;
 	opt.nlocals = 1;
 	opt.repeat = repeat;
 	char *patterns[] = { (char *)target };
@@ -79,8 +80,8 @@ static void run_fresh(const struct grader *g, const char *target, struct test_ca
 		*out = (struct result){ .case_name = xstrdup(tc->name),
 					.case_path = xstrdup(tc->path),
 					.target = xstrdup(target),
-					.n = n,
-					.l = l };
+					.n = *n,
+					.l = *l };
 		result_set_diag(out, VERDICT_CASE_ERROR, g->path, 0, 0, "%s cannot run here%s%s",
 				target, sel.nmissing ? ": " : "",
 				sel.nmissing ? sel.missing[0].reason : "");
@@ -111,17 +112,20 @@ static void drop_lock(int fd)
 /* The result of one run of the submission, from an earlier check where it ran before. The
  * result stays valid until the next call. */
 static const struct result *run_once(struct grader *g, bool simulated, const char *case_path,
-				     struct test_case *tc, long long n, long long l)
+				     struct test_case *tc, const struct shape *n,
+				     const struct shape *l)
 {
 	for (size_t i = 0; i < g->ncache; i++) {
 		const struct cached_run *c = &g->cache[i];
 		if (c->simulated == simulated && strcmp(c->case_path, case_path) == 0 &&
-		    c->n == n && c->l == l)
+		    shape_equal(&c->n, n) && shape_equal(&c->l, l))
 			return &c->r;
 	}
 	g->cache = xreallocarray(g->cache, g->ncache + 1, sizeof *g->cache);
 	struct cached_run *c = &g->cache[g->ncache++];
-	*c = (struct cached_run){ .simulated = simulated, .case_path = case_path, .n = n, .l = l };
+	*c = (struct cached_run){
+		.simulated = simulated, .case_path = case_path, .n = *n, .l = *l
+	};
 	int lock = take_lock(g->opt->speed_lock, LOCK_SH);
 	run_fresh(g, simulated ? g->opt->simulator : g->opt->device, tc, n, l, 1, &c->r);
 	drop_lock(lock);
@@ -149,11 +153,9 @@ static struct test_case *check_case(const struct grader *g, const struct grade_c
 static void note_failure(struct check_grade *cg, const struct result *r, unsigned forbid,
 			 const char *path)
 {
-	char tag[64];
-	if (r->n > 0)
-		snprintf(tag, sizeof tag, " (N=%lld, L=%lld)", r->n, r->l);
-	else
-		tag[0] = '\0';
+	char tag[SHAPE_RUN_TEXT_MAX + 4] = "", at[SHAPE_RUN_TEXT_MAX];
+	if (r->n.dims > 0)
+		snprintf(tag, sizeof tag, " (%s)", shape_run_text(&r->n, &r->l, ", ", at));
 	bool any = false;
 	for (size_t i = 0; i < r->findings.count; i++) {
 		const struct finding *f = &r->findings.items[i];
@@ -235,11 +237,11 @@ static void grade_runs(struct grader *g, const struct grade_check *c, struct che
 		return;
 	}
 	bool sim = c->kind == GRADE_SIMULATE;
-	const long long *sizes = c->sizes ? c->sizes : sim ? tc->sim_sizes : tc->sizes;
+	const struct shape *sizes = c->sizes ? c->sizes : sim ? tc->sim_sizes : tc->sizes;
 	size_t nsizes = c->sizes ? c->nsizes : sim ? tc->nsim_sizes : tc->nsizes;
-	const long long *locals = c->locals		   ? c->locals
-				  : sim && tc->nsim_locals ? tc->sim_locals
-							   : tc->locals;
+	const struct shape *locals = c->locals		      ? c->locals
+				     : sim && tc->nsim_locals ? tc->sim_locals
+							      : tc->locals;
 	size_t nlocals = c->locals		  ? c->nlocals
 			 : sim && tc->nsim_locals ? tc->nsim_locals
 						  : tc->nlocals;
@@ -252,7 +254,7 @@ static void grade_runs(struct grader *g, const struct grade_check *c, struct che
 				continue;
 			}
 			const struct result *r =
-				run_once(g, sim, c->case_path, tc, sizes[i], locals[j]);
+				run_once(g, sim, c->case_path, tc, &sizes[i], &locals[j]);
 			if (r->verdict == VERDICT_SKIP)
 				continue; /* the device cannot run this work-group size */
 			cg->runs++;
@@ -299,8 +301,9 @@ static void grade_speed(struct grader *g, const struct grade_check *c, struct ch
 		case_free(mine);
 		return;
 	}
-	long long n = c->sizes[0];
-	long long l = c->locals[0];
+	const struct shape *n = &c->sizes[0], *l = &c->locals[0];
+	char at[SHAPE_RUN_TEXT_MAX];
+	shape_run_text(n, l, ", ", at);
 	uint64_t best_ref = UINT64_MAX, best_mine = UINT64_MAX;
 	int lock = take_lock(g->opt->speed_lock, LOCK_EX);
 	for (unsigned round = 0; round < c->rounds; round++) {
@@ -313,13 +316,11 @@ static void grade_speed(struct grader *g, const struct grade_check *c, struct ch
 			cg->verdicts |= 1u << r_mine.verdict;
 			if (r_ref.verdict != VERDICT_PASS)
 				cg->summary = xasprintf("not timed: the reference kernel gave %s "
-							"(N=%lld, L=%lld), a fault of the "
-							"assignment",
-							verdict_name(r_ref.verdict), n, l);
+							"(%s), a fault of the assignment",
+							verdict_name(r_ref.verdict), at);
 			else {
-				cg->summary = xasprintf("not timed: the submission gave %s at "
-							"N=%lld, L=%lld",
-							verdict_name(r_mine.verdict), n, l);
+				cg->summary = xasprintf("not timed: the submission gave %s at %s",
+							verdict_name(r_mine.verdict), at);
 				note_failure(cg, &r_mine, 0, g->path);
 			}
 		}
@@ -343,8 +344,8 @@ static void grade_speed(struct grader *g, const struct grade_check *c, struct ch
 		cg->passed = cg->points >= c->points;
 		cg->summary =
 			xasprintf("%.2f of the reference's speed (%.3f ms against %.3f ms for "
-				  "%u launches at N=%lld, L=%lld)",
-				  cg->speed, best_mine / 1e6, best_ref / 1e6, c->repeat, n, l);
+				  "%u launches at %s)",
+				  cg->speed, best_mine / 1e6, best_ref / 1e6, c->repeat, at);
 	}
 	case_free(mine);
 	case_free(ref);

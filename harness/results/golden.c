@@ -183,8 +183,9 @@ void golden_free(struct golden *g)
 
 char *golden_label(const struct result *r)
 {
-	if (r->n > 0)
-		return xasprintf("%s N=%lld L=%lld", r->backend, r->n, r->l);
+	char text[SHAPE_RUN_TEXT_MAX];
+	if (r->n.dims > 0)
+		return xasprintf("%s %s", r->backend, shape_run_text(&r->n, &r->l, " ", text));
 	return xasprintf("%s build", r->backend);
 }
 

@@ -192,10 +192,21 @@ static double kernel_ms(const struct result *r)
 
 static void shape(struct strbuf *out, const struct result *r)
 {
-	if (r->n > 0)
-		strbuf_printf(out, "N=%lld L=%lld", r->n, r->l);
-	else
-		strbuf_puts(out, "build");
+	char text[SHAPE_RUN_TEXT_MAX];
+	strbuf_puts(out, r->n.dims > 0 ? shape_run_text(&r->n, &r->l, " ", text) : "build");
+}
+
+/* A shape in JSON: a number for a 1-D one, as results always had; a list for N-D. */
+static void json_shape(struct strbuf *out, const struct shape *s)
+{
+	if (s->dims == 0) {
+		strbuf_puts(out, "null");
+		return;
+	}
+	strbuf_puts(out, s->dims > 1 ? "[" : "");
+	for (unsigned d = 0; d < s->dims; d++)
+		strbuf_printf(out, "%s%lld", d ? "," : "", s->d[d]);
+	strbuf_puts(out, s->dims > 1 ? "]" : "");
 }
 
 /* " [pocl-cpu N=1024 L=64]": which run a diagnostic comes from. */
@@ -277,7 +288,7 @@ static void text_result(struct reporter *rp, const struct result *r)
 	shape(&sh, r);
 	strbuf_printf(&out, "%-20s", sh.data);
 	strbuf_free(&sh);
-	if (r->n > 0 && (r->output == VERDICT_PASS || r->output == VERDICT_WRONG_OUTPUT))
+	if (r->n.dims > 0 && (r->output == VERDICT_PASS || r->output == VERDICT_WRONG_OUTPUT))
 		strbuf_printf(&out, " %10.3f ms", kernel_ms(r));
 	if (r->verdict != r->output && r->output == VERDICT_WRONG_OUTPUT)
 		strbuf_puts(&out, "  output wrong too");
@@ -333,9 +344,14 @@ static void json_result(struct reporter *rp, const struct result *r)
 	json_key(&out, "backend");
 	json_string(&out, r->backend);
 	json_key(&out, "N");
-	strbuf_printf(&out, r->n > 0 ? "%lld" : "null", r->n);
+	json_shape(&out, &r->n);
 	json_key(&out, "L");
-	strbuf_printf(&out, r->n > 0 ? "%lld" : "null", r->l);
+	json_shape(&out, &r->l);
+	json_key(&out, "shape");
+	struct strbuf sh = { 0 };
+	shape(&sh, r);
+	json_string(&out, sh.data);
+	strbuf_free(&sh);
 	json_key(&out, "verdict");
 	json_string(&out, verdict_name(r->verdict));
 	json_key(&out, "expected");

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "case/elem.h"
+#include "case/shape.h"
 #include "findings/finding.h"
 
 /* In order of precedence among a simulator's findings: the first that applies names a
@@ -41,7 +42,7 @@ enum expectation {
 	EXPECT_UNMET,	   /* the golden says otherwise; expect_diff shows how */
 };
 
-/* One result. n and l are 0 for results about a whole case (a build error, a crash while
+/* One result. n and l (size and work-group shape) have no dimensions for results about a whole case (a build error, a crash while
  * building). file/line/col/message is the headline diagnostic, detail the rest (build
  * log, signal name). Mismatch fields are set for wrong-output. verdict is the worst of
  * the output comparison (kept in `output`) and the simulator's error findings. */
@@ -50,8 +51,8 @@ struct result {
 	char *case_path;
 	char *target;
 	char *backend;
-	long long n;
-	long long l;
+	struct shape n;
+	struct shape l;
 	enum verdict verdict;
 	bool racy;
 	bool simulated; /* from a simulator backend: findings and goldens per run */

@@ -12,11 +12,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct expr_error err;
 	if (expr_parse(text, &e, &err) == 0) {
 		static const struct expr_env envs[] = {
-			{ .n = 1024, .l = 64, .cu = 16, .i = 3 },
-			{ .n = 0, .l = 0, .cu = 0, .i = 0 },
-			{ .n = -1, .l = 1, .cu = 1, .i = 0 },
-			{ .n = (long long)(~0ULL >> 1),
-			  .l = (long long)(~0ULL >> 1),
+			{ .size = { 1024, 768, 4 }, .local = { 64, 4, 2 }, .cu = 16, .i = 3 },
+			{ .size = { 0, 0, 0 }, .local = { 0, 0, 0 }, .cu = 0, .i = 0 },
+			{ .size = { -1, 1, 1 }, .local = { 1, 1, 1 }, .cu = 1, .i = 0 },
+			{ .size = { (long long)(~0ULL >> 1), 1, 1 },
+			  .local = { (long long)(~0ULL >> 1), 1, 1 },
 			  .cu = 2,
 			  .i = 1 },
 		};

@@ -37,11 +37,14 @@ int main(int argc, char **argv)
 			    .platform = "PoCL",
 			    .driver = "3.1",
 			    .opencl = "OpenCL 3.0",
-			    .compute_units = 2,
-			    .max_work_group = 4096,
-			    .local_mem = 1 << 20,
-			    .global_mem = 1ull << 33,
-			    .max_alloc = 1ull << 30 };
+			    .limits = { .compute_units = 2,
+					.max_work_group = 4096,
+					.max_work_item = { 4096, 4096, 4096 },
+					.local_mem = 1 << 20,
+					.global_mem = 1ull << 33,
+					.max_alloc = 1ull << 30,
+					.max_constant = 1 << 16,
+					.fp64 = true } };
 	wire_target(&frames, &t);
 	wire_message(&frames, FRAME_END, "");
 	status |= write_seed(dir, "targets", &frames);
@@ -67,8 +70,8 @@ int main(int argc, char **argv)
 			    .case_path = "cases/reduce/halving.yaml",
 			    .target = "oclgrind",
 			    .backend = "oclgrind",
-			    .n = 256,
-			    .l = 32,
+			    .n = shape_1d(256),
+			    .l = shape_1d(32),
 			    .verdict = VERDICT_RACE,
 			    .racy = true,
 			    .simulated = true,
