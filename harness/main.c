@@ -262,6 +262,14 @@ static int cmd_devices(int argc, char **argv)
 		       human_bytes(t->limits.local_mem, local, sizeof local),
 		       human_bytes(t->limits.global_mem, global, sizeof global),
 		       human_bytes(t->limits.max_alloc, alloc, sizeof alloc));
+		char constant[32];
+		printf("%-16s           work-items per dimension %llu x %llu x %llu, constant "
+		       "buffers up to %s, double %s, half %s\n",
+		       "", (unsigned long long)t->limits.max_work_item[0],
+		       (unsigned long long)t->limits.max_work_item[1],
+		       (unsigned long long)t->limits.max_work_item[2],
+		       human_bytes(t->limits.max_constant, constant, sizeof constant),
+		       t->limits.fp64 ? "yes" : "no", t->limits.fp16 ? "yes" : "no");
 	}
 	for (size_t m = 0; m < sel.nmissing; m++) {
 		const struct backend *b = sel.missing[m].backend;

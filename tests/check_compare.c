@@ -11,7 +11,7 @@
 /* A one-element float sum reference: want, sum|x| and the number of terms. */
 static struct ref_output one_sum(double want, double magnitude, size_t terms)
 {
-	struct ref_output r = { .type = ELEM_FLOAT, .count = 1 };
+	struct ref_output r = { .type = ELEM_FLOAT, .lanes = 1, .count = 1 };
 	r.want = malloc(sizeof *r.want);
 	r.magnitude = malloc(sizeof *r.magnitude);
 	r.terms = malloc(sizeof *r.terms);
@@ -23,11 +23,14 @@ static struct ref_output one_sum(double want, double magnitude, size_t terms)
 
 START_TEST(test_gamma)
 {
-	double u = CMP_UNIT_ROUNDOFF;
-	ck_assert_msg(cmp_gamma(0) == 0, "gamma(0) is 0.");
-	ck_assert_msg(fabs(cmp_gamma(10) - 10 * u / (1 - 10 * u)) < 1e-20,
+	double u = 0x1p-24;
+	ck_assert_msg(cmp_gamma(0, u) == 0, "gamma(0) is 0.");
+	ck_assert_msg(fabs(cmp_gamma(10, u) - 10 * u / (1 - 10 * u)) < 1e-20,
 		      "gamma(k) = k u / (1 - k u).");
-	ck_assert_msg(isinf(cmp_gamma(1 << 24)), "gamma is unbounded once k u reaches 1.");
+	ck_assert_msg(isinf(cmp_gamma(1 << 24, u)), "gamma is unbounded once k u reaches 1.");
+	ck_assert_msg(cmp_gamma(10, 0x1p-53) < cmp_gamma(10, u) * 1e-8 &&
+			      cmp_gamma(10, 0x1p-11) > cmp_gamma(10, u) * 1e3,
+		      "Double's gamma is 2^29 times tighter than float's, half's 2^13 looser.");
 }
 END_TEST
 
@@ -35,8 +38,8 @@ START_TEST(test_sum_within_the_bound_passes_and_beyond_fails)
 {
 	/* A tree over 1024 terms: depth 1 + log2(1024) = 11. */
 	struct ref_output r = one_sum(100.0, 1000.0, 1024);
-	double bound = cmp_bound(TOL_REDUCTION, 11, 100.0, 1000.0, 1024);
-	ck_assert_msg(fabs(bound - (cmp_gamma(11) * 1000 + CMP_UNIT_ROUNDOFF * 100)) < 1e-15,
+	double bound = cmp_bound(TOL_REDUCTION, 11, 100.0, 1000.0, 1024, 0x1p-24);
+	ck_assert_msg(fabs(bound - (cmp_gamma(11, 0x1p-24) * 1000 + 0x1p-24 * 100)) < 1e-15,
 		      "The bound is gamma(k) sum|x| + u |S|.");
 
 	float within = (float)(100.0 + 0.5 * bound);
@@ -64,8 +67,8 @@ START_TEST(test_tree_bound_catches_a_lost_partial_that_the_sequential_bound_hide
 	 * sum|x|) hides under gamma(n - 1) but not under the tree's depth. */
 	double n = 1 << 20, magnitude = n;
 	double lost = magnitude / 256;
-	double sequential = cmp_bound(TOL_UNORDERED, 0, 0, magnitude, (size_t)n);
-	double tree = cmp_bound(TOL_REDUCTION, 4096 + 8, 0, magnitude, (size_t)n);
+	double sequential = cmp_bound(TOL_UNORDERED, 0, 0, magnitude, (size_t)n, 0x1p-24);
+	double tree = cmp_bound(TOL_REDUCTION, 4096 + 8, 0, magnitude, (size_t)n, 0x1p-24);
 	ck_assert_msg(lost < sequential,
 		      "gamma(n - 1) sum|x| is loose enough to pass a lost partial.");
 	ck_assert_msg(lost > tree, "The tree's own depth is tight enough to catch it.");
@@ -74,7 +77,7 @@ END_TEST
 
 START_TEST(test_unordered_uses_the_number_of_terms)
 {
-	ck_assert_msg(cmp_bound(TOL_UNORDERED, 99, 0, 1.0, 5) == cmp_gamma(4),
+	ck_assert_msg(cmp_bound(TOL_UNORDERED, 99, 0, 1.0, 5, 0x1p-24) == cmp_gamma(4, 0x1p-24),
 		      "Unordered sums use depth n - 1 whatever the case declares.");
 }
 END_TEST
@@ -82,7 +85,11 @@ END_TEST
 START_TEST(test_integers_compare_exactly)
 {
 	int32_t got[] = { 1, 2, 30, 4, 50 };
-	struct ref_output r = { .type = ELEM_INT, .count = 5, .want = (double[]){ 1, 2, 3, 4, 5 } };
+	struct ref_output r = { .type = ELEM_INT,
+				.lanes = 1,
+				.count = 5,
+				.want = (double[]){ 1, 2, 3, 4, 5 },
+				.want_bits = (uint64_t[]){ 1, 2, 3, 4, 5 } };
 	struct cmp_report rep;
 	cmp_buffer(&r, got, 5, TOL_EXACT, 0, &rep);
 	ck_assert_msg(!rep.ok && rep.first == 2 && rep.mismatches == 2 && rep.got == 30 &&
@@ -96,7 +103,9 @@ END_TEST
 START_TEST(test_exact_floats_treat_signed_zeros_alike_and_never_pass_nan)
 {
 	float got[] = { -0.0f, NAN };
-	struct ref_output r = { .type = ELEM_FLOAT, .count = 2, .want = (double[]){ 0.0, 1.0 } };
+	struct ref_output r = {
+		.type = ELEM_FLOAT, .lanes = 1, .count = 2, .want = (double[]){ 0.0, 1.0 }
+	};
 	struct cmp_report rep;
 	cmp_buffer(&r, got, 2, TOL_EXACT, 0, &rep);
 	ck_assert_msg(!rep.ok && rep.first == 1 && rep.mismatches == 1,

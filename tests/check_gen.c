@@ -108,7 +108,7 @@ START_TEST(test_poison_is_nan_for_floats)
 	gen_fill(ELEM_FLOAT, &poison, f, 3);
 	gen_fill(ELEM_UINT, &poison, u, 3);
 	ck_assert_msg(isnan(f[2]), "Poisoned floats must be NaN, so no comparison passes them.");
-	ck_assert_msg(u[2] == GEN_POISON_BITS, "Poisoned integers must be 0xDEADBEEF.");
+	ck_assert_msg(u[2] == 0xDEADBEEFu, "Poisoned integers must be 0xDEADBEEF.");
 }
 END_TEST
 

@@ -28,6 +28,7 @@ int main(void)
 	srunner_add_suite(runner, compare_suite());
 	srunner_add_suite(runner, devname_suite());
 	srunner_add_suite(runner, dispatch_suite());
+	srunner_add_suite(runner, elem_suite());
 	srunner_add_suite(runner, expr_suite());
 	srunner_add_suite(runner, finding_suite());
 	srunner_add_suite(runner, gen_suite());

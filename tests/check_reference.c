@@ -10,7 +10,7 @@
 static struct ref_output run(enum ref_kind kind, enum elem_type type, const void *data, size_t n,
 			     size_t group, long long shift, size_t count)
 {
-	struct ref_input in = { type, data, n };
+	struct ref_input in = { type, 1, data, n };
 	struct ref_output out;
 	ref_compute(kind, &in, group, shift, count, &out);
 	return out;
@@ -61,7 +61,7 @@ END_TEST
 START_TEST(test_dot_products)
 {
 	const float a[] = { 1, 2, 3, 4 }, b[] = { 0.5f, -1, 2, 0.25f };
-	struct ref_input in[2] = { { ELEM_FLOAT, a, 4 }, { ELEM_FLOAT, b, 4 } };
+	struct ref_input in[2] = { { ELEM_FLOAT, 1, a, 4 }, { ELEM_FLOAT, 1, b, 4 } };
 	struct ref_output out;
 	ref_compute(REF_DOT, in, 0, 0, 1, &out);
 	expect_values(&out, (double[]){ 5.5 }, 1, "dot");

@@ -11,6 +11,7 @@ Suite *catalogue_suite(void);
 Suite *compare_suite(void);
 Suite *devname_suite(void);
 Suite *dispatch_suite(void);
+Suite *elem_suite(void);
 Suite *expr_suite(void);
 Suite *finding_suite(void);
 Suite *gen_suite(void);

@@ -136,6 +136,21 @@ two_dimensions() {
 		run 1 run --device pocl --size 32x16 --local 8 "$cases/nd_good.yaml" &&
 		has "global has 2 dimensions but the work-group shape L=8 has 1"
 }
+# Every OpenCL C type: vectors, 3-vectors' padding, 64-bit and half storage, lane-wise
+# and all-lane sums; a wrong lane is named as OpenCL C writes it; a device without a
+# type's extension is a skip that says so; a type that differs from the parameter's, or
+# an init past the type's range, is an error at its line.
+other_types() {
+	run 0 run --device pocl,oclgrind "$cases/types.yaml" && [ "$(count '^pass ')" -eq 3 ] &&
+		run 1 run --device pocl "$cases/types_wrong.yaml" &&
+		has "u4_out[0].s0: got 177, want 77; 256 of 256 lanes differ (rotate of u4)" &&
+		run 0 run --device pocl,oclgrind "$cases/needs_fp16.yaml" && [ "$(count '^skip ')" -eq 2 ] &&
+		has "kernels/fp16_sum.cl enables cl_khr_fp16 (half arithmetic), which pocl-cpu does not have" &&
+		run 1 run --device pocl "$cases/type_mismatch.yaml" &&
+		has "type_mismatch.yaml:8:10: error: argument 1 of sum_float4_lanes (in) has type float4*, but the case gives float*" &&
+		run 1 run --device pocl "$cases/type_range.yaml" &&
+		has "type_range.yaml:7:49: error: uchar4 buffer 'u4' holds values from 0 to 255, but its init reaches 300"
+}
 built_once() {
 	run 0 run --device pocl --timing --size 32 --size 64 --local 8 --local 4 "$cases/good.yaml" &&
 		has "work: 1 program build, 4 input buffers generated, 2 references computed, 4 runs"
@@ -173,6 +188,7 @@ check "--tap prints a test line a result, then the plan" tap_lines
 check "--tap reports failures as not ok lines and exits 0" tap_failures_exit_0
 check "--size and --local replace the case's own" overrides
 check "a 2-D case runs, names its shapes N=64x32 L=16x4, and takes --size 32x16" two_dimensions
+check "buffers, locals and scalars of every type and vector width run and compare lane by lane" other_types
 check "a buffer's inputs come from a .npy file, and a size past it is that case's error" inputs_from_file
 check "a check's expected values come from a .npy file, a wrong one named at its index" reference_from_file
 check "a program is built once per device; inputs, and references that do not depend on L, once per size" built_once

@@ -42,15 +42,15 @@ static bool unparsed_name(const struct loader *ld, const char *name)
 }
 
 static bool parse_type(struct loader *ld, struct fy_node *node, struct src_pos at, const char *what,
-		       enum elem_type *out)
+		       enum elem_type *out, unsigned *lanes)
 {
 	char *text = yr_scalar(&ld->r, node, at, what);
 	if (text == NULL)
 		return false;
-	bool ok = elem_type_parse(text, out) == 0;
+	bool ok = elem_type_parse(text, out, lanes) == 0;
 	if (!ok)
-		yr_error(&ld->r, yr_pos(node, at),
-			 "unknown element type '%s' for %s (known: int, uint, float)", text, what);
+		yr_error(&ld->r, yr_pos(node, at), "unknown element type '%s' for %s (known: %s)",
+			 text, what, elem_type_names());
 	free(text);
 	return ok;
 }
@@ -123,6 +123,15 @@ static char *read_data(struct loader *ld, struct fy_node *node, struct src_pos a
 	if (data_file_read(path, buf->type, data, &why) < 0) {
 		yr_error(&ld->r, pos, "data file '%s' for buffer '%s': %s", name, buf->name, why);
 		free(why);
+	} else if (data->count % buf->lanes != 0) {
+		char type[ELEM_NAME_MAX];
+		yr_error(&ld->r, pos,
+			 "data file '%s' holds %zu values (shape %s), which is no whole number of "
+			 "%s elements for buffer '%s'",
+			 name, data->count, data->shape, elem_type_text(buf->type, buf->lanes, type),
+			 buf->name);
+	} else if (buf->lanes == 3) {
+		data_file_pad_lanes(data, 3, 4);
 	}
 	free(path);
 	return name;
@@ -179,7 +188,7 @@ static void parse_init(struct loader *ld, struct fy_node *node, struct src_pos a
 		yr_error(&ld->r, init->pos,
 			 "an init needs exactly one of fill, iota, random, random_int or file");
 
-	bool integral = buf->type != ELEM_FLOAT || init->kind == INIT_RANDOM_INT;
+	bool integral = !elem_is_float(buf->type) || init->kind == INIT_RANDOM_INT;
 	if (kinds == 1 && integral && init->kind != INIT_RANDOM && init->kind != INIT_FILE &&
 	    (init->lo != floor(init->lo) || init->hi != floor(init->hi)))
 		yr_error(&ld->r, init->pos, "%s buffer '%s' needs whole numbers in its init",
@@ -187,6 +196,21 @@ static void parse_init(struct loader *ld, struct fy_node *node, struct src_pos a
 
 	if ((v = yr_get(node, "seed")) != NULL)
 		parse_seed(ld, v, init->pos, &init->seed);
+
+	/* A value past an integer type would wrap into another one the case never meant. */
+	double lowest = (double)(int64_t)elem_int_min(buf->type);
+	double highest = (double)elem_int_max(buf->type);
+	bool ranged = init->kind == INIT_FILL || init->kind == INIT_IOTA ||
+		      init->kind == INIT_RANDOM || init->kind == INIT_RANDOM_INT;
+	double hi = init->kind == INIT_FILL || init->kind == INIT_IOTA ? init->lo : init->hi;
+	if (kinds == 1 && ranged && !elem_is_float(buf->type) &&
+	    (init->lo < lowest || hi > highest)) {
+		char type[ELEM_NAME_MAX];
+		yr_error(&ld->r, init->pos,
+			 "%s buffer '%s' holds values from %.0f to %.0f, but its init reaches %g",
+			 elem_type_text(buf->type, buf->lanes, type), buf->name, lowest, highest,
+			 init->lo < lowest ? init->lo : hi);
+	}
 }
 
 static bool find_buffer(const struct test_case *tc, const char *name, size_t *index)
@@ -247,7 +271,7 @@ static void parse_arg(struct loader *ld, struct fy_node *node, struct src_pos at
 			free(buf.name);
 			return;
 		}
-		parse_type(ld, v, arg->pos, "a buffer", &buf.type);
+		parse_type(ld, v, arg->pos, "a buffer", &buf.type, &buf.lanes);
 		yr_pexpr_at(&ld->r, node, "count", arg->pos, "the buffer's count", names,
 			    &buf.count);
 		if ((v = yr_get(node, "init")) != NULL)
@@ -272,14 +296,14 @@ static void parse_arg(struct loader *ld, struct fy_node *node, struct src_pos at
 	} else if ((v = yr_get(node, "local")) != NULL) {
 		yr_reject_unknown_keys(&ld->r, node, "a local argument", local_keys);
 		arg->kind = ARG_LOCAL;
-		parse_type(ld, v, arg->pos, "a local buffer", &arg->type);
+		parse_type(ld, v, arg->pos, "a local buffer", &arg->type, &arg->lanes);
 		yr_pexpr_at(&ld->r, node, "count", arg->pos, "the local buffer's count", names,
 			    &arg->count);
 	} else {
 		yr_reject_unknown_keys(&ld->r, node, "a scalar argument", scalar_keys);
 		v = yr_get(node, "scalar");
 		arg->kind = ARG_SCALAR;
-		parse_type(ld, v, arg->pos, "a scalar", &arg->type);
+		parse_type(ld, v, arg->pos, "a scalar", &arg->type, &arg->lanes);
 		yr_pexpr_at(&ld->r, node, "value", arg->pos, "the scalar's value", names,
 			    &arg->value);
 	}
@@ -360,6 +384,35 @@ static void parse_step(struct loader *ld, struct fy_node *node, struct src_pos a
 	struct fy_node *item;
 	for (size_t i = 0; (item = fy_node_sequence_iterate(v, &iter)) != NULL; i++)
 		parse_arg(ld, item, step->args_pos, names, &step->args[i]);
+}
+
+/* Whether buffer `in` can feed output `out`'s reference: the same scalar type (a
+ * histogram counts any integers into int or uint), and as many lanes, each computed on
+ * its own, or a scalar output that takes every lane as a term. */
+static void check_input_type(struct loader *ld, const struct check *check,
+			     const struct buffer_decl *in, const struct buffer_decl *out,
+			     struct src_pos pos)
+{
+	char in_type[ELEM_NAME_MAX], out_type[ELEM_NAME_MAX];
+	elem_type_text(in->type, in->lanes, in_type);
+	elem_type_text(out->type, out->lanes, out_type);
+	if (check->ref->kind == REF_HISTOGRAM) {
+		if (elem_is_float(in->type) || in->lanes != 1 ||
+		    (out->type != ELEM_INT && out->type != ELEM_UINT) || out->lanes != 1)
+			yr_error(&ld->r, pos,
+				 "histogram counts integers into int or uint bins, but '%s' holds "
+				 "%s and '%s' holds %s",
+				 in->name, in_type, out->name, out_type);
+		return;
+	}
+	if (in->type != out->type || (in->lanes != out->lanes && out->lanes != 1))
+		yr_error(&ld->r, pos,
+			 "'%s' holds %s but output '%s' holds %s: a reference keeps the type, "
+			 "lane by lane (a scalar output of vectors takes every lane)",
+			 in->name, in_type, out->name, out_type);
+	else if (in->lanes != out->lanes && check->ref->shifted)
+		yr_error(&ld->r, pos, "%s moves elements, so '%s' and '%s' need the same type",
+			 check->ref->name, in->name, out->name);
 }
 
 static enum tolerance parse_tolerance(struct loader *ld, struct fy_node *node, struct src_pos at,
@@ -479,11 +532,10 @@ static void parse_check(struct loader *ld, struct fy_node *key, struct fy_node *
 				yr_error(&ld->r, yr_pos(item, of_pos),
 					 "no buffer named '%s' to compute %s of", in,
 					 check->ref->name);
-		} else if (tc->buffers[check->of[i]].type != out->type)
-			yr_error(&ld->r, yr_pos(item, of_pos),
-				 "'%s' holds %s but output '%s' holds %s", in,
-				 elem_type_name(tc->buffers[check->of[i]].type), out->name,
-				 elem_type_name(out->type));
+		} else {
+			check_input_type(ld, check, &tc->buffers[check->of[i]], out,
+					 yr_pos(item, of_pos));
+		}
 		free(in);
 	}
 
@@ -513,7 +565,7 @@ compared:
 	struct src_pos tol_pos = yr_key_pos(node, "tolerance", pos);
 	check->tolerance_pos = tol_pos;
 	check->tolerance = parse_tolerance(ld, yr_get(node, "tolerance"), pos, &given);
-	bool rounding = out->type == ELEM_FLOAT && check->ref->sums;
+	bool rounding = elem_is_float(out->type) && check->ref->sums;
 	if (rounding && !given && !yr_misspelt(&ld->r, node, "tolerance"))
 		yr_error(&ld->r, pos,
 			 "a float %s needs a tolerance: exact (small whole-number inputs), "

@@ -44,27 +44,31 @@ static uint64_t rng_next(struct rng *r)
 	return result;
 }
 
-/* A whole number uniform in [lo, hi]; the range fits in 33 bits (32-bit element types),
- * so the multiply-shift below has negligible bias. */
+/* A whole number uniform in [lo, hi], a range of at most 2^64 values; the multiply-shift
+ * below has negligible bias. */
 static double uniform_int(struct rng *r, double lo, double hi)
 {
-	uint64_t span = (uint64_t)(hi - lo) + 1;
-	uint64_t x = rng_next(r) >> 32;
-	return lo + (double)((x * span) >> 32);
+	double width = hi - lo + 1;
+	uint64_t x = rng_next(r);
+	if (width >= 0x1p64)
+		return lo + (double)x;
+	uint64_t span = (uint64_t)width;
+	return lo + (double)(uint64_t)(((unsigned __int128)x * span) >> 64);
 }
 
-static void store(enum elem_type type, void *out, size_t i, double v)
+/* The poison of an element type: a quiet NaN whose payload spells DEAD for float types,
+ * the bytes of 0xDEADBEEF for integers. */
+static uint64_t poison_bits(enum elem_type type)
 {
 	switch (type) {
-	case ELEM_INT:
-		((int32_t *)out)[i] = (int32_t)(int64_t)v;
-		break;
-	case ELEM_UINT:
-		((uint32_t *)out)[i] = (uint32_t)(int64_t)v;
-		break;
+	case ELEM_HALF:
+		return GEN_POISON_HALF_BITS;
 	case ELEM_FLOAT:
-		((float *)out)[i] = (float)v;
-		break;
+		return GEN_POISON_FLOAT_BITS;
+	case ELEM_DOUBLE:
+		return GEN_POISON_DOUBLE_BITS;
+	default:
+		return GEN_POISON_BITS;
 	}
 }
 
@@ -81,41 +85,41 @@ void gen_fill(enum elem_type type, const struct init_spec *init, void *out, size
 {
 	struct rng r;
 	rng_seed(&r, init->seed);
+	int precision = elem_precision(type);
 
 	for (size_t i = 0; i < count; i++) {
 		switch (init->kind) {
-		case INIT_POISON: {
-			uint32_t bits =
-				type == ELEM_FLOAT ? GEN_POISON_FLOAT_BITS : GEN_POISON_BITS;
-			memcpy((char *)out + i * 4, &bits, 4);
+		case INIT_POISON:
+			elem_set_bits(type, out, i, poison_bits(type));
 			break;
-		}
 		case INIT_FILL:
-			store(type, out, i, init->lo);
+			elem_set(type, out, i, init->lo);
 			break;
 		case INIT_IOTA:
-			store(type, out, i, init->lo + (double)i);
+			elem_set(type, out, i, init->lo + (double)i);
 			break;
 		case INIT_RANDOM:
-			if (type == ELEM_FLOAT) {
-				/* 24 random bits: every value is a float, so rounding cannot reach
-				 * hi. */
-				double u = (double)(rng_next(&r) >> 40) * 0x1p-24;
-				store(type, out, i, init->lo + (init->hi - init->lo) * u);
+			if (precision > 0) {
+				/* As many random bits as the type's significand: every value is
+				 * one of the type's, so rounding cannot reach hi. */
+				double u = ldexp((double)(rng_next(&r) >> (64 - precision)),
+						 -precision);
+				elem_set(type, out, i, init->lo + (init->hi - init->lo) * u);
 				break;
 			}
-			store(type, out, i, uniform_int(&r, init->lo, init->hi));
+			elem_set(type, out, i, uniform_int(&r, init->lo, init->hi));
 			break;
 		case INIT_RANDOM_INT:
-			store(type, out, i, uniform_int(&r, init->lo, init->hi));
+			elem_set(type, out, i, uniform_int(&r, init->lo, init->hi));
 			break;
 		case INIT_FILE:
 			/* plan_build refuses a count past the file's: this is a guard. */
 			if (i < init->data.count)
-				memcpy((char *)out + i * 4, (const char *)init->data.data + i * 4,
-				       4);
+				memcpy((char *)out + i * elem_size(type),
+				       (const char *)init->data.data + i * elem_size(type),
+				       elem_size(type));
 			else
-				store(type, out, i, 0);
+				elem_set(type, out, i, 0);
 			break;
 		}
 	}

@@ -13,14 +13,16 @@
 
 #include "base/util.h"
 
-/* The dtype NumPy writes for each element type, little-endian and big-endian. */
+/* The dtype NumPy writes for each element type, little-endian and big-endian (a byte has
+ * no order: '|'). */
 static const struct {
 	enum elem_type type;
 	const char *little, *big;
 } descrs[] = {
-	{ ELEM_INT, "<i4", ">i4" },
-	{ ELEM_UINT, "<u4", ">u4" },
-	{ ELEM_FLOAT, "<f4", ">f4" },
+	{ ELEM_CHAR, "|i1", "|i1" },   { ELEM_UCHAR, "|u1", "|u1" },  { ELEM_SHORT, "<i2", ">i2" },
+	{ ELEM_USHORT, "<u2", ">u2" }, { ELEM_INT, "<i4", ">i4" },    { ELEM_UINT, "<u4", ">u4" },
+	{ ELEM_LONG, "<i8", ">i8" },   { ELEM_ULONG, "<u8", ">u8" },  { ELEM_HALF, "<f2", ">f2" },
+	{ ELEM_FLOAT, "<f4", ">f4" },  { ELEM_DOUBLE, "<f8", ">f8" },
 };
 
 static int fail(char **why, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -162,13 +164,15 @@ int npy_parse(const unsigned char *bytes, size_t len, enum elem_type want, struc
 	}
 	out->data = xmalloc(bytes_needed ? bytes_needed : 1);
 	memcpy(out->data, bytes + data_at, bytes_needed);
-	if (big)
-		for (size_t i = 0; i < out->count; i++) {
-			uint32_t v;
-			memcpy(&v, (char *)out->data + 4 * i, 4);
-			v = __builtin_bswap32(v);
-			memcpy((char *)out->data + 4 * i, &v, 4);
+	size_t size = elem_size(want);
+	for (size_t i = 0; big && size > 1 && i < out->count; i++) {
+		unsigned char *e = (unsigned char *)out->data + size * i;
+		for (size_t a = 0, b = size - 1; a < b; a++, b--) {
+			unsigned char t = e[a];
+			e[a] = e[b];
+			e[b] = t;
 		}
+	}
 	status = 0;
 out:
 	free(header);
@@ -211,6 +215,18 @@ int data_file_read(const char *path, enum elem_type type, struct data_file *out,
 	int status = npy_parse((const unsigned char *)bytes, len, type, out, why);
 	free(bytes);
 	return status;
+}
+
+void data_file_pad_lanes(struct data_file *f, unsigned lanes, unsigned stride)
+{
+	size_t size = elem_size(f->type);
+	size_t elements = f->count / lanes;
+	char *spread = xcalloc(elements * stride + 1, size);
+	for (size_t e = 0; e < elements; e++)
+		memcpy(spread + e * stride * size, (char *)f->data + e * lanes * size, lanes * size);
+	free(f->data);
+	f->data = spread;
+	f->count = elements * stride;
 }
 
 void data_file_free(struct data_file *f)

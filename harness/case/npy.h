@@ -17,7 +17,8 @@ struct data_file {
 };
 
 /* Reads `path`, by its suffix: a .npy file whose elements must be of `type` ("float" is
- * '<f4', "int" '<i4', "uint" '<u4'; big-endian forms too), or a .bin file of raw
+ * '<f4', "int" '<i4', "uchar" '|u1', "half" '<f2', "double" '<f8'; big-endian forms
+ * too), or a .bin file of raw
  * little-endian elements of `type`. Returns 0, or -1 with why in *why (which names the
  * suffix, dtype or shape found and what was expected; the caller frees it). */
 int data_file_read(const char *path, enum elem_type type, struct data_file *out, char **why);
@@ -25,6 +26,9 @@ int data_file_read(const char *path, enum elem_type type, struct data_file *out,
  * the fuzz target and tests. */
 int npy_parse(const unsigned char *bytes, size_t len, enum elem_type want, struct data_file *out,
 	      char **why);
+/* Spreads groups of `lanes` values to `stride` each, the rest zero: a file's 3-vectors laid
+ * out as a buffer holds them, a padding lane after every three. */
+void data_file_pad_lanes(struct data_file *f, unsigned lanes, unsigned stride);
 void data_file_free(struct data_file *f);
 
 #endif

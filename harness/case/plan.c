@@ -128,11 +128,12 @@ static void plan_launch(struct resolver *r, struct plan *plan, size_t s, long lo
 		struct plan_arg *pa = &launch->args[a];
 		pa->kind = arg->kind;
 		pa->type = arg->type;
+		pa->lanes = arg->lanes;
 		if (arg->kind == ARG_BUFFER)
 			pa->buffer = arg->buffer;
 		else if (arg->kind == ARG_LOCAL)
 			pa->local_bytes = (size_t)eval(r, &arg->count, "local buffer count", 1) *
-					  elem_size(arg->type);
+					  elem_size(arg->type) * elem_stride(arg->lanes);
 		else
 			pa->scalar = eval(r, &arg->value, "scalar value", -__LONG_LONG_MAX__);
 	}
@@ -151,11 +152,11 @@ static double whole_bound(const struct buffer_decl *buf, size_t count)
 	case INIT_RANDOM_INT:
 		return fmax(fabs(init->lo), fabs(init->hi));
 	case INIT_RANDOM:
-		return buf->type == ELEM_FLOAT ? -1 : fmax(fabs(init->lo), fabs(init->hi));
+		return elem_is_float(buf->type) ? -1 : fmax(fabs(init->lo), fabs(init->hi));
 	case INIT_FILE: {
 		/* A file's values count as whole numbers only where every one is. */
 		double largest = 0;
-		for (size_t i = 0; i < count && i < init->data.count; i++) {
+		for (size_t i = 0; i < count * elem_stride(buf->lanes) && i < init->data.count; i++) {
 			double x = elem_get(buf->type, init->data.data, i);
 			if (x != floor(x) || isinf(x))
 				return -1;
@@ -170,12 +171,13 @@ static double whole_bound(const struct buffer_decl *buf, size_t count)
 }
 
 /* DESIGN.md's second class: a float sum compares bit for bit only when every partial
- * sum is exact in any order, that is whole-number inputs with n * max|x| < 2^24. */
+ * sum is exact in any order, that is whole-number inputs with n * max|x| < 2^p, p the
+ * type's precision (24 for float; 11 for half, 53 for double). */
 static void check_exact_sums(struct resolver *r, const struct check *ck, const struct plan *plan)
 {
 	const struct test_case *tc = r->tc;
-	if (ck->tolerance != TOL_EXACT || !ck->ref->sums ||
-	    tc->buffers[ck->buffer].type != ELEM_FLOAT)
+	enum elem_type type = tc->buffers[ck->buffer].type;
+	if (ck->tolerance != TOL_EXACT || !ck->ref->sums || !elem_is_float(type))
 		return;
 	double largest = 1;
 	size_t terms = 0;
@@ -186,22 +188,24 @@ static void check_exact_sums(struct resolver *r, const struct check *ck, const s
 		if (bound < 0) {
 			diag_add(r->diags, DIAG_ERROR, tc->path, ck->tolerance_pos.line,
 				 ck->tolerance_pos.col,
-				 "tolerance: exact on a float %s needs whole-number inputs (init: "
+				 "tolerance: exact on a %s %s needs whole-number inputs (init: "
 				 "random_int, fill or iota), and '%s' does not have them; "
 				 "use tolerance: reduction",
-				 ck->ref->name, in->name);
+				 elem_type_name(type), ck->ref->name, in->name);
 			r->failed = true;
 			return;
 		}
 		largest *= bound;
-		terms = count;
+		/* A scalar output of vectors adds every lane. */
+		terms = count * (tc->buffers[ck->buffer].lanes == 1 ? in->lanes : 1);
 	}
-	if ((double)terms * largest >= 0x1p24) {
+	int precision = elem_precision(type);
+	if ((double)terms * largest >= ldexp(1, precision)) {
 		diag_add(r->diags, DIAG_ERROR, tc->path, ck->tolerance_pos.line,
 			 ck->tolerance_pos.col,
-			 "tolerance: exact on a float %s needs n * max|x| < 2^24 so every partial "
+			 "tolerance: exact on a %s %s needs n * max|x| < 2^%d so every partial "
 			 "sum is exact, but at %s it is %zu * %g; narrow the inputs' range",
-			 ck->ref->name, r->at, terms, largest);
+			 elem_type_name(type), ck->ref->name, precision, r->at, terms, largest);
 		r->failed = true;
 	}
 }
@@ -222,13 +226,13 @@ int plan_build(const struct test_case *tc, const struct shape *n, const struct s
 	for (size_t b = 0; b < tc->nbuffers; b++) {
 		const struct buffer_decl *buf = &tc->buffers[b];
 		plan->buffer_counts[b] = (size_t)eval(&r, &buf->count, "buffer count", 1);
-		if (!r.failed && buf->init.kind == INIT_FILE &&
-		    plan->buffer_counts[b] > buf->init.data.count) {
+		size_t in_file = buf->init.data.count / elem_stride(buf->lanes);
+		if (!r.failed && buf->init.kind == INIT_FILE && plan->buffer_counts[b] > in_file) {
 			diag_add(diags, DIAG_ERROR, tc->path, buf->init.pos.line, buf->init.pos.col,
 				 "buffer '%s' holds %zu elements at %s, but %s holds "
 				 "%zu (shape %s): give a file at least as large, or smaller sizes",
 				 buf->name, plan->buffer_counts[b], r.at, buf->init.file,
-				 buf->init.data.count, buf->init.data.shape);
+				 in_file, buf->init.data.shape);
 			r.failed = true;
 		}
 	}
@@ -267,14 +271,15 @@ int plan_build(const struct test_case *tc, const struct shape *n, const struct s
 		pc->count = ck->count.expr ? (size_t)eval(&r, &ck->count, "count", 1) : available;
 		/* Exactly as many: the output at one size is no prefix of another's in
 		 * general (a reduction's is not), so one file fits one size. */
-		if (!r.failed && ck->ref->kind == REF_FILE && pc->count != ck->expected.count) {
+		size_t expected = ck->expected.count / elem_stride(tc->buffers[ck->buffer].lanes);
+		if (!r.failed && ck->ref->kind == REF_FILE && pc->count != expected) {
 			diag_add(diags, DIAG_ERROR, tc->path, ck->reference_pos.line,
 				 ck->reference_pos.col,
 				 "check of '%s' compares %zu elements at %s, but %s "
 				 "holds %zu (shape %s): a file of expected values fits one size; "
 				 "give the case that size alone, or a count",
 				 tc->buffers[ck->buffer].name, pc->count, r.at, ck->expected_file,
-				 ck->expected.count, ck->expected.shape);
+				 expected, ck->expected.shape);
 			r.failed = true;
 		}
 		if (!r.failed && pc->count > available) {
@@ -303,6 +308,21 @@ int plan_build(const struct test_case *tc, const struct shape *n, const struct s
 		return -1;
 	}
 	return 0;
+}
+
+size_t plan_buffer_scalars(const struct test_case *tc, const struct plan *plan, size_t b)
+{
+	return plan->buffer_counts[b] * elem_stride(tc->buffers[b].lanes);
+}
+
+size_t plan_buffer_bytes(const struct test_case *tc, const struct plan *plan, size_t b)
+{
+	const struct buffer_decl *buf = &tc->buffers[b];
+	size_t bytes;
+	if (__builtin_mul_overflow(plan->buffer_counts[b],
+				   elem_size(buf->type) * elem_stride(buf->lanes), &bytes))
+		return SIZE_MAX;
+	return bytes;
 }
 
 void plan_free(struct plan *plan)

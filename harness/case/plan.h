@@ -12,8 +12,9 @@ struct plan_arg {
 	enum arg_kind kind;
 	size_t buffer;	     /* ARG_BUFFER */
 	size_t local_bytes;  /* ARG_LOCAL */
-	long long scalar;    /* ARG_SCALAR */
+	long long scalar;    /* ARG_SCALAR: every lane's value */
 	enum elem_type type; /* ARG_LOCAL, ARG_SCALAR */
+	unsigned lanes;	     /* ARG_LOCAL, ARG_SCALAR */
 };
 
 /* One kernel launch: a step, or one iteration of a repeated step. Its NDRange has dims
@@ -56,5 +57,10 @@ struct plan {
 int plan_build(const struct test_case *tc, const struct shape *n, const struct shape *l,
 	       long long cu, struct plan *out, struct diag_list *diags);
 void plan_free(struct plan *plan);
+
+/* Buffer b of the case at the plan's size: its scalars (every lane, a 3-vector's padding
+ * too), and their bytes (SIZE_MAX where that does not fit a size_t). */
+size_t plan_buffer_scalars(const struct test_case *tc, const struct plan *plan, size_t b);
+size_t plan_buffer_bytes(const struct test_case *tc, const struct plan *plan, size_t b);
 
 #endif

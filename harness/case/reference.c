@@ -60,13 +60,13 @@ const char *ref_names(void)
 
 enum combine { COMBINE_SUM, COMBINE_MIN, COMBINE_MAX };
 
-/* A running reduction. Integers wrap at 32 bits as the device's do; floats are summed
- * in double with Neumaier's compensation, which keeps the reference error far below
- * the float rounding the comparison bound allows. */
+/* A running reduction. Integers wrap at their type's width as the device's do; floats
+ * are summed in double with Neumaier's compensation, which keeps the reference error far
+ * below the rounding the comparison bound allows. */
 struct acc {
 	enum elem_type type;
 	enum combine combine;
-	uint32_t bits;	  /* integer sum, min or max, as 32 raw bits */
+	uint64_t bits;	  /* integer sum, min or max, in elem_get_bits's form */
 	double sum, comp; /* float sum and its compensation */
 	double extreme;	  /* float min or max */
 	double magnitude; /* sum of |term| */
@@ -77,19 +77,19 @@ static void acc_reset(struct acc *a, enum elem_type type, enum combine combine)
 {
 	*a = (struct acc){ .type = type, .combine = combine };
 	if (combine == COMBINE_MIN) {
-		a->bits = type == ELEM_INT ? (uint32_t)INT32_MAX : UINT32_MAX;
+		a->bits = elem_is_float(type) ? 0 : elem_int_max(type);
 		a->extreme = INFINITY;
 	} else if (combine == COMBINE_MAX) {
-		a->bits = type == ELEM_INT ? (uint32_t)INT32_MIN : 0;
+		a->bits = elem_is_float(type) ? 0 : elem_int_min(type);
 		a->extreme = -INFINITY;
 	}
 }
 
-/* Adds one term; for integer types `x` holds its exact value. */
-static void acc_add(struct acc *a, double x, uint32_t xbits)
+/* Adds one term: x for float types, xbits (exact, in elem_get_bits's form) for integers. */
+static void acc_add(struct acc *a, double x, uint64_t xbits)
 {
 	a->terms++;
-	if (a->type == ELEM_FLOAT) {
+	if (elem_is_float(a->type)) {
 		a->magnitude += fabs(x);
 		if (a->combine == COMBINE_SUM) {
 			double t = a->sum + x;
@@ -103,9 +103,9 @@ static void acc_add(struct acc *a, double x, uint32_t xbits)
 		return;
 	}
 	if (a->combine == COMBINE_SUM) {
-		a->bits += xbits;
-	} else if (a->type == ELEM_INT) {
-		int32_t cur = (int32_t)a->bits, v = (int32_t)xbits;
+		a->bits = elem_wrap(a->type, a->bits + xbits);
+	} else if (elem_is_signed(a->type)) {
+		int64_t cur = (int64_t)a->bits, v = (int64_t)xbits;
 		if (a->combine == COMBINE_MIN ? v < cur : v > cur)
 			a->bits = xbits;
 	} else {
@@ -116,16 +116,14 @@ static void acc_add(struct acc *a, double x, uint32_t xbits)
 
 static double acc_value(const struct acc *a)
 {
-	if (a->type == ELEM_FLOAT)
+	if (elem_is_float(a->type))
 		return a->combine == COMBINE_SUM ? a->sum + a->comp : a->extreme;
-	return a->type == ELEM_INT ? (double)(int32_t)a->bits : (double)a->bits;
+	return elem_is_signed(a->type) ? (double)(int64_t)a->bits : (double)a->bits;
 }
 
-static uint32_t bits_at(const struct ref_input *in, size_t i)
+static uint64_t bits_at(const struct ref_input *in, size_t i)
 {
-	uint32_t b;
-	memcpy(&b, (const char *)in->data + i * 4, 4);
-	return b;
+	return elem_is_float(in->type) ? 0 : elem_get_bits(in->type, in->data, i);
 }
 
 /* Adds term i of the inputs: x[i], or a[i] * b[i] for dot products. */
@@ -138,12 +136,20 @@ static void acc_add_term(struct acc *a, const struct ref_input *inputs, int ninp
 	/* A float product is exact in double; integer products wrap like the device's. */
 	double x = elem_get(inputs[0].type, inputs[0].data, i) *
 		   elem_get(inputs[1].type, inputs[1].data, i);
-	acc_add(a, x, bits_at(&inputs[0], i) * bits_at(&inputs[1], i));
+	acc_add(a, x, elem_wrap(a->type, bits_at(&inputs[0], i) * bits_at(&inputs[1], i)));
+}
+
+/* Element `from` of x, copied exactly as element i of the output. */
+static void copy_element(struct ref_output *out, size_t i, const struct ref_input *x, size_t from)
+{
+	out->want[i] = elem_get(x->type, x->data, from);
+	out->want_bits[i] = elem_get_bits(x->type, x->data, from);
 }
 
 static void record(struct ref_output *out, size_t i, const struct acc *a)
 {
 	out->want[i] = acc_value(a);
+	out->want_bits[i] = a->bits;
 	if (out->magnitude) {
 		out->magnitude[i] = a->magnitude;
 		out->terms[i] = a->terms;
@@ -167,9 +173,10 @@ void ref_compute(enum ref_kind kind, const struct ref_input *inputs, size_t grou
 	if (ninputs == 2 && inputs[1].count < n)
 		n = inputs[1].count;
 
-	*out = (struct ref_output){ .type = x->type, .count = count };
+	*out = (struct ref_output){ .type = x->type, .lanes = 1, .count = count };
 	out->want = xcalloc(count, sizeof *out->want);
-	if (x->type == ELEM_FLOAT) {
+	out->want_bits = xcalloc(count, sizeof *out->want_bits);
+	if (elem_is_float(x->type)) {
 		out->magnitude = xcalloc(count, sizeof *out->magnitude);
 		out->terms = xcalloc(count, sizeof *out->terms);
 	}
@@ -223,17 +230,17 @@ void ref_compute(enum ref_kind kind, const struct ref_input *inputs, size_t grou
 	}
 	case REF_FILE:
 		for (size_t i = 0; i < count && i < n; i++)
-			out->want[i] = elem_get(x->type, x->data, i);
+			copy_element(out, i, x, i);
 		break;
 	case REF_ROTATE:
 		for (size_t i = 0; i < count && n > 0; i++)
-			out->want[i] = elem_get(x->type, x->data, turned(i, n, shift));
+			copy_element(out, i, x, turned(i, n, shift));
 		break;
 	case REF_ROTATE_PER_GROUP:
 		for (size_t i = 0; i < count && group > 0; i++) {
 			size_t src = i - i % group + turned(i, group, shift);
 			if (src < n)
-				out->want[i] = elem_get(x->type, x->data, src);
+				copy_element(out, i, x, src);
 		}
 		break;
 	case REF_SUM_PER_GROUP_BROADCAST:
@@ -258,16 +265,80 @@ void ref_compute(enum ref_kind kind, const struct ref_input *inputs, size_t grou
 	case REF_HISTOGRAM:
 		for (size_t i = 0; i < n; i++) {
 			double v = elem_get(x->type, x->data, i);
-			if (v >= 0 && v < (double)count && v == floor(v))
+			if (v >= 0 && v < (double)count && v == floor(v)) {
 				out->want[(size_t)v] += 1;
+				out->want_bits[(size_t)v] += 1;
+			}
 		}
 		break;
+	}
+}
+
+/* The scalars of lane `lane` of each element of in (every lane of it where `lane` is
+ * ELEM_MAX_LANES: a scalar array of count * lanes), for references that see one lane. */
+static struct ref_input lane_view(const struct ref_input *in, unsigned lane)
+{
+	unsigned stride = elem_stride(in->lanes);
+	size_t size = elem_size(in->type);
+	bool all = lane == ELEM_MAX_LANES;
+	size_t count = all ? in->count * in->lanes : in->count;
+	char *data = xcalloc(count ? count : 1, size);
+	for (size_t i = 0; i < count; i++) {
+		size_t from = all ? i / in->lanes * stride + i % in->lanes : i * stride + lane;
+		memcpy(data + i * size, (const char *)in->data + from * size, size);
+	}
+	return (struct ref_input){ .type = in->type, .lanes = 1, .data = data, .count = count };
+}
+
+void ref_compute_lanes(enum ref_kind kind, const struct ref_input *inputs, size_t group,
+		       long long shift, enum elem_type type, unsigned lanes, size_t count,
+		       struct ref_output *out)
+{
+	int ninputs = kind == REF_DOT || kind == REF_DOT_PER_GROUP ? 2 : 1;
+	if (lanes == 1 && inputs[0].lanes == 1) {
+		ref_compute(kind, inputs, group, shift, count, out);
+		out->type = type; /* a histogram's counts, whatever it counted */
+		return;
+	}
+	unsigned stride = elem_stride(lanes);
+	size_t scalars = count * stride;
+	*out = (struct ref_output){ .type = type, .lanes = lanes, .count = scalars };
+	out->want = xcalloc(scalars ? scalars : 1, sizeof *out->want);
+	out->want_bits = xcalloc(scalars ? scalars : 1, sizeof *out->want_bits);
+	if (elem_is_float(type)) {
+		out->magnitude = xcalloc(scalars ? scalars : 1, sizeof *out->magnitude);
+		out->terms = xcalloc(scalars ? scalars : 1, sizeof *out->terms);
+	}
+	/* Every lane of an element at once into a scalar, or one lane into its lane. */
+	bool flatten = lanes == 1 && inputs[0].lanes > 1;
+	unsigned passes = flatten ? 1 : lanes;
+	for (unsigned lane = 0; lane < passes; lane++) {
+		struct ref_input views[2];
+		for (int i = 0; i < ninputs; i++)
+			views[i] = lane_view(&inputs[i], flatten ? ELEM_MAX_LANES : lane);
+		struct ref_output one;
+		ref_compute(kind, views, flatten ? group * inputs[0].lanes : group, shift, count,
+			    &one);
+		for (size_t i = 0; i < count; i++) {
+			size_t at = i * stride + lane;
+			out->want[at] = one.want[i];
+			out->want_bits[at] = kind == REF_HISTOGRAM ? elem_wrap(type, one.want_bits[i])
+								   : one.want_bits[i];
+			if (out->magnitude && one.magnitude) {
+				out->magnitude[at] = one.magnitude[i];
+				out->terms[at] = one.terms[i];
+			}
+		}
+		ref_output_free(&one);
+		for (int i = 0; i < ninputs; i++)
+			free((void *)views[i].data);
 	}
 }
 
 void ref_output_free(struct ref_output *out)
 {
 	free(out->want);
+	free(out->want_bits);
 	free(out->magnitude);
 	free(out->terms);
 	*out = (struct ref_output){ 0 };

@@ -45,21 +45,29 @@ const struct ref_info *ref_file(void);
 /* A comma-separated list of every name, for error messages. */
 const char *ref_names(void);
 
+/* An input buffer: `count` elements of `lanes` lanes, held as count * elem_stride(lanes)
+ * scalars of `type`. */
 struct ref_input {
 	enum elem_type type;
+	unsigned lanes;
 	const void *data;
 	size_t count;
 };
 
-/* The wanted output. want[] holds exact values for integer types (wrapped to 32 bits
- * as the device's arithmetic wraps) and the float result to double precision,
- * summed with Neumaier's compensation so the reference error is negligible.
- * For float sums, magnitude[i] is sum|x| (sum|a*b| for dot products) over the terms
- * of element i and terms[i] their number: the comparison bound needs both. */
+/* The wanted output, `count` scalars of `type` (elements of `lanes` lanes, a 3-vector's
+ * padding included and never compared). For integer types want_bits[] holds the exact
+ * values (wrapped to the type's width as the device's arithmetic wraps, in
+ * elem_get_bits's form) and want[] the same as doubles, for reports. For float types
+ * want[] holds the result to double precision, summed with Neumaier's compensation so
+ * the reference error is negligible; for their sums magnitude[i] is sum|x| (sum|a*b| for
+ * dot products) over the terms of scalar i and terms[i] their number: the comparison
+ * bound needs both. */
 struct ref_output {
 	enum elem_type type;
+	unsigned lanes;
 	size_t count;
 	double *want;
+	uint64_t *want_bits;
 	double *magnitude;
 	size_t *terms;
 };
@@ -73,6 +81,15 @@ struct ref_output {
  * element b counts the inputs equal to b; other values fall in no bin. */
 void ref_compute(enum ref_kind kind, const struct ref_input *inputs, size_t group, long long shift,
 		 size_t count, struct ref_output *out);
+/* ref_compute for an output of `type` with `lanes` lanes, `count` elements of it. Where the
+ * inputs have as many lanes as the output, each lane is computed on its own (a float4
+ * sum per group is four sums per group); a scalar output of vector inputs takes every
+ * lane of an element as a term (a float output of a float4 sum adds all four, and a
+ * group of L elements holds L * lanes terms). A histogram counts into an int or uint
+ * output whatever the inputs' integer type. */
+void ref_compute_lanes(enum ref_kind kind, const struct ref_input *inputs, size_t group,
+		       long long shift, enum elem_type type, unsigned lanes, size_t count,
+		       struct ref_output *out);
 void ref_output_free(struct ref_output *out);
 
 #endif

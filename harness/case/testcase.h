@@ -29,9 +29,12 @@ struct init_spec {
 	struct data_file data; /* INIT_FILE: its elements, of the buffer's type */
 };
 
+/* A buffer of `count` elements of `type` with `lanes` lanes (1 for a scalar type), held as
+ * count * elem_stride(lanes) scalars. */
 struct buffer_decl {
 	char *name;
 	enum elem_type type;
+	unsigned lanes;
 	struct pexpr count;
 	struct init_spec init;
 	bool output;
@@ -47,8 +50,9 @@ struct arg {
 	struct src_pos pos;
 	size_t buffer;	     /* ARG_BUFFER: index into test_case.buffers */
 	enum elem_type type; /* ARG_LOCAL, ARG_SCALAR */
+	unsigned lanes;	     /* ARG_LOCAL, ARG_SCALAR: 1, or a vector's lanes */
 	struct pexpr count;  /* ARG_LOCAL: elements */
-	struct pexpr value;  /* ARG_SCALAR */
+	struct pexpr value;  /* ARG_SCALAR: every lane's value */
 };
 
 struct step {

@@ -26,16 +26,17 @@ const char *adhoc_set_name(enum input_set set)
 	return names[set];
 }
 
-/* The element type a parameter's type names ("float*", "unsigned int"), if the case
+/* The element type a parameter's type names ("float4*", "unsigned int"), if the case
  * syntax has it. */
-static bool param_elem(const struct kernel_param *p, enum elem_type *type)
+static bool param_elem(const struct kernel_param *p, enum elem_type *type, unsigned *lanes)
 {
-	char *base = xstrdup(p->type);
-	size_t len = strlen(base);
-	while (len > 0 && (base[len - 1] == '*' || base[len - 1] == ' '))
-		base[--len] = '\0';
-	bool ok = elem_type_parse(strcmp(base, "unsigned int") == 0 ? "uint" : base, type) == 0;
-	free(base);
+	struct strbuf normal = { 0 };
+	kernel_type_normal(&normal, p->type); /* "unsigned char*" is "uchar*" */
+	char *star = strchr(normal.data, '*');
+	if (star)
+		*star = '\0';
+	bool ok = elem_type_parse(normal.data, type, lanes) == 0;
+	strbuf_free(&normal);
 	return ok;
 }
 
@@ -165,11 +166,22 @@ int adhoc_bind(const struct adhoc_request *rq, const struct kernel_sig *sig,
 	}
 	for (size_t p = 0; p < sig->count; p++) {
 		enum elem_type type;
-		if (binding->spec_of[p] < 0 && !param_elem(&sig->params[p], &type))
-			diag_add(diags, DIAG_ERROR, rq->kernel_path, 0, 0,
-				 "parameter %zu of %s (%s %s) has a type clharness cannot generate "
-				 "data for: it handles int, uint and float buffers and scalars",
-				 p + 1, rq->kernel, sig->params[p].type, sig->params[p].name);
+		unsigned lanes;
+		if (binding->spec_of[p] >= 0 || param_elem(&sig->params[p], &type, &lanes))
+			continue;
+		/* Named as the --arg that would give it, since that is the way out. */
+		char *where = xasprintf("--arg %zu", p + 1);
+		const struct kernel_param *param = &sig->params[p];
+		bool image = strstr(param->type, "image") != NULL || strstr(param->type, "sampler");
+		diag_add(diags, DIAG_ERROR, where, 0, 0,
+			 "parameter %zu of %s (%s %s) is %s, which clharness cannot make from the "
+			 "signature: it makes buffers, local buffers and scalars of %s%s",
+			 p + 1, rq->kernel, param->type, param->name,
+			 image ? "an image or sampler" : "of a type it does not know",
+			 elem_type_names(),
+			 image ? "; rewrite the kernel over a buffer (__global uchar4 *) to check it"
+			       : "; give it with --arg, e.g. '{name: x, buffer: float, count: N}'");
+		free(where);
 	}
 	return diags->count > errors ? -1 : 0;
 }
@@ -207,8 +219,10 @@ static void generated_arg(struct strbuf *out, const struct adhoc_request *rq,
 			  const struct kernel_param *p, enum input_set set)
 {
 	enum elem_type type = ELEM_FLOAT;
-	param_elem(p, &type);
-	const char *t = elem_type_name(type);
+	unsigned lanes = 1;
+	param_elem(p, &type, &lanes);
+	char t[ELEM_NAME_MAX];
+	elem_type_text(type, lanes, t);
 	if (p->kind == ARG_LOCAL) {
 		strbuf_printf(out, "{name: %s, local: %s, count: %s}", p->name, t,
 			      volume_of(&rq->local, true));
@@ -219,11 +233,11 @@ static void generated_arg(struct strbuf *out, const struct adhoc_request *rq,
 		strbuf_printf(out, "{name: %s, scalar: %s, value: %s}", p->name, t, value);
 		return;
 	}
-	const char *init = set == SET_ZEROS	? "{fill: 0}"
-			   : set == SET_REPEATS ? "{random_int: [0, 3]}"
-			   : type == ELEM_UINT	? "{random_int: [0, 100]}"
-			   : type == ELEM_INT	? "{random_int: [-100, 100]}"
-						: "{random_int: [-8, 8]}";
+	const char *init = set == SET_ZEROS	     ? "{fill: 0}"
+			   : set == SET_REPEATS	     ? "{random_int: [0, 3]}"
+			   : elem_is_float(type)     ? "{random_int: [-8, 8]}"
+			   : !elem_is_signed(type)   ? "{random_int: [0, 100]}"
+						     : "{random_int: [-100, 100]}";
 	strbuf_printf(out, "{name: %s, buffer: %s, count: %s, init: %s}", p->name, t,
 		      volume_of(&rq->global, false), init);
 }
@@ -383,6 +397,8 @@ static bool compare_outputs(const struct adhoc_request *rq, const struct outputs
 		const struct kept_buffer *x = &a->kept[k], *y = &b->kept[k];
 		size_t differ = 0, first = 0;
 		for (size_t i = 0; i < x->count && i < y->count; i++) {
+			if (elem_is_padding(x->lanes, i))
+				continue;
 			double u = elem_get(x->type, x->data, i), v = elem_get(y->type, y->data, i);
 			if (u == v || (isnan(u) && isnan(v)))
 				continue;

@@ -334,7 +334,7 @@ static void soften_uniform_writes(struct og_session *s, const struct test_case *
 	void **final = xcalloc(tc->nbuffers, sizeof *final);
 	for (size_t b = 0; b < tc->nbuffers; b++)
 		if (tc->buffers[b].output)
-			final[b] = xmalloc(plan->buffer_counts[b] * elem_size(tc->buffers[b].type));
+			final[b] = xmalloc(plan_buffer_bytes(tc, plan, b));
 	long long logged = log_size(&s->lenient), printed = worker_output_offset();
 	uint64_t ns = 0;
 	if (clexec_execute(s->lenient.cx, tc, plan, initial, final, 1, &ns, &scratch) == 0) {

@@ -171,11 +171,15 @@ static cl_program program_for(struct clexec *cx, const char *kernel_path, const 
 static void expected_arg(const struct test_case *tc, const struct arg *arg, cl_uint *space,
 			 char *type, size_t size)
 {
-	enum elem_type et = arg->kind == ARG_BUFFER ? tc->buffers[arg->buffer].type : arg->type;
+	bool buffer = arg->kind == ARG_BUFFER;
+	enum elem_type et = buffer ? tc->buffers[arg->buffer].type : arg->type;
+	unsigned lanes = buffer ? tc->buffers[arg->buffer].lanes : arg->lanes;
 	*space = arg->kind == ARG_BUFFER  ? CL_KERNEL_ARG_ADDRESS_GLOBAL
 		 : arg->kind == ARG_LOCAL ? CL_KERNEL_ARG_ADDRESS_LOCAL
 					  : CL_KERNEL_ARG_ADDRESS_PRIVATE;
-	snprintf(type, size, "%s%s", elem_type_name(et), arg->kind == ARG_SCALAR ? "" : "*");
+	char name[ELEM_NAME_MAX];
+	snprintf(type, size, "%s%s", elem_type_text(et, lanes, name),
+		 arg->kind == ARG_SCALAR ? "" : "*");
 }
 
 static const char *space_name(cl_uint space)
@@ -358,18 +362,17 @@ static int set_args(cl_kernel kernel, const struct test_case *tc, const struct p
 		} else if (pa->kind == ARG_LOCAL) {
 			err = clSetKernelArg(kernel, (cl_uint)a, pa->local_bytes, NULL);
 		} else {
-			union {
-				cl_int i;
-				cl_uint u;
-				cl_float f;
-			} v;
-			if (pa->type == ELEM_INT)
-				v.i = (cl_int)pa->scalar;
-			else if (pa->type == ELEM_UINT)
-				v.u = (cl_uint)pa->scalar;
-			else
-				v.f = (cl_float)pa->scalar;
-			err = clSetKernelArg(kernel, (cl_uint)a, 4, &v);
+			/* Every lane takes the value; an integer wraps to its type as the
+			 * kernel's own conversion would. */
+			_Alignas(16) unsigned char value[ELEM_MAX_LANES * 8];
+			unsigned stride = elem_stride(pa->lanes);
+			for (unsigned lane = 0; lane < stride; lane++) {
+				if (elem_is_float(pa->type))
+					elem_set(pa->type, value, lane, (double)pa->scalar);
+				else
+					elem_set_bits(pa->type, value, lane, (uint64_t)pa->scalar);
+			}
+			err = clSetKernelArg(kernel, (cl_uint)a, elem_size(pa->type) * stride, value);
 		}
 		if (err != CL_SUCCESS) {
 			result_set_diag(failure, VERDICT_CASE_ERROR, tc->path, st->args[a].pos.line,
@@ -453,7 +456,7 @@ int clexec_execute(struct clexec *cx, const struct test_case *tc, const struct p
 	const char *doing;
 	cl_mem *mems = xcalloc(tc->nbuffers, sizeof *mems);
 	for (size_t b = 0; b < tc->nbuffers; b++) {
-		size_t bytes = plan->buffer_counts[b] * elem_size(tc->buffers[b].type);
+		size_t bytes = plan_buffer_bytes(tc, plan, b);
 		mems[b] = clCreateBuffer(cx->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
 		if (mems[b] == NULL) {
 			unsupported(failure, "cannot allocate buffer %s (%zu bytes) on %s: %s (%d)",
@@ -469,7 +472,7 @@ int clexec_execute(struct clexec *cx, const struct test_case *tc, const struct p
 		for (size_t b = 0; b < tc->nbuffers; b++) {
 			if (rep > 0 && !cx->writable[b])
 				continue;
-			size_t bytes = plan->buffer_counts[b] * elem_size(tc->buffers[b].type);
+			size_t bytes = plan_buffer_bytes(tc, plan, b);
 			err = clEnqueueWriteBuffer(cx->queue, mems[b], CL_FALSE, 0, bytes,
 						   initial[b], 0, NULL, NULL);
 			if (err != CL_SUCCESS)
@@ -487,7 +490,7 @@ int clexec_execute(struct clexec *cx, const struct test_case *tc, const struct p
 	for (size_t b = 0; b < tc->nbuffers; b++) {
 		if (!tc->buffers[b].output)
 			continue;
-		size_t bytes = plan->buffer_counts[b] * elem_size(tc->buffers[b].type);
+		size_t bytes = plan_buffer_bytes(tc, plan, b);
 		err = clEnqueueReadBuffer(cx->queue, mems[b], CL_TRUE, 0, bytes, final[b], 0, NULL,
 					  NULL);
 		if (err != CL_SUCCESS)

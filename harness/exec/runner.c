@@ -98,22 +98,13 @@ struct inputs {
 	struct kept_reference *refs; /* one a check */
 };
 
-/* The bytes of buffer b at the plan's size; SIZE_MAX where that does not fit a size_t. */
-static size_t buffer_bytes(const struct test_case *tc, const struct plan *plan, size_t b)
-{
-	size_t bytes;
-	if (__builtin_mul_overflow(plan->buffer_counts[b], elem_size(tc->buffers[b].type), &bytes))
-		return SIZE_MAX;
-	return bytes;
-}
-
 /* A skip naming the first buffer the target cannot allocate whole, so that a size too
  * large is the device's limit, not the host's memory running out in the worker. */
 static int check_buffer_sizes(const struct test_case *tc, const struct plan *plan,
 			      const struct target *t, struct result *r)
 {
 	for (size_t b = 0; b < tc->nbuffers; b++) {
-		size_t bytes = buffer_bytes(tc, plan, b);
+		size_t bytes = plan_buffer_bytes(tc, plan, b);
 		if (t->limits.max_alloc == 0 ||
 		    bytes <= t->limits.max_alloc) /* 0: the target did not say */
 			continue;
@@ -122,7 +113,7 @@ static int check_buffer_sizes(const struct test_case *tc, const struct plan *pla
 				"buffer %s needs %zu elements of %zu bytes (%s%llu bytes); %s "
 				"allocates at most %llu bytes (%s) at once",
 				tc->buffers[b].name, plan->buffer_counts[b],
-				elem_size(tc->buffers[b].type),
+				elem_size(tc->buffers[b].type) * elem_stride(tc->buffers[b].lanes),
 				bytes == SIZE_MAX ? "more than " : "", (unsigned long long)bytes,
 				t->name, (unsigned long long)t->limits.max_alloc,
 				human_bytes(t->limits.max_alloc, have, sizeof have));
@@ -143,7 +134,7 @@ static int refresh_inputs(const struct test_case *tc, const struct plan *plan, s
 			continue;
 		free(in->data[b]);
 		in->count[b] = 0;
-		size_t bytes = buffer_bytes(tc, plan, b);
+		size_t bytes = plan_buffer_bytes(tc, plan, b);
 		in->data[b] = bytes == SIZE_MAX ? NULL : malloc(bytes ? bytes : 1);
 		if (in->data[b] == NULL) {
 			result_set_diag(r, VERDICT_SKIP, NULL, 0, 0,
@@ -153,7 +144,8 @@ static int refresh_inputs(const struct test_case *tc, const struct plan *plan, s
 			return -1;
 		}
 		in->count[b] = count;
-		gen_fill(tc->buffers[b].type, &tc->buffers[b].init, in->data[b], count);
+		gen_fill(tc->buffers[b].type, &tc->buffers[b].init, in->data[b],
+			 plan_buffer_scalars(tc, plan, b));
 		in->generation[b]++;
 		generated++;
 	}
@@ -161,34 +153,52 @@ static int refresh_inputs(const struct test_case *tc, const struct plan *plan, s
 }
 
 static void describe_mismatch(struct result *r, const struct test_case *tc, const struct check *ck,
-			      const struct cmp_report *rep, enum elem_type type)
+			      const struct cmp_report *rep, const struct ref_output *want_out,
+			      const void *final)
 {
-	const char *name = tc->buffers[ck->buffer].name;
+	const struct buffer_decl *buf = &tc->buffers[ck->buffer];
+	const char *name = buf->name;
+	enum elem_type type = want_out->type;
 	char got[64], want[64], how[128];
-	if (type == ELEM_FLOAT) {
-		snprintf(got, sizeof got, "%.9g", rep->got);
-		snprintf(want, sizeof want, "%.9g", rep->want);
+	if (elem_is_float(type)) {
+		/* Digits enough to tell any two values of the type apart. */
+		int digits = type == ELEM_DOUBLE ? 17 : type == ELEM_FLOAT ? 9 : 5;
+		snprintf(got, sizeof got, "%.*g", digits, rep->got);
+		snprintf(want, sizeof want, "%.*g", digits, rep->want);
+	} else if (elem_is_signed(type)) {
+		snprintf(got, sizeof got, "%lld",
+			 (long long)elem_get_bits(type, final, rep->first));
+		snprintf(want, sizeof want, "%lld", (long long)want_out->want_bits[rep->first]);
 	} else {
-		snprintf(got, sizeof got, "%.0f", rep->got);
-		snprintf(want, sizeof want, "%.0f", rep->want);
+		snprintf(got, sizeof got, "%llu",
+			 (unsigned long long)elem_get_bits(type, final, rep->first));
+		snprintf(want, sizeof want, "%llu",
+			 (unsigned long long)want_out->want_bits[rep->first]);
 	}
-	if (type == ELEM_FLOAT && ck->tolerance != TOL_EXACT)
+	if (elem_is_float(type) && ck->tolerance != TOL_EXACT)
 		snprintf(how, sizeof how, " (bound %.3g, |error|/bound %.3g)", rep->bound,
 			 rep->bound > 0 ? fabs(rep->got - rep->want) / rep->bound : INFINITY);
-	else if (type == ELEM_FLOAT)
+	else if (elem_is_float(type))
 		snprintf(how, sizeof how, " (compared exactly)");
 	else
 		how[0] = '\0';
+	/* A vector's mismatch names its element and lane, as OpenCL C writes it: out[5].s2. */
+	unsigned stride = elem_stride(buf->lanes);
+	size_t element = rep->first / stride;
+	char lane[16] = "";
+	if (buf->lanes > 1)
+		snprintf(lane, sizeof lane, ".s%x", (unsigned)(rep->first % stride));
 	char *source = ck->ref->kind == REF_FILE
 			       ? xasprintf("as %s holds", ck->expected_file)
 			       : xasprintf("%s of %s", ck->ref->name, tc->buffers[ck->of[0]].name);
 	result_set_diag(r, VERDICT_WRONG_OUTPUT, tc->path, ck->pos.line, ck->pos.col,
-			"%s[%zu]: got %s, want %s%s; %zu of %zu elements differ (%s)", name,
-			rep->first, got, want, how, rep->mismatches, rep->compared, source);
+			"%s[%zu]%s: got %s, want %s%s; %zu of %zu %s differ (%s)", name, element,
+			lane, got, want, how, rep->mismatches, rep->compared,
+			buf->lanes > 1 ? "lanes" : "elements", source);
 	free(source);
 	free(r->buffer);
 	r->buffer = xstrdup(name);
-	r->index = rep->first;
+	r->index = element;
 	r->got = rep->got;
 	r->want = rep->want;
 	r->bound = rep->bound;
@@ -218,17 +228,21 @@ static const struct ref_output *reference_for(const struct test_case *tc, const 
 	    kept->generation[1] == key.generation[1])
 		return &kept->out;
 
+	const struct buffer_decl *out = &tc->buffers[ck->buffer];
 	struct ref_input inputs[2];
-	for (int i = 0; i < ck->ref->inputs; i++)
-		inputs[i] =
-			ck->ref->kind == REF_FILE
-				? (struct ref_input){ ck->expected.type, ck->expected.data,
-						      ck->expected.count }
-				: (struct ref_input){ tc->buffers[ck->of[i]].type,
-						      in->data[ck->of[i]], in->count[ck->of[i]] };
+	for (int i = 0; i < ck->ref->inputs; i++) {
+		const struct buffer_decl *of = &tc->buffers[ck->of[i]];
+		inputs[i] = ck->ref->kind == REF_FILE
+				    ? (struct ref_input){ ck->expected.type, out->lanes,
+							  ck->expected.data,
+							  ck->expected.count / elem_stride(out->lanes) }
+				    : (struct ref_input){ of->type, of->lanes, in->data[ck->of[i]],
+							  in->count[ck->of[i]] };
+	}
 	uint64_t t0 = clock_now_ns();
 	ref_output_free(&kept->out);
-	ref_compute(ck->ref->kind, inputs, pc->group, pc->shift, pc->count, &key.out);
+	ref_compute_lanes(ck->ref->kind, inputs, pc->group, pc->shift, out->type, out->lanes,
+			  pc->count, &key.out);
 	*kept = key;
 	r->reference_ns += clock_now_ns() - t0;
 	r->references++;
@@ -245,12 +259,12 @@ static void check_outputs(const struct test_case *tc, const struct plan *plan, s
 		const struct ref_output *want = reference_for(tc, plan, c, in, r);
 		uint64_t t0 = clock_now_ns();
 		struct cmp_report rep;
-		cmp_buffer(want, final[ck->buffer], pc->count, ck->tolerance, pc->depth, &rep);
+		cmp_buffer(want, final[ck->buffer], want->count, ck->tolerance, pc->depth, &rep);
 		r->compare_ns += clock_now_ns() - t0;
 		if (rep.worst_ratio > r->drift)
 			r->drift = rep.worst_ratio;
 		if (!rep.ok && r->verdict == VERDICT_PASS)
-			describe_mismatch(r, tc, ck, &rep, want->type);
+			describe_mismatch(r, tc, ck, &rep, want, final[ck->buffer]);
 	}
 }
 
@@ -265,7 +279,8 @@ static void keep_outputs(const struct test_case *tc, const struct plan *plan, vo
 		struct kept_buffer *k = &r->kept[r->nkept++];
 		*k = (struct kept_buffer){ .name = xstrdup(tc->buffers[b].name),
 					   .type = tc->buffers[b].type,
-					   .count = plan->buffer_counts[b] };
+					   .lanes = tc->buffers[b].lanes,
+					   .count = plan_buffer_scalars(tc, plan, b) };
 		size_t bytes = k->count * elem_size(k->type);
 		k->data = xmalloc(bytes ? bytes : 1);
 		memcpy(k->data, final[b], bytes);
@@ -292,7 +307,7 @@ static int run_one(const struct backend *b, struct backend_session *session, con
 	for (size_t k = 0; k < tc->nbuffers && generated >= 0; k++) {
 		if (!tc->buffers[k].output)
 			continue;
-		size_t bytes = buffer_bytes(tc, &plan, k);
+		size_t bytes = plan_buffer_bytes(tc, &plan, k);
 		final[k] = malloc(bytes);
 		if (final[k] == NULL) {
 			result_set_diag(r, VERDICT_SKIP, NULL, 0, 0,
@@ -328,6 +343,63 @@ static int run_one(const struct backend *b, struct backend_session *session, con
 	return status;
 }
 
+/* Whether type (or, with `extension`, a kernel that enables it) needs what the target
+ * lacks: double needs fp64; half arithmetic cl_khr_fp16, though a half buffer read and
+ * written through vload_half and vstore_half needs nothing. */
+static bool lacks(const struct target *t, enum elem_type type)
+{
+	return type == ELEM_DOUBLE && !t->limits.fp64;
+}
+
+/* Whether the source enables `extension` with #pragma OPENCL EXTENSION, not merely
+ * names it in a comment. */
+static bool enables(const char *source, const char *extension)
+{
+	for (const char *p = source; (p = strstr(p, extension)) != NULL; p++) {
+		const char *line = p;
+		while (line > source && line[-1] != '\n')
+			line--;
+		const char *pragma = strstr(line, "pragma");
+		if (pragma && pragma < p && strstr(line, "EXTENSION") < p &&
+		    strstr(line, "EXTENSION") > pragma)
+			return true;
+	}
+	return false;
+}
+
+/* Why the case cannot run on t: a type or an extension the device does not have. Returns
+ * the reason (the caller frees it), or NULL. */
+static char *missing_feature(const struct test_case *tc, const struct target *t)
+{
+	for (size_t b = 0; b < tc->nbuffers; b++)
+		if (lacks(t, tc->buffers[b].type))
+			return xasprintf("buffer %s is double, and %s has no double precision "
+					 "(cl_khr_fp64)",
+					 tc->buffers[b].name, t->name);
+	for (size_t s = 0; s < tc->nsteps; s++) {
+		const struct step *st = &tc->steps[s];
+		for (size_t a = 0; a < st->nargs; a++)
+			if (st->args[a].kind != ARG_BUFFER && lacks(t, st->args[a].type))
+				return xasprintf("argument %zu of %s is double, and %s has no "
+						 "double precision (cl_khr_fp64)",
+						 a + 1, st->kernel_name, t->name);
+		size_t len;
+		char *source = st->kernel_path ? read_file(st->kernel_path, &len) : NULL;
+		char *why = NULL;
+		if (source && enables(source, "cl_khr_fp64") && !t->limits.fp64)
+			why = xasprintf("%s enables cl_khr_fp64, which %s does not have",
+					st->kernel_file, t->name);
+		else if (source && enables(source, "cl_khr_fp16") && !t->limits.fp16)
+			why = xasprintf("%s enables cl_khr_fp16 (half arithmetic), which %s does "
+					"not have",
+					st->kernel_file, t->name);
+		free(source);
+		if (why)
+			return why;
+	}
+	return NULL;
+}
+
 int runner_run_case(const struct backend *b, struct backend_session *session,
 		    const struct target *t, const struct test_case *tc, size_t case_index,
 		    const struct run_options *opt, size_t first, const struct result_sink *sink)
@@ -344,6 +416,15 @@ int runner_run_case(const struct backend *b, struct backend_session *session,
 				"than a device)",
 				b->name);
 		failure.output = VERDICT_SKIP;
+		sink->emit(sink->ctx, &failure);
+		result_free(&failure);
+		return 0;
+	}
+	char *missing = missing_feature(tc, t);
+	if (missing) {
+		result_set_diag(&failure, VERDICT_SKIP, tc->path, 0, 0, "%s", missing);
+		failure.output = VERDICT_SKIP;
+		free(missing);
 		sink->emit(sink->ctx, &failure);
 		result_free(&failure);
 		return 0;

@@ -293,7 +293,8 @@ void wire_target(struct strbuf *out, const struct target *t)
 	{                                                                                          \
 		.offset = offsetof(struct kept_buffer, member), .kind = type, __VA_ARGS__          \
 	}
-static const struct field kept_fields[] = { K(name, F_STR), K(type, F_ENUM, .max = ELEM_FLOAT),
+static const struct field kept_fields[] = { K(name, F_STR), K(type, F_ENUM, .max = ELEM_LAST),
+					    K(lanes, F_ENUM, .max = ELEM_MAX_LANES),
 					    K(count, F_SIZE) };
 #undef K
 

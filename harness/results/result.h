@@ -27,10 +27,12 @@ enum verdict {
 	VERDICT_SKIP, /* the target lacks something the run needs */
 };
 
-/* One buffer as a device left it, kept where runs are compared across devices. */
+/* One buffer as a device left it, kept where runs are compared across devices: count
+ * scalars of type, elements of `lanes` lanes. */
 struct kept_buffer {
 	char *name;
 	enum elem_type type;
+	unsigned lanes;
 	size_t count;
 	void *data;
 };

@@ -1,0 +1,126 @@
+/* check_elem.c - element types: names and vectors, sizes and padding, half, wrapping. */
+#include "config.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "case/elem.h"
+#include "case/shape.h"
+#include "check_suites.h"
+
+START_TEST(test_names_parse_with_their_lanes)
+{
+	enum elem_type type;
+	unsigned lanes;
+	ck_assert_msg(elem_type_parse("float4", &type, &lanes) == 0 && type == ELEM_FLOAT &&
+			      lanes == 4,
+		      "float4 is four floats.");
+	ck_assert_msg(elem_type_parse("uchar", &type, &lanes) == 0 && type == ELEM_UCHAR &&
+			      lanes == 1,
+		      "uchar is one lane (and not char with a u in front).");
+	ck_assert_msg(elem_type_parse("ulong16", &type, &lanes) == 0 && type == ELEM_ULONG &&
+			      lanes == 16,
+		      "ulong16 is sixteen ulongs.");
+	ck_assert_msg(elem_type_parse("double3", &type, &lanes) == 0 && lanes == 3,
+		      "double3 has three lanes.");
+	ck_assert_msg(elem_type_parse("float5", &type, &lanes) < 0 &&
+			      elem_type_parse("float1", &type, &lanes) < 0 &&
+			      elem_type_parse("bool", &type, &lanes) < 0 &&
+			      elem_type_parse("int32", &type, &lanes) < 0,
+		      "Only OpenCL's vector widths 2, 3, 4, 8 and 16 name types.");
+	char text[ELEM_NAME_MAX];
+	ck_assert_str_eq(elem_type_text(ELEM_SHORT, 8, text), "short8");
+	ck_assert_str_eq(elem_type_text(ELEM_HALF, 1, text), "half");
+}
+END_TEST
+
+START_TEST(test_sizes_and_the_padding_of_three_lanes)
+{
+	ck_assert_msg(elem_size(ELEM_CHAR) == 1 && elem_size(ELEM_HALF) == 2 &&
+			      elem_size(ELEM_UINT) == 4 && elem_size(ELEM_DOUBLE) == 8,
+		      "Scalars have OpenCL's sizes.");
+	ck_assert_msg(elem_stride(3) == 4 && elem_stride(4) == 4 && elem_stride(16) == 16,
+		      "A 3-vector occupies 4 lanes.");
+	ck_assert_msg(elem_is_padding(3, 3) && elem_is_padding(3, 7) && !elem_is_padding(3, 2) &&
+			      !elem_is_padding(4, 3),
+		      "Only a 3-vector's fourth lane is padding.");
+	ck_assert_msg(elem_unit_roundoff(ELEM_HALF) == 0x1p-11 &&
+			      elem_unit_roundoff(ELEM_FLOAT) == 0x1p-24 &&
+			      elem_unit_roundoff(ELEM_DOUBLE) == 0x1p-53,
+		      "Each float type has its own unit roundoff.");
+}
+END_TEST
+
+START_TEST(test_half_converts_both_ways)
+{
+	ck_assert_msg(elem_double_to_half(1.0) == 0x3c00 && elem_double_to_half(-2.0) == 0xc000 &&
+			      elem_double_to_half(65504) == 0x7bff &&
+			      elem_double_to_half(1e6) == 0x7c00 &&
+			      elem_double_to_half(0x1p-24) == 0x0001,
+		      "Ones, the largest half, overflow and the smallest subnormal.");
+	ck_assert_msg(elem_double_to_half(1 + 0x1p-11) == 0x3c00 &&
+			      elem_double_to_half(1 + 3 * 0x1p-11) == 0x3c02,
+		      "Ties round to even.");
+	for (uint32_t h = 0; h < 0x7c00; h++)
+		ck_assert_msg(elem_double_to_half(elem_half_to_double((uint16_t)h)) == h,
+			      "Every finite half %#x survives a round trip.", h);
+	ck_assert_msg(isnan(elem_half_to_double(0x7e00)) && isinf(elem_half_to_double(0xfc00)),
+		      "NaN and infinity.");
+}
+END_TEST
+
+START_TEST(test_integers_wrap_and_extend_like_the_device)
+{
+	unsigned char bytes[8];
+	elem_set(ELEM_UCHAR, bytes, 0, 300);
+	ck_assert_msg(bytes[0] == 44, "300 wraps to 44 in a uchar.");
+	elem_set(ELEM_CHAR, bytes, 0, -1);
+	ck_assert_msg(elem_get_bits(ELEM_CHAR, bytes, 0) == UINT64_MAX &&
+			      elem_get(ELEM_CHAR, bytes, 0) == -1,
+		      "A char of -1 reads back sign-extended.");
+	ck_assert_msg(elem_wrap(ELEM_SHORT, 40000) == (uint64_t)(int64_t)-25536,
+		      "40000 wraps to -25536 in a short.");
+	ck_assert_msg(elem_int_min(ELEM_CHAR) == (uint64_t)(int64_t)-128 &&
+			      elem_int_max(ELEM_USHORT) == 65535 &&
+			      elem_int_max(ELEM_ULONG) == UINT64_MAX,
+		      "Each integer type knows its range.");
+	int64_t big = INT64_C(9007199254740993); /* 2^53 + 1: no double holds it */
+	elem_set_bits(ELEM_LONG, bytes, 0, (uint64_t)big);
+	ck_assert_msg((int64_t)elem_get_bits(ELEM_LONG, bytes, 0) == big,
+		      "A long past 2^53 stays exact as bits.");
+}
+END_TEST
+
+START_TEST(test_shapes_parse_and_print)
+{
+	struct shape s;
+	char text[SHAPE_TEXT_MAX];
+	ck_assert_msg(shape_parse("1024x768", &s) == 0 && s.dims == 2 && s.d[0] == 1024 &&
+			      s.d[1] == 768 && s.d[2] == 1,
+		      "1024x768 is two dimensions.");
+	ck_assert_str_eq(shape_format(&s, text), "1024x768");
+	ck_assert_msg(shape_parse("64", &s) == 0 && s.dims == 1, "64 is one dimension.");
+	ck_assert_msg(shape_parse("8x8x8x8", &s) < 0 && shape_parse("16x", &s) < 0 &&
+			      shape_parse("0x4", &s) < 0 && shape_parse("x4", &s) < 0 &&
+			      shape_parse("4 x 4", &s) < 0,
+		      "Four dimensions, empty or zero ones, and spaces are refused.");
+	struct shape n = { .dims = 2, .d = { 1024, 768, 1 } },
+		     l = { .dims = 2, .d = { 16, 16, 1 } };
+	char run[SHAPE_RUN_TEXT_MAX];
+	ck_assert_str_eq(shape_run_text(&n, &l, " ", run), "N=1024x768 L=16x16");
+}
+END_TEST
+
+Suite *elem_suite(void)
+{
+	Suite *s = suite_create("elem");
+	TCase *tc = tcase_create("elem");
+	tcase_add_test(tc, test_names_parse_with_their_lanes);
+	tcase_add_test(tc, test_sizes_and_the_padding_of_three_lanes);
+	tcase_add_test(tc, test_half_converts_both_ways);
+	tcase_add_test(tc, test_integers_wrap_and_extend_like_the_device);
+	tcase_add_test(tc, test_shapes_parse_and_print);
+	suite_add_tcase(s, tc);
+	return s;
+}
