@@ -147,14 +147,14 @@ END_TEST
 
 START_TEST(test_types_it_cannot_generate)
 {
-	struct kernel_param params[] = { { "x", "double4*", ARG_BUFFER, false },
+	struct kernel_param kparams[] = { { "x", "double4*", ARG_BUFFER, false },
 					 { "c", "unsigned char", ARG_SCALAR, false },
 					 { "img", "image2d_t", ARG_SCALAR, true } };
-	struct kernel_sig sig = { params, 3 };
+	struct kernel_sig ksig = { kparams, 3 };
 	struct adhoc_request rq = request(NULL, 0);
 	struct adhoc_binding b;
 	struct diag_list diags = { 0 };
-	ck_assert_msg(adhoc_bind(&rq, &sig, &b, &diags) < 0, "An image cannot be made.");
+	ck_assert_msg(adhoc_bind(&rq, &ksig, &b, &diags) < 0, "An image cannot be made.");
 	ck_assert_msg(diags.count == 1, "Only the image is refused: double4 and uchar are made.");
 	ck_assert_str_eq(diags.items[0].file, "--arg 3");
 	ck_assert_msg(strstr(diags.items[0].message, "(image2d_t img) is an image or sampler") &&
@@ -165,9 +165,9 @@ START_TEST(test_types_it_cannot_generate)
 	diag_list_free(&diags);
 
 	int lines[1];
-	params[2] = (struct kernel_param){ "tile", "float4*", ARG_LOCAL, false };
-	ck_assert_msg(adhoc_bind(&rq, &sig, &b, &diags) == 0, "Vectors and chars are made.");
-	char *text = adhoc_case_text(&rq, &sig, &b, SET_RANDOM, "k.cl", lines);
+	kparams[2] = (struct kernel_param){ "tile", "float4*", ARG_LOCAL, false };
+	ck_assert_msg(adhoc_bind(&rq, &ksig, &b, &diags) == 0, "Vectors and chars are made.");
+	char *text = adhoc_case_text(&rq, &ksig, &b, SET_RANDOM, "k.cl", lines);
 	ck_assert_msg(
 		strstr(text, "{name: x, buffer: double4, count: N, init: {random_int: [-8, 8]}}") &&
 			strstr(text, "{name: c, scalar: uchar, value: N}") &&

@@ -12,7 +12,8 @@ static struct ref_output run(enum ref_kind kind, enum elem_type type, const void
 {
 	struct ref_input in = { type, 1, data, n };
 	struct ref_output out;
-	ref_compute(kind, &in, group, shift, count, &out);
+	struct ref_params p = { .group = group, .shift = shift };
+	ref_compute(kind, &in, &p, count, &out);
 	return out;
 }
 
@@ -63,12 +64,12 @@ START_TEST(test_dot_products)
 	const float a[] = { 1, 2, 3, 4 }, b[] = { 0.5f, -1, 2, 0.25f };
 	struct ref_input in[2] = { { ELEM_FLOAT, 1, a, 4 }, { ELEM_FLOAT, 1, b, 4 } };
 	struct ref_output out;
-	ref_compute(REF_DOT, in, 0, 0, 1, &out);
+	ref_compute(REF_DOT, in, &(struct ref_params){ 0 }, 1, &out);
 	expect_values(&out, (double[]){ 5.5 }, 1, "dot");
 	ck_assert_msg(out.magnitude[0] == 0.5 + 2 + 6 + 1, "dot's magnitude is sum |a_i b_i|.");
 	ck_assert_msg(out.terms[0] == 4, "dot has one term an element pair.");
 	ref_output_free(&out);
-	ref_compute(REF_DOT_PER_GROUP, in, 2, 0, 2, &out);
+	ref_compute(REF_DOT_PER_GROUP, in, &(struct ref_params){ .group = 2 }, 2, &out);
 	expect_values(&out, (double[]){ -1.5, 7 }, 2, "dot_per_group");
 	ref_output_free(&out);
 }

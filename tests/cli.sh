@@ -296,7 +296,7 @@ check_save() {
 }
 check_bad_arg() {
 	run 2 check "$data/kernels/copy.cl" --kernel copy --global 64 --local 16 --arg '{bufer: int, count: N}' &&
-		has "--arg 1: error: an argument needs exactly one of buffer, local or scalar" &&
+		has "--arg 1: error: an argument needs exactly one of buffer, constant, local or scalar" &&
 		run 2 check "$data/kernels/copy.cl" --kernel copy --global 64 --local 16 --arg '{scalar: int, value: 1}' &&
 		has "--arg 1: error: gives a scalar, but parameter 1 of copy (int* in) is a buffer" &&
 		run 2 check "$data/kernels/copy.cl" --kernel copy --global 60 --local 16 && has "not a multiple of --local 16" &&

@@ -128,8 +128,8 @@ static char *read_data(struct loader *ld, struct fy_node *node, struct src_pos a
 		yr_error(&ld->r, pos,
 			 "data file '%s' holds %zu values (shape %s), which is no whole number of "
 			 "%s elements for buffer '%s'",
-			 name, data->count, data->shape, elem_type_text(buf->type, buf->lanes, type),
-			 buf->name);
+			 name, data->count, data->shape,
+			 elem_type_text(buf->type, buf->lanes, type), buf->name);
 	} else if (buf->lanes == 3) {
 		data_file_pad_lanes(data, 3, 4);
 	}
@@ -230,22 +230,24 @@ static void parse_arg(struct loader *ld, struct fy_node *node, struct src_pos at
 	static const char *const buffer_keys[] = {
 		"name", "buffer", "count", "init", "output", NULL
 	};
+	static const char *const constant_keys[] = { "name", "constant", "count", "init", NULL };
 	static const char *const use_keys[] = { "use", NULL };
 	static const char *const local_keys[] = { "name", "local", "count", NULL };
 	static const char *const scalar_keys[] = { "name", "scalar", "value", NULL };
-	static const char *const any_keys[] = { "name",	 "buffer", "use",    "local", "scalar",
-						"count", "init",   "output", "value", NULL };
+	static const char *const any_keys[] = { "name",	  "buffer", "constant", "use",
+						"local",  "scalar", "count",	"init",
+						"output", "value",  NULL };
 
 	arg->pos = yr_pos(node, at);
 	if (!yr_require_mapping(&ld->r, node, at, "an argument"))
 		return;
-	int kinds = !!yr_get(node, "buffer") + !!yr_get(node, "use") + !!yr_get(node, "local") +
-		    !!yr_get(node, "scalar");
+	int kinds = !!yr_get(node, "buffer") + !!yr_get(node, "constant") + !!yr_get(node, "use") +
+		    !!yr_get(node, "local") + !!yr_get(node, "scalar");
 	if (kinds != 1) {
 		/* A misspelt kind key is reported as such; "needs one of" would only repeat it. */
 		if (yr_reject_unknown_keys(&ld->r, node, "an argument", any_keys) == 0 || kinds > 1)
 			yr_error(&ld->r, arg->pos,
-				 "an argument needs exactly one of buffer, use, "
+				 "an argument needs exactly one of buffer, constant, use, "
 				 "local or scalar, found %d",
 				 kinds);
 		ld->unparsed = xreallocarray(ld->unparsed, ld->nunparsed + 1, sizeof *ld->unparsed);
@@ -255,9 +257,12 @@ static void parse_arg(struct loader *ld, struct fy_node *node, struct src_pos at
 
 	struct test_case *tc = ld->tc;
 	struct fy_node *v;
-	if ((v = yr_get(node, "buffer")) != NULL) {
-		yr_reject_unknown_keys(&ld->r, node, "a buffer argument", buffer_keys);
-		struct buffer_decl buf = { .pos = arg->pos };
+	bool constant = yr_get(node, "constant") != NULL;
+	if ((v = yr_get(node, constant ? "constant" : "buffer")) != NULL) {
+		yr_reject_unknown_keys(&ld->r, node,
+				       constant ? "a constant argument" : "a buffer argument",
+				       constant ? constant_keys : buffer_keys);
+		struct buffer_decl buf = { .pos = arg->pos, .constant = constant };
 		buf.name =
 			yr_scalar_at(&ld->r, node, "name", arg->pos, "a buffer name (name: ...)");
 		if (buf.name == NULL)
@@ -458,8 +463,9 @@ static void parse_file_reference(struct loader *ld, struct fy_node *ref, struct 
 static void parse_check(struct loader *ld, struct fy_node *key, struct fy_node *node,
 			struct check *check)
 {
-	static const char *const keys[] = { "reference", "of",	   "tolerance", "group", "shift",
-					    "count",	 "serial", "partials",	NULL };
+	static const char *const keys[] = { "reference", "of",	   "tolerance", "group",
+					    "shift",	 "count",  "serial",	"partials",
+					    "width",	 "height", NULL };
 	struct test_case *tc = ld->tc;
 	check->buffer = SIZE_MAX;
 	check->pos = yr_pos(key, (struct src_pos){ 0 });
@@ -556,6 +562,19 @@ static void parse_check(struct loader *ld, struct fy_node *key, struct fy_node *
 	} else if (check->ref->shifted && !yr_misspelt(&ld->r, node, "shift")) {
 		yr_error(&ld->r, pos, "reference %s needs shift: the k of y[i] = x[(i + k) %% n]",
 			 check->ref->name);
+	}
+	const char *matrix_keys[] = { "width", "height" };
+	struct pexpr *matrix[] = { &check->width, &check->height };
+	for (int i = 0; i < 2; i++) {
+		if ((v = yr_get(node, matrix_keys[i])) == NULL)
+			continue;
+		if (check->ref->matrix)
+			yr_pexpr(&ld->r, v, pos, matrix_keys[i], names, matrix[i]);
+		else
+			yr_error(&ld->r, yr_key_pos(node, matrix_keys[i], pos),
+				 "%s applies to matrix references (transpose, matmul, stencil5, "
+				 "convolve) only, not %s",
+				 matrix_keys[i], check->ref->name);
 	}
 compared:
 	if ((v = yr_get(node, "count")) != NULL)

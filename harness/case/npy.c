@@ -223,7 +223,8 @@ void data_file_pad_lanes(struct data_file *f, unsigned lanes, unsigned stride)
 	size_t elements = f->count / lanes;
 	char *spread = xcalloc(elements * stride + 1, size);
 	for (size_t e = 0; e < elements; e++)
-		memcpy(spread + e * stride * size, (char *)f->data + e * lanes * size, lanes * size);
+		memcpy(spread + e * stride * size, (char *)f->data + e * lanes * size,
+		       lanes * size);
 	free(f->data);
 	f->data = spread;
 	f->count = elements * stride;

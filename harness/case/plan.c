@@ -156,7 +156,8 @@ static double whole_bound(const struct buffer_decl *buf, size_t count)
 	case INIT_FILE: {
 		/* A file's values count as whole numbers only where every one is. */
 		double largest = 0;
-		for (size_t i = 0; i < count * elem_stride(buf->lanes) && i < init->data.count; i++) {
+		for (size_t i = 0; i < count * elem_stride(buf->lanes) && i < init->data.count;
+		     i++) {
 			double x = elem_get(buf->type, init->data.data, i);
 			if (x != floor(x) || isinf(x))
 				return -1;
@@ -168,6 +169,56 @@ static double whole_bound(const struct buffer_decl *buf, size_t count)
 		break;
 	}
 	return -1;
+}
+
+/* A matrix reference's width and height (N and M unless the check gives them), checked
+ * against the sizes of the buffers it reads and writes. */
+static void plan_matrix(struct resolver *r, const struct check *ck, struct plan_check *pc,
+			const struct plan *plan)
+{
+	const struct test_case *tc = r->tc;
+	pc->width =
+		ck->width.expr ? (size_t)eval(r, &ck->width, "width", 1) : (size_t)r->env.size[0];
+	pc->height = ck->height.expr ? (size_t)eval(r, &ck->height, "height", 1)
+				     : (size_t)r->env.size[1];
+	if (r->failed)
+		return;
+	size_t cells = pc->width * pc->height;
+	size_t first = plan->buffer_counts[ck->of[0]];
+	size_t second = ck->ref->inputs == 2 ? plan->buffer_counts[ck->of[1]] : 0;
+	const char *why = NULL;
+	char *detail = NULL;
+	if (plan->buffer_counts[ck->buffer] < cells)
+		detail = xasprintf("output '%s' holds %zu elements, fewer than %zu x %zu",
+				   tc->buffers[ck->buffer].name, plan->buffer_counts[ck->buffer],
+				   pc->height, pc->width);
+	else if (ck->ref->kind != REF_MATMUL && ck->ref->kind != REF_CONVOLVE && first < cells)
+		detail = xasprintf("'%s' holds %zu elements, fewer than %zu x %zu",
+				   tc->buffers[ck->of[0]].name, first, pc->height, pc->width);
+	else if (ck->ref->kind == REF_MATMUL &&
+		 (first % pc->height != 0 || second != first / pc->height * pc->width))
+		detail = xasprintf("'%s' (%zu elements) and '%s' (%zu) are not %zu x k and k x %zu "
+				   "matrices",
+				   tc->buffers[ck->of[0]].name, first, tc->buffers[ck->of[1]].name,
+				   second, pc->height, pc->width);
+	else if (ck->ref->kind == REF_CONVOLVE) {
+		size_t side = 0;
+		while ((side + 1) * (side + 1) <= second)
+			side++;
+		if (side * side != second || side % 2 == 0)
+			why = "the filter must be a square of odd side, like 3 x 3 = 9 elements";
+		else if (first < cells)
+			detail = xasprintf("'%s' holds %zu elements, fewer than %zu x %zu",
+					   tc->buffers[ck->of[0]].name, first, pc->height,
+					   pc->width);
+	}
+	if (why == NULL && detail == NULL)
+		return;
+	diag_add(r->diags, DIAG_ERROR, tc->path, ck->reference_pos.line, ck->reference_pos.col,
+		 "%s of a %zu x %zu matrix at %s: %s", ck->ref->name, pc->height, pc->width, r->at,
+		 why ? why : detail);
+	free(detail);
+	r->failed = true;
 }
 
 /* DESIGN.md's second class: a float sum compares bit for bit only when every partial
@@ -231,8 +282,8 @@ int plan_build(const struct test_case *tc, const struct shape *n, const struct s
 			diag_add(diags, DIAG_ERROR, tc->path, buf->init.pos.line, buf->init.pos.col,
 				 "buffer '%s' holds %zu elements at %s, but %s holds "
 				 "%zu (shape %s): give a file at least as large, or smaller sizes",
-				 buf->name, plan->buffer_counts[b], r.at, buf->init.file,
-				 in_file, buf->init.data.shape);
+				 buf->name, plan->buffer_counts[b], r.at, buf->init.file, in_file,
+				 buf->init.data.shape);
 			r.failed = true;
 		}
 	}
@@ -268,6 +319,8 @@ int plan_build(const struct test_case *tc, const struct shape *n, const struct s
 		pc->group = ck->group.expr ? (size_t)eval(&r, &ck->group, "group", 1)
 					   : (size_t)r.env.local[0];
 		pc->shift = ck->shift.expr ? eval(&r, &ck->shift, "shift", -__LONG_LONG_MAX__) : 0;
+		if (ck->ref->matrix)
+			plan_matrix(&r, ck, pc, plan);
 		pc->count = ck->count.expr ? (size_t)eval(&r, &ck->count, "count", 1) : available;
 		/* Exactly as many: the output at one size is no prefix of another's in
 		 * general (a reduction's is not), so one file fits one size. */

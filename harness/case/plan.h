@@ -36,6 +36,7 @@ enum { PLAN_MAX_LAUNCHES = 10000 };
 struct plan_check {
 	size_t group;
 	long long shift;
+	size_t width, height; /* matrix references */
 	size_t count;
 	long long depth; /* TOL_REDUCTION: serial + ceil(log2(partials)) */
 };

@@ -11,30 +11,42 @@
 #include "base/util.h"
 
 static const struct ref_info refs[] = {
-	{ "sum", REF_SUM, 1, false, false, true },
-	{ "min", REF_MIN, 1, false, false, false },
-	{ "max", REF_MAX, 1, false, false, false },
-	{ "dot", REF_DOT, 2, false, false, true },
-	{ "sum_per_group", REF_SUM_PER_GROUP, 1, true, false, true },
-	{ "min_per_group", REF_MIN_PER_GROUP, 1, true, false, false },
-	{ "max_per_group", REF_MAX_PER_GROUP, 1, true, false, false },
-	{ "dot_per_group", REF_DOT_PER_GROUP, 2, true, false, true },
-	{ "inclusive_scan", REF_INCLUSIVE_SCAN, 1, false, false, true },
-	{ "exclusive_scan", REF_EXCLUSIVE_SCAN, 1, false, false, true },
-	{ "inclusive_scan_per_block", REF_INCLUSIVE_SCAN_PER_BLOCK, 1, true, false, true },
-	{ "exclusive_scan_per_block", REF_EXCLUSIVE_SCAN_PER_BLOCK, 1, true, false, true },
-	{ "sum_per_group_broadcast", REF_SUM_PER_GROUP_BROADCAST, 1, true, false, true },
-	{ "inclusive_scan_columns", REF_INCLUSIVE_SCAN_COLUMNS, 1, true, false, true },
-	{ "rotate", REF_ROTATE, 1, false, true, false },
-	{ "rotate_per_group", REF_ROTATE_PER_GROUP, 1, true, true, false },
-	{ "histogram", REF_HISTOGRAM, 1, false, false, false },
+	{ "sum", REF_SUM, 1, false, false, true, false },
+	{ "min", REF_MIN, 1, false, false, false, false },
+	{ "max", REF_MAX, 1, false, false, false, false },
+	{ "dot", REF_DOT, 2, false, false, true, false },
+	{ "sum_per_group", REF_SUM_PER_GROUP, 1, true, false, true, false },
+	{ "min_per_group", REF_MIN_PER_GROUP, 1, true, false, false, false },
+	{ "max_per_group", REF_MAX_PER_GROUP, 1, true, false, false, false },
+	{ "dot_per_group", REF_DOT_PER_GROUP, 2, true, false, true, false },
+	{ "inclusive_scan", REF_INCLUSIVE_SCAN, 1, false, false, true, false },
+	{ "exclusive_scan", REF_EXCLUSIVE_SCAN, 1, false, false, true, false },
+	{ "inclusive_scan_per_block", REF_INCLUSIVE_SCAN_PER_BLOCK, 1, true, false, true, false },
+	{ "exclusive_scan_per_block", REF_EXCLUSIVE_SCAN_PER_BLOCK, 1, true, false, true, false },
+	{ "sum_per_group_broadcast", REF_SUM_PER_GROUP_BROADCAST, 1, true, false, true, false },
+	{ "inclusive_scan_columns", REF_INCLUSIVE_SCAN_COLUMNS, 1, true, false, true, false },
+	{ "rotate", REF_ROTATE, 1, false, true, false, false },
+	{ "rotate_per_group", REF_ROTATE_PER_GROUP, 1, true, true, false, false },
+	{ "histogram", REF_HISTOGRAM, 1, false, false, false, false },
+	{ "transpose", REF_TRANSPOSE, 1, false, false, false, true },
+	{ "matmul", REF_MATMUL, 2, false, false, true, true },
+	{ "stencil5", REF_STENCIL5, 1, false, false, true, true },
+	{ "convolve", REF_CONVOLVE, 2, false, false, true, true },
 };
 
 const struct ref_info *ref_file(void)
 {
 	/* Not in the table: a case names it as {file: ...}, never by a name. */
-	static const struct ref_info file = { "file", REF_FILE, 1, false, false, false };
+	static const struct ref_info file = { "file", REF_FILE, 1, false, false, false, false };
 	return &file;
+}
+
+int ref_input_count(enum ref_kind kind)
+{
+	for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++)
+		if (refs[i].kind == kind)
+			return refs[i].inputs;
+	return 1;
 }
 
 const struct ref_info *ref_lookup(const char *name)
@@ -164,11 +176,78 @@ static size_t turned(size_t i, size_t size, long long shift)
 	return (size_t)(((long long)(i % size) + shift % s + s) % s);
 }
 
-void ref_compute(enum ref_kind kind, const struct ref_input *inputs, size_t group, long long shift,
+/* Adds x[i] (or a[i] * b[j] where b is given) to a, or nothing where i (or j) is past the
+ * input: matrix references reach only what exists. */
+static void acc_add_at(struct acc *a, const struct ref_input *x, size_t i,
+		       const struct ref_input *b, size_t j)
+{
+	if (i >= x->count || (b && j >= b->count))
+		return;
+	if (b == NULL) {
+		acc_add(a, elem_get(x->type, x->data, i), bits_at(x, i));
+		return;
+	}
+	acc_add(a, elem_get(x->type, x->data, i) * elem_get(b->type, b->data, j),
+		elem_wrap(a->type, bits_at(x, i) * bits_at(b, j)));
+}
+
+/* The matrix references: out is p->height x p->width, row-major. */
+static void matrix_reference(enum ref_kind kind, const struct ref_input *inputs,
+			     const struct ref_params *p, size_t count, struct ref_output *out)
+{
+	const struct ref_input *x = &inputs[0], *b = &inputs[1];
+	size_t w = p->width, h = p->height;
+	struct acc a;
+	if (kind == REF_TRANSPOSE) {
+		/* x is h columns wide and w rows tall; out[r][c] = x[c][r]. */
+		for (size_t i = 0; i < count && i < w * h; i++)
+			if (i % w * h + i / w < x->count)
+				copy_element(out, i, x, i % w * h + i / w);
+		return;
+	}
+	size_t inner = h ? x->count / h : 0;
+	size_t side = 0;
+	while (kind == REF_CONVOLVE && (side + 1) * (side + 1) <= b->count)
+		side++;
+	for (size_t i = 0; i < count && i < w * h; i++) {
+		size_t r = i / w, c = i % w;
+		acc_reset(&a, x->type, COMBINE_SUM);
+		if (kind == REF_MATMUL) {
+			for (size_t k = 0; k < inner; k++)
+				acc_add_at(&a, x, r * inner + k, b, k * w + c);
+		} else if (kind == REF_STENCIL5) {
+			acc_add_at(&a, x, i, NULL, 0);
+			if (c > 0)
+				acc_add_at(&a, x, i - 1, NULL, 0);
+			if (c + 1 < w)
+				acc_add_at(&a, x, i + 1, NULL, 0);
+			if (r > 0)
+				acc_add_at(&a, x, i - w, NULL, 0);
+			if (r + 1 < h)
+				acc_add_at(&a, x, i + w, NULL, 0);
+		} else {
+			long long half = (long long)side / 2;
+			for (size_t j = 0; j < side; j++)
+				for (size_t k = 0; k < side; k++) {
+					long long y = (long long)r + (long long)j - half;
+					long long z = (long long)c + (long long)k - half;
+					if (y >= 0 && y < (long long)h && z >= 0 &&
+					    z < (long long)w)
+						acc_add_at(&a, x, (size_t)y * w + (size_t)z, b,
+							   j * side + k);
+				}
+		}
+		record(out, i, &a);
+	}
+}
+
+void ref_compute(enum ref_kind kind, const struct ref_input *inputs, const struct ref_params *p,
 		 size_t count, struct ref_output *out)
 {
+	size_t group = p->group;
+	long long shift = p->shift;
 	const struct ref_input *x = &inputs[0];
-	int ninputs = kind == REF_DOT || kind == REF_DOT_PER_GROUP ? 2 : 1;
+	int ninputs = ref_input_count(kind);
 	size_t n = x->count;
 	if (ninputs == 2 && inputs[1].count < n)
 		n = inputs[1].count;
@@ -262,6 +341,12 @@ void ref_compute(enum ref_kind kind, const struct ref_input *inputs, size_t grou
 			}
 		}
 		break;
+	case REF_TRANSPOSE:
+	case REF_MATMUL:
+	case REF_STENCIL5:
+	case REF_CONVOLVE:
+		matrix_reference(kind, inputs, p, count, out);
+		break;
 	case REF_HISTOGRAM:
 		for (size_t i = 0; i < n; i++) {
 			double v = elem_get(x->type, x->data, i);
@@ -290,13 +375,13 @@ static struct ref_input lane_view(const struct ref_input *in, unsigned lane)
 	return (struct ref_input){ .type = in->type, .lanes = 1, .data = data, .count = count };
 }
 
-void ref_compute_lanes(enum ref_kind kind, const struct ref_input *inputs, size_t group,
-		       long long shift, enum elem_type type, unsigned lanes, size_t count,
-		       struct ref_output *out)
+void ref_compute_lanes(enum ref_kind kind, const struct ref_input *inputs,
+		       const struct ref_params *p, enum elem_type type, unsigned lanes,
+		       size_t count, struct ref_output *out)
 {
-	int ninputs = kind == REF_DOT || kind == REF_DOT_PER_GROUP ? 2 : 1;
+	int ninputs = ref_input_count(kind);
 	if (lanes == 1 && inputs[0].lanes == 1) {
-		ref_compute(kind, inputs, group, shift, count, out);
+		ref_compute(kind, inputs, p, count, out);
 		out->type = type; /* a histogram's counts, whatever it counted */
 		return;
 	}
@@ -317,13 +402,16 @@ void ref_compute_lanes(enum ref_kind kind, const struct ref_input *inputs, size_
 		for (int i = 0; i < ninputs; i++)
 			views[i] = lane_view(&inputs[i], flatten ? ELEM_MAX_LANES : lane);
 		struct ref_output one;
-		ref_compute(kind, views, flatten ? group * inputs[0].lanes : group, shift, count,
-			    &one);
+		struct ref_params lane_params = *p;
+		if (flatten)
+			lane_params.group *= inputs[0].lanes;
+		ref_compute(kind, views, &lane_params, count, &one);
 		for (size_t i = 0; i < count; i++) {
 			size_t at = i * stride + lane;
 			out->want[at] = one.want[i];
-			out->want_bits[at] = kind == REF_HISTOGRAM ? elem_wrap(type, one.want_bits[i])
-								   : one.want_bits[i];
+			out->want_bits[at] = kind == REF_HISTOGRAM
+						     ? elem_wrap(type, one.want_bits[i])
+						     : one.want_bits[i];
 			if (out->magnitude && one.magnitude) {
 				out->magnitude[at] = one.magnitude[i];
 				out->terms[at] = one.terms[i];

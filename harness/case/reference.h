@@ -25,6 +25,10 @@ enum ref_kind {
 	REF_ROTATE,
 	REF_ROTATE_PER_GROUP,
 	REF_HISTOGRAM,
+	REF_TRANSPOSE,
+	REF_MATMUL,
+	REF_STENCIL5,
+	REF_CONVOLVE,
 	REF_FILE, /* the expected values a data file holds: the one input, copied */
 };
 
@@ -36,12 +40,23 @@ struct ref_info {
 	bool per_group; /* takes `group` (default L): one result per group or block */
 	bool shifted;	/* takes `shift`: the rotation amount */
 	bool sums;	/* float results carry rounding error, so need a tolerance */
+	bool matrix;	/* reads its inputs as row-major matrices: takes width and height */
+};
+
+/* What a reference is computed with besides its inputs. */
+struct ref_params {
+	size_t group;	 /* per-group references: elements a group or block */
+	long long shift; /* rotations */
+	size_t width;	 /* matrix references: the output's columns */
+	size_t height;	 /* and rows */
 };
 
 /* Looks a reference up by the name a case uses; NULL if there is none. */
 const struct ref_info *ref_lookup(const char *name);
 /* The reference of a check whose expected values come from a data file. */
 const struct ref_info *ref_file(void);
+/* How many input buffers reference `kind` reads. */
+int ref_input_count(enum ref_kind kind);
 /* A comma-separated list of every name, for error messages. */
 const char *ref_names(void);
 
@@ -72,14 +87,20 @@ struct ref_output {
 	size_t *terms;
 };
 
-/* Computes `count` elements of reference `kind` over the inputs. group is the group or
+/* Computes `count` elements of reference `kind` over the inputs. p->group is the group or
  * block size of per-group references (the row width of REF_INCLUSIVE_SCAN_COLUMNS, which
- * scans each column of a row-major matrix); shift the rotation of REF_ROTATE and of
+ * scans each column of a row-major matrix); p->shift the rotation of REF_ROTATE and of
  * REF_ROTATE_PER_GROUP, which rotates within each group. Groups past the end of the
  * input reduce nothing and get the operation's identity. REF_SUM_PER_GROUP_BROADCAST
- * gives every element its group's sum. REF_HISTOGRAM's
- * element b counts the inputs equal to b; other values fall in no bin. */
-void ref_compute(enum ref_kind kind, const struct ref_input *inputs, size_t group, long long shift,
+ * gives every element its group's sum. REF_HISTOGRAM's element b counts the inputs equal
+ * to b; other values fall in no bin. The matrix references make a p->height x p->width
+ * row-major output: REF_TRANSPOSE of a width x height input (out[x][y] = in[y][x]);
+ * REF_MATMUL of a (height x k) by a (k x width) matrix, k = the first's count / height;
+ * REF_STENCIL5 the sum of each element and its four neighbours, those outside the grid
+ * counting 0; REF_CONVOLVE the second input, a square filter of odd side s, applied at
+ * every element (sum over i, j of filter[j][i] * in[y + j - s/2][x + i - s/2], zero
+ * outside the grid). */
+void ref_compute(enum ref_kind kind, const struct ref_input *inputs, const struct ref_params *p,
 		 size_t count, struct ref_output *out);
 /* ref_compute for an output of `type` with `lanes` lanes, `count` elements of it. Where the
  * inputs have as many lanes as the output, each lane is computed on its own (a float4
@@ -87,9 +108,9 @@ void ref_compute(enum ref_kind kind, const struct ref_input *inputs, size_t grou
  * lane of an element as a term (a float output of a float4 sum adds all four, and a
  * group of L elements holds L * lanes terms). A histogram counts into an int or uint
  * output whatever the inputs' integer type. */
-void ref_compute_lanes(enum ref_kind kind, const struct ref_input *inputs, size_t group,
-		       long long shift, enum elem_type type, unsigned lanes, size_t count,
-		       struct ref_output *out);
+void ref_compute_lanes(enum ref_kind kind, const struct ref_input *inputs,
+		       const struct ref_params *p, enum elem_type type, unsigned lanes,
+		       size_t count, struct ref_output *out);
 void ref_output_free(struct ref_output *out);
 
 #endif

@@ -42,6 +42,8 @@ void case_free(struct test_case *tc)
 		expr_free(ck->count.expr);
 		expr_free(ck->serial.expr);
 		expr_free(ck->partials.expr);
+		expr_free(ck->width.expr);
+		expr_free(ck->height.expr);
 		free(ck->expected_file);
 		data_file_free(&ck->expected);
 	}

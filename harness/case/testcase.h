@@ -38,6 +38,7 @@ struct buffer_decl {
 	struct pexpr count;
 	struct init_spec init;
 	bool output;
+	bool constant; /* in __constant memory: read only, limited by the device */
 	struct src_pos pos;
 };
 
@@ -88,6 +89,8 @@ struct check {
 	struct pexpr count;    /* elements compared; expr NULL: the whole buffer */
 	struct pexpr serial;   /* elements one work-item adds serially; NULL: 1 */
 	struct pexpr partials; /* partials combined in a tree; NULL: group, or the count */
+	struct pexpr width;    /* matrix references: the output's columns; NULL: N */
+	struct pexpr height;   /* and rows; NULL: M */
 	struct src_pos pos;
 	struct src_pos tolerance_pos;
 	char *expected_file;	   /* REF_FILE: as the case names it */

@@ -66,11 +66,12 @@ static bool read_spec(const char *text, size_t index, struct spec *spec, struct 
 			 "float, count: N, init: {random: [0, 10]}}', found '%s'",
 			 text);
 	} else {
-		static const char *const kinds[] = { "buffer", "local", "scalar", "use" };
+		static const char *const kinds[] = { "buffer", "local", "scalar", "use",
+						     "constant" };
 		static const enum arg_kind kind_of[] = { ARG_BUFFER, ARG_LOCAL, ARG_SCALAR,
-							 ARG_BUFFER };
+							 ARG_BUFFER, ARG_BUFFER };
 		int found = 0;
-		for (int k = 0; k < 4; k++) {
+		for (int k = 0; k < 5; k++) {
 			if (fy_node_mapping_lookup_by_string(root, kinds[k], FY_NT)) {
 				spec->kind = kind_of[k];
 				spec->use = k == 3;
@@ -85,8 +86,8 @@ static bool read_spec(const char *text, size_t index, struct spec *spec, struct 
 		spec->output = fy_node_mapping_lookup_by_string(root, "output", FY_NT) != NULL;
 		if (found != 1)
 			diag_add(diags, DIAG_ERROR, where, 0, 0,
-				 "an argument needs exactly one of buffer, local or scalar, found "
-				 "%d in '%s'",
+				 "an argument needs exactly one of buffer, constant, local or "
+				 "scalar, found %d in '%s'",
 				 found, text);
 		else if (spec->use)
 			diag_add(
@@ -173,14 +174,15 @@ int adhoc_bind(const struct adhoc_request *rq, const struct kernel_sig *sig,
 		char *where = xasprintf("--arg %zu", p + 1);
 		const struct kernel_param *param = &sig->params[p];
 		bool image = strstr(param->type, "image") != NULL || strstr(param->type, "sampler");
-		diag_add(diags, DIAG_ERROR, where, 0, 0,
-			 "parameter %zu of %s (%s %s) is %s, which clharness cannot make from the "
-			 "signature: it makes buffers, local buffers and scalars of %s%s",
-			 p + 1, rq->kernel, param->type, param->name,
-			 image ? "an image or sampler" : "of a type it does not know",
-			 elem_type_names(),
-			 image ? "; rewrite the kernel over a buffer (__global uchar4 *) to check it"
-			       : "; give it with --arg, e.g. '{name: x, buffer: float, count: N}'");
+		diag_add(
+			diags, DIAG_ERROR, where, 0, 0,
+			"parameter %zu of %s (%s %s) is %s, which clharness cannot make from the "
+			"signature: it makes buffers, local buffers and scalars of %s%s",
+			p + 1, rq->kernel, param->type, param->name,
+			image ? "an image or sampler" : "of a type it does not know",
+			elem_type_names(),
+			image ? "; rewrite the kernel over a buffer (__global uchar4 *) to check it"
+			      : "; give it with --arg, e.g. '{name: x, buffer: float, count: N}'");
 		free(where);
 	}
 	return diags->count > errors ? -1 : 0;
@@ -233,13 +235,15 @@ static void generated_arg(struct strbuf *out, const struct adhoc_request *rq,
 		strbuf_printf(out, "{name: %s, scalar: %s, value: %s}", p->name, t, value);
 		return;
 	}
-	const char *init = set == SET_ZEROS	     ? "{fill: 0}"
-			   : set == SET_REPEATS	     ? "{random_int: [0, 3]}"
-			   : elem_is_float(type)     ? "{random_int: [-8, 8]}"
-			   : !elem_is_signed(type)   ? "{random_int: [0, 100]}"
-						     : "{random_int: [-100, 100]}";
-	strbuf_printf(out, "{name: %s, buffer: %s, count: %s, init: %s}", p->name, t,
-		      volume_of(&rq->global, false), init);
+	const char *init = set == SET_ZEROS	   ? "{fill: 0}"
+			   : set == SET_REPEATS	   ? "{random_int: [0, 3]}"
+			   : elem_is_float(type)   ? "{random_int: [-8, 8]}"
+			   : !elem_is_signed(type) ? "{random_int: [0, 100]}"
+						   : "{random_int: [-100, 100]}";
+	/* A constant buffer is as long as a work-group: constant memory is small. */
+	strbuf_printf(out, "{name: %s, %s: %s, count: %s, init: %s}", p->name,
+		      p->constant ? "constant" : "buffer", t,
+		      volume_of(p->constant ? &rq->local : &rq->global, p->constant), init);
 }
 
 /* A --arg, with the parameter's name put first where the spec gives none: buffers need

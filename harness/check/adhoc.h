@@ -19,7 +19,7 @@ struct adhoc_request {
 	const char *kernel;
 	struct shape global; /* --global 64x64 */
 	struct shape local;  /* --local 16x16, as many dimensions as global */
-	char **specs; /* --arg texts, in order */
+	char **specs;	     /* --arg texts, in order */
 	size_t nspecs;
 	char **patterns; /* --device; none: every device and oclgrind */
 	size_t npatterns;

@@ -47,6 +47,7 @@ struct kernel_param {
 	char *type;	    /* the driver's spelling: "float*", "uint" */
 	enum arg_kind kind; /* a global or constant pointer is a buffer; local; or a scalar */
 	bool read_only;	    /* a pointer to const or to constant memory: only read */
+	bool constant;	    /* a pointer to constant memory */
 };
 
 struct kernel_sig {

@@ -174,9 +174,10 @@ static void expected_arg(const struct test_case *tc, const struct arg *arg, cl_u
 	bool buffer = arg->kind == ARG_BUFFER;
 	enum elem_type et = buffer ? tc->buffers[arg->buffer].type : arg->type;
 	unsigned lanes = buffer ? tc->buffers[arg->buffer].lanes : arg->lanes;
-	*space = arg->kind == ARG_BUFFER  ? CL_KERNEL_ARG_ADDRESS_GLOBAL
-		 : arg->kind == ARG_LOCAL ? CL_KERNEL_ARG_ADDRESS_LOCAL
-					  : CL_KERNEL_ARG_ADDRESS_PRIVATE;
+	*space = buffer && tc->buffers[arg->buffer].constant ? CL_KERNEL_ARG_ADDRESS_CONSTANT
+		 : buffer				     ? CL_KERNEL_ARG_ADDRESS_GLOBAL
+		 : arg->kind == ARG_LOCAL		     ? CL_KERNEL_ARG_ADDRESS_LOCAL
+							     : CL_KERNEL_ARG_ADDRESS_PRIVATE;
 	char name[ELEM_NAME_MAX];
 	snprintf(type, size, "%s%s", elem_type_text(et, lanes, name),
 		 arg->kind == ARG_SCALAR ? "" : "*");
@@ -336,6 +337,32 @@ static int check_limits(struct clexec *cx, const struct test_case *tc, const str
 						   "%llu work-items in dimension %u",
 						   shape_format(&local, text), cx->target.name,
 						   (unsigned long long)lim->max_work_item[d], d);
+		/* A device holds its constant arguments together in one constant space. */
+		uint64_t constant_bytes = 0;
+		unsigned constants = 0;
+		const char *first_constant = NULL;
+		for (size_t a = 0; a < tc->steps[launch->step].nargs; a++) {
+			const struct plan_arg *pa = &launch->args[a];
+			if (pa->kind != ARG_BUFFER || !tc->buffers[pa->buffer].constant)
+				continue;
+			constant_bytes += plan_buffer_bytes(tc, plan, pa->buffer);
+			constants++;
+			first_constant =
+				first_constant ? first_constant : tc->buffers[pa->buffer].name;
+		}
+		if (lim->max_constant && constant_bytes > lim->max_constant)
+			return unsupported(failure,
+					   "constant buffer%s %s%s need%s %llu bytes of constant "
+					   "memory; %s has %llu",
+					   constants > 1 ? "s" : "", first_constant,
+					   constants > 1 ? " and others" : "",
+					   constants > 1 ? "" : "s",
+					   (unsigned long long)constant_bytes, cx->target.name,
+					   (unsigned long long)lim->max_constant);
+		if (lim->max_constant_args && constants > lim->max_constant_args)
+			return unsupported(failure, "%s takes %u constant buffers; %s allows %u",
+					   tc->steps[launch->step].kernel_name, constants,
+					   cx->target.name, lim->max_constant_args);
 		uint64_t local_bytes = 0;
 		for (size_t a = 0; a < tc->steps[launch->step].nargs; a++)
 			local_bytes +=
@@ -372,7 +399,8 @@ static int set_args(cl_kernel kernel, const struct test_case *tc, const struct p
 				else
 					elem_set_bits(pa->type, value, lane, (uint64_t)pa->scalar);
 			}
-			err = clSetKernelArg(kernel, (cl_uint)a, elem_size(pa->type) * stride, value);
+			err = clSetKernelArg(kernel, (cl_uint)a, elem_size(pa->type) * stride,
+					     value);
 		}
 		if (err != CL_SUCCESS) {
 			result_set_diag(failure, VERDICT_CASE_ERROR, tc->path, st->args[a].pos.line,
@@ -563,6 +591,7 @@ int clexec_inspect(struct clexec *cx, const char *path, const char *kernel, cons
 									 : ARG_BUFFER,
 			.read_only = space == CL_KERNEL_ARG_ADDRESS_CONSTANT ||
 				     (qualifier & CL_KERNEL_ARG_TYPE_CONST),
+			.constant = space == CL_KERNEL_ARG_ADDRESS_CONSTANT,
 		};
 	}
 	clReleaseKernel(k);

@@ -188,8 +188,10 @@ static void describe_mismatch(struct result *r, const struct test_case *tc, cons
 	char lane[16] = "";
 	if (buf->lanes > 1)
 		snprintf(lane, sizeof lane, ".s%x", (unsigned)(rep->first % stride));
-	char *source = ck->ref->kind == REF_FILE
-			       ? xasprintf("as %s holds", ck->expected_file)
+	char *source = ck->ref->kind == REF_FILE ? xasprintf("as %s holds", ck->expected_file)
+		       : ck->ref->inputs == 2
+			       ? xasprintf("%s of %s and %s", ck->ref->name,
+					   tc->buffers[ck->of[0]].name, tc->buffers[ck->of[1]].name)
 			       : xasprintf("%s of %s", ck->ref->name, tc->buffers[ck->of[0]].name);
 	result_set_diag(r, VERDICT_WRONG_OUTPUT, tc->path, ck->pos.line, ck->pos.col,
 			"%s[%zu]%s: got %s, want %s%s; %zu of %zu %s differ (%s)", name, element,
@@ -232,17 +234,21 @@ static const struct ref_output *reference_for(const struct test_case *tc, const 
 	struct ref_input inputs[2];
 	for (int i = 0; i < ck->ref->inputs; i++) {
 		const struct buffer_decl *of = &tc->buffers[ck->of[i]];
-		inputs[i] = ck->ref->kind == REF_FILE
-				    ? (struct ref_input){ ck->expected.type, out->lanes,
-							  ck->expected.data,
-							  ck->expected.count / elem_stride(out->lanes) }
-				    : (struct ref_input){ of->type, of->lanes, in->data[ck->of[i]],
-							  in->count[ck->of[i]] };
+		inputs[i] =
+			ck->ref->kind == REF_FILE
+				? (struct ref_input){ ck->expected.type, out->lanes,
+						      ck->expected.data,
+						      ck->expected.count / elem_stride(out->lanes) }
+				: (struct ref_input){ of->type, of->lanes, in->data[ck->of[i]],
+						      in->count[ck->of[i]] };
 	}
 	uint64_t t0 = clock_now_ns();
 	ref_output_free(&kept->out);
-	ref_compute_lanes(ck->ref->kind, inputs, pc->group, pc->shift, out->type, out->lanes,
-			  pc->count, &key.out);
+	struct ref_params params = {
+		.group = pc->group, .shift = pc->shift, .width = pc->width, .height = pc->height
+	};
+	ref_compute_lanes(ck->ref->kind, inputs, &params, out->type, out->lanes, pc->count,
+			  &key.out);
 	*kept = key;
 	r->reference_ns += clock_now_ns() - t0;
 	r->references++;

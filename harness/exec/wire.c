@@ -470,7 +470,7 @@ int wire_read_message(const char *p, size_t len, char **message)
 	}
 static const struct field param_fields[] = { P(name, F_STR), P(type, F_STR),
 					     P(kind, F_ENUM, .max = ARG_SCALAR),
-					     P(read_only, F_BOOL) };
+					     P(read_only, F_BOOL), P(constant, F_BOOL) };
 #undef P
 
 void wire_signature(struct strbuf *out, const struct kernel_sig *sig)

@@ -116,7 +116,8 @@ static int parse_param(const char *text, struct kernel_param *p, char **why)
 		*p = (struct kernel_param){ .name = name,
 					    .type = strbuf_take(&normal),
 					    .kind = pointer ? (enum arg_kind)space : ARG_SCALAR,
-					    .read_only = constant || (pointer && is_const) };
+					    .read_only = constant || (pointer && is_const),
+					    .constant = constant };
 		name = NULL;
 	}
 	free(name);

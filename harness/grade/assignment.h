@@ -32,7 +32,7 @@ struct grade_check {
 	double points;
 	bool hidden; /* reports say pass or fail only */
 	enum grade_kind kind;
-	char *case_path;  /* resolved: a readable case file */
+	char *case_path;     /* resolved: a readable case file */
 	struct shape *sizes; /* NULL: the case's own (a simulate check: its sim_sizes) */
 	size_t nsizes;
 	struct shape *locals; /* NULL: the case's own */

@@ -44,10 +44,10 @@ enum expectation {
 	EXPECT_UNMET,	   /* the golden says otherwise; expect_diff shows how */
 };
 
-/* One result. n and l (size and work-group shape) have no dimensions for results about a whole case (a build error, a crash while
- * building). file/line/col/message is the headline diagnostic, detail the rest (build
- * log, signal name). Mismatch fields are set for wrong-output. verdict is the worst of
- * the output comparison (kept in `output`) and the simulator's error findings. */
+/* One result. n and l (size and work-group shape) have no dimensions for results about a whole case
+ * (a build error, a crash while building). file/line/col/message is the headline diagnostic, detail
+ * the rest (build log, signal name). Mismatch fields are set for wrong-output. verdict is the worst
+ * of the output comparison (kept in `output`) and the simulator's error findings. */
 struct result {
 	char *case_name;
 	char *case_path;
