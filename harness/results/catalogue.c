@@ -136,7 +136,7 @@ struct placed {
 static void put_simulator_cell(struct strbuf *out, const struct placed *runs, size_t nentries,
 			       bool *buggy)
 {
-	struct wordset found = { 0 };
+	struct wordset found = { 0 }, shapes = { 0 };
 	const char **outputs = NULL;
 	size_t nruns = 0, wrong = 0;
 	*buggy = false;
@@ -147,6 +147,8 @@ static void put_simulator_cell(struct strbuf *out, const struct placed *runs, si
 		outputs = xreallocarray(outputs, nruns + 1, sizeof *outputs);
 		outputs[nruns++] = r->output ? r->output : r->verdict;
 		wrong += r->output && strcmp(r->output, "wrong-output") == 0;
+		if (r->shape && strcmp(r->shape, "build") != 0)
+			wordset_add(&shapes, xstrdup(r->shape));
 		for (size_t f = 0; f < r->nfindings; f++) {
 			*buggy |= r->findings[f].severity &&
 				  strcmp(r->findings[f].severity, "error") == 0;
@@ -166,8 +168,14 @@ static void put_simulator_cell(struct strbuf *out, const struct placed *runs, si
 			strbuf_printf(out, "; output wrong in %zu of %zu run%s", wrong, nruns,
 				      nruns == 1 ? "" : "s");
 	}
+	/* The shapes simulated: a finding holds at these, not at the devices' sizes. */
+	for (size_t i = 0; i < shapes.count; i++) {
+		strbuf_puts(out, i ? ", " : " at ");
+		put_cell_text(out, shapes.items[i]);
+	}
 	free(outputs);
 	wordset_free(&found);
+	wordset_free(&shapes);
 }
 
 /* One real device's verdicts for a case, from its runs there (in the order read);

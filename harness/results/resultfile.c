@@ -74,6 +74,7 @@ static void recorded_result_free(struct recorded_result *r)
 	free(r->target);
 	free(r->verdict);
 	free(r->output);
+	free(r->shape);
 }
 
 /* Parses one line, first in a child process when `guard`; false after saying what is
@@ -94,6 +95,7 @@ static bool read_line(const char *path, int lineno, const char *text, bool guard
 			.target = text_member(root, "target"),
 			.verdict = text_member(root, "verdict"),
 			.output = text_member(root, "output"),
+			.shape = text_member(root, "shape"),
 		};
 		char *backend = text_member(root, "backend");
 		r.simulated = backend && strcmp(backend, "device") != 0;

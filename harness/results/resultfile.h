@@ -25,6 +25,7 @@ struct recorded_result {
 	bool simulated;	 /* from a simulator backend */
 	char *verdict;
 	char *output; /* the output comparison's verdict */
+	char *shape;  /* "N=1024x768 L=16x16"; NULL in results older than shapes */
 	struct recorded_finding *findings;
 	size_t nfindings;
 };
