@@ -25,6 +25,7 @@
 #include "grade/gradereport.h"
 #include "grade/submission.h"
 #include "results/catalogue.h"
+#include "results/crosscheck.h"
 #include "results/golden.h"
 #include "results/report.h"
 
@@ -148,6 +149,9 @@ static void print_diags(const struct diag_list *diags)
 struct run_state {
 	struct reporter *reporter;
 	struct golden_book *book;
+	struct crosscheck cross;
+	struct test_case **cases;
+	size_t ncases;
 };
 
 /* The case files named from argv[first] on, folders searched; with none, the installed
@@ -181,6 +185,10 @@ static int collect_cases(int argc, char **argv, int first, struct walk *paths)
 static void emit_result(void *ctx, struct result *r)
 {
 	struct run_state *st = ctx;
+	/* Outputs compared between targets first: a difference is a verdict for the golden. */
+	for (size_t i = 0; i < st->ncases && r->nkept > 0; i++)
+		if (strcmp(st->cases[i]->path, r->case_path) == 0)
+			crosscheck_take(&st->cross, st->cases[i], r);
 	golden_book_take(st->book, r);
 	report_result(st->reporter, r);
 }
@@ -410,6 +418,7 @@ static int cmd_run(int argc, char **argv)
 	size_t ncases = 0;
 	struct selection sel = { 0 };
 	struct golden_book book = { 0 };
+	struct run_state state = { 0 };
 	int status = 0;
 	if (collect_cases(argc, argv, optind, &paths) < 0) {
 		status = EXIT_USAGE;
@@ -469,7 +478,9 @@ static int cmd_run(int argc, char **argv)
 		goto out;
 	}
 
-	struct run_state state = { &reporter, &book };
+	state = (struct run_state){
+		.reporter = &reporter, .book = &book, .cases = cases, .ncases = ncases
+	};
 	interrupt_install();
 	for (size_t t = 0; t < sel.count && !interrupt_signal(); t++)
 		selection_run(&sel, t, emit_result, &state);
@@ -489,6 +500,7 @@ static int cmd_run(int argc, char **argv)
 		status = report_all_expected(&reporter) || format == REPORT_TAP ? 0 : EXIT_MISMATCH;
 
 out:
+	crosscheck_free(&state.cross);
 	selection_free(&sel);
 	golden_book_close(&book);
 	if (junit)

@@ -151,6 +151,15 @@ other_types() {
 		run 1 run --device pocl "$cases/type_range.yaml" &&
 		has "type_range.yaml:7:49: error: uchar4 buffer 'u4' holds values from 0 to 255, but its init reaches 300"
 }
+# reference: targets compares what every target left where no CPU reference fits; a
+# difference names the buffer, the index and both targets' values.
+across_targets() {
+	run 0 run --device pocl,oclgrind "$cases/across_targets.yaml" && [ "$(count '^pass ')" -eq 3 ] &&
+		run 1 run --device pocl,oclgrind "$cases/across_targets_differ.yaml" &&
+		has "across_targets_differ.yaml:10:3: error: out[0]: 120 on oclgrind, 300 on pocl-cpu; 64 of 64 elements differ (reference: targets, at N=64 L=16)" &&
+		run 1 run --device pocl,oclgrind "$cases/across_targets_no_shared_shape.yaml" &&
+		has "list every sim_sizes entry in sizes"
+}
 built_once() {
 	run 0 run --device pocl --timing --size 32 --size 64 --local 8 --local 4 "$cases/good.yaml" &&
 		has "work: 1 program build, 4 input buffers generated, 2 references computed, 4 runs"
@@ -189,6 +198,7 @@ check "--tap reports failures as not ok lines and exits 0" tap_failures_exit_0
 check "--size and --local replace the case's own" overrides
 check "a 2-D case runs, names its shapes N=64x32 L=16x4, and takes --size 32x16" two_dimensions
 check "buffers, locals and scalars of every type and vector width run and compare lane by lane" other_types
+check "with reference: targets the outputs of every target are compared with each other" across_targets
 check "a buffer's inputs come from a .npy file, and a size past it is that case's error" inputs_from_file
 check "a check's expected values come from a .npy file, a wrong one named at its index" reference_from_file
 check "a program is built once per device; inputs, and references that do not depend on L, once per size" built_once

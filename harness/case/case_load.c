@@ -515,6 +515,16 @@ static void parse_check(struct loader *ld, struct fy_node *key, struct fy_node *
 	}
 	if (check->ref == NULL)
 		return;
+	if (check->ref->kind == REF_TARGETS) {
+		static const char *const computed_only[] = { "of", "group", "shift" };
+		for (size_t k = 0; k < 3; k++)
+			if (yr_get(node, computed_only[k]))
+				yr_error(&ld->r, yr_key_pos(node, computed_only[k], pos),
+					 "%s belongs to a computed reference; reference: targets "
+					 "compares the targets' outputs with each other",
+					 computed_only[k]);
+		goto compared;
+	}
 
 	struct fy_node *of = yr_get(node, "of");
 	struct src_pos of_pos = yr_pos(of, pos);
@@ -640,6 +650,38 @@ static void parse_checks(struct loader *ld, struct fy_node *node, struct src_pos
 	}
 }
 
+/* Whether every shape of `sub` is among those of `all`. */
+static bool shapes_within(const struct shape *sub, size_t nsub, const struct shape *all,
+			  size_t nall)
+{
+	for (size_t i = 0; i < nsub; i++) {
+		bool found = false;
+		for (size_t j = 0; j < nall && !found; j++)
+			found = shape_equal(&sub[i], &all[j]);
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+/* reference: targets compares outputs at the shapes every target runs: the simulator's
+ * must be among the devices', or Oclgrind's outputs would have nothing to meet. */
+static void check_shared_shapes(struct loader *ld)
+{
+	struct test_case *tc = ld->tc;
+	bool across = false;
+	for (size_t c = 0; c < tc->nchecks; c++)
+		across |= tc->checks[c].ref && tc->checks[c].ref->kind == REF_TARGETS;
+	if (!across || tc->nsim_sizes == 0)
+		return;
+	if (!shapes_within(tc->sim_sizes, tc->nsim_sizes, tc->sizes, tc->nsizes) ||
+	    !shapes_within(tc->sim_locals, tc->nsim_locals, tc->locals, tc->nlocals))
+		yr_error(&ld->r, tc->sizes_pos,
+			 "reference: targets compares the outputs of Oclgrind and the devices "
+			 "where they run the same shape: list every sim_sizes entry in sizes, "
+			 "and every sim_local entry in local");
+}
+
 /* Resolves the case at every N of `sizes` and L of `locals`; returns false after adding
  * the first failure's diagnostics (the other shapes would repeat it). */
 static bool validate_shapes(struct loader *ld, const struct shape *sizes, size_t nsizes,
@@ -755,6 +797,7 @@ static void parse_case(struct loader *ld, struct fy_node *root)
 	}
 
 	parse_checks(ld, yr_get(root, "check"), top);
+	check_shared_shapes(ld);
 	if (ld->r.errors == 0)
 		validate_plans(ld);
 }

@@ -29,7 +29,8 @@ enum ref_kind {
 	REF_MATMUL,
 	REF_STENCIL5,
 	REF_CONVOLVE,
-	REF_FILE, /* the expected values a data file holds: the one input, copied */
+	REF_FILE,    /* the expected values a data file holds: the one input, copied */
+	REF_TARGETS, /* none: the outputs of every target are compared with each other */
 };
 
 /* What a case may say about a reference, from the table in reference.c. */

@@ -399,25 +399,17 @@ static bool compare_outputs(const struct adhoc_request *rq, const struct outputs
 {
 	for (size_t k = 0; k < a->nkept && k < b->nkept; k++) {
 		const struct kept_buffer *x = &a->kept[k], *y = &b->kept[k];
-		size_t differ = 0, first = 0;
-		for (size_t i = 0; i < x->count && i < y->count; i++) {
-			if (elem_is_padding(x->lanes, i))
-				continue;
-			double u = elem_get(x->type, x->data, i), v = elem_get(y->type, y->data, i);
-			if (u == v || (isnan(u) && isnan(v)))
-				continue;
-			if (differ++ == 0)
-				first = i;
-		}
-		if (differ == 0)
+		struct kept_difference d;
+		if (kept_buffer_diff(x, y, &d) == 0)
 			continue;
-		char *what = xasprintf(
-			"with the %s inputs, %s and %s leave different values in %s: %s[%zu] is "
-			"%.9g on %s and %.9g on %s; %zu of %zu elements differ",
-			adhoc_set_name(a->set), a->target, b->target, x->name, x->name, first,
-			elem_get(x->type, x->data, first), a->target,
-			elem_get(y->type, y->data, first), b->target, differ, x->count);
+		char *place = kept_difference_place(x, &d);
+		char *what = xasprintf("with the %s inputs, %s and %s leave different values in "
+				       "%s: %s is %.9g on %s and %.9g on %s; %zu of %zu %s differ",
+				       adhoc_set_name(a->set), a->target, b->target, x->name, place,
+				       d.a, a->target, d.b, b->target, d.differ, d.compared,
+				       x->lanes > 1 ? "lanes" : "elements");
 		diag_render(out, rq->kernel_path, 0, 0, DIAG_WARNING, what, false);
+		free(place);
 		free(what);
 		return true;
 	}

@@ -262,6 +262,8 @@ static void check_outputs(const struct test_case *tc, const struct plan *plan, s
 	for (size_t c = 0; c < tc->nchecks; c++) {
 		const struct check *ck = &tc->checks[c];
 		const struct plan_check *pc = &plan->checks[c];
+		if (ck->ref->kind == REF_TARGETS)
+			continue; /* compared with the other targets' once all have run */
 		const struct ref_output *want = reference_for(tc, plan, c, in, r);
 		uint64_t t0 = clock_now_ns();
 		struct cmp_report rep;
@@ -274,12 +276,22 @@ static void check_outputs(const struct test_case *tc, const struct plan *plan, s
 	}
 }
 
-/* Hands the result the output buffers themselves, for comparing devices with each other. */
+/* Whether buffer b is an output whose check is the other targets' copies of it. */
+static bool compared_across(const struct test_case *tc, size_t b)
+{
+	for (size_t c = 0; c < tc->nchecks; c++)
+		if (tc->checks[c].buffer == b && tc->checks[c].ref->kind == REF_TARGETS)
+			return true;
+	return false;
+}
+
+/* Hands the result the output buffers themselves, for comparing targets with each other:
+ * all of them where `all`, else those whose check is reference: targets. */
 static void keep_outputs(const struct test_case *tc, const struct plan *plan, void **final,
-			 struct result *r)
+			 bool all, struct result *r)
 {
 	for (size_t b = 0; b < tc->nbuffers; b++) {
-		if (!tc->buffers[b].output)
+		if (!tc->buffers[b].output || !(all || compared_across(tc, b)))
 			continue;
 		r->kept = xreallocarray(r->kept, r->nkept + 1, sizeof *r->kept);
 		struct kept_buffer *k = &r->kept[r->nkept++];
@@ -338,8 +350,8 @@ static int run_one(const struct backend *b, struct backend_session *session, con
 	int status = b->execute(session, tc, &plan, in->data, final, opt->repeat, &r->kernel_ns, r);
 	if (status == 0)
 		check_outputs(tc, &plan, in, final, r);
-	if (status == 0 && opt->keep_outputs)
-		keep_outputs(tc, &plan, final, r);
+	if (status == 0)
+		keep_outputs(tc, &plan, final, opt->keep_outputs, r);
 	result_settle(r);
 
 	for (size_t k = 0; k < tc->nbuffers; k++)

@@ -3,10 +3,43 @@
 
 #include "results/result.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 
 #include "base/util.h"
+
+size_t kept_buffer_diff(const struct kept_buffer *a, const struct kept_buffer *b,
+			struct kept_difference *d)
+{
+	*d = (struct kept_difference){ 0 };
+	unsigned stride = elem_stride(a->lanes);
+	for (size_t i = 0; i < a->count && i < b->count; i++) {
+		if (elem_is_padding(a->lanes, i))
+			continue;
+		d->compared++;
+		double u = elem_get(a->type, a->data, i), v = elem_get(b->type, b->data, i);
+		bool same = elem_is_float(a->type) ? u == v || (isnan(u) && isnan(v))
+						   : elem_get_bits(a->type, a->data, i) ==
+							     elem_get_bits(b->type, b->data, i);
+		if (same)
+			continue;
+		if (d->differ++ == 0) {
+			d->element = i / stride;
+			d->lane = (unsigned)(i % stride);
+			d->a = u;
+			d->b = v;
+		}
+	}
+	return d->differ;
+}
+
+char *kept_difference_place(const struct kept_buffer *k, const struct kept_difference *d)
+{
+	if (k->lanes > 1)
+		return xasprintf("%s[%zu].s%x", k->name, d->element, d->lane);
+	return xasprintf("%s[%zu]", k->name, d->element);
+}
 
 const char *verdict_name(enum verdict v)
 {
@@ -106,6 +139,17 @@ void result_cut(struct result *r)
 	text_cut(&r->detail, RESULT_DETAIL_MAX, "log");
 }
 
+void result_free_kept(struct result *r)
+{
+	for (size_t i = 0; i < r->nkept; i++) {
+		free(r->kept[i].name);
+		free(r->kept[i].data);
+	}
+	free(r->kept);
+	r->kept = NULL;
+	r->nkept = 0;
+}
+
 void result_free(struct result *r)
 {
 	free(r->case_name);
@@ -118,10 +162,6 @@ void result_free(struct result *r)
 	free(r->buffer);
 	free(r->expect_diff);
 	finding_list_free(&r->findings);
-	for (size_t i = 0; i < r->nkept; i++) {
-		free(r->kept[i].name);
-		free(r->kept[i].data);
-	}
-	free(r->kept);
+	result_free_kept(r);
 	*r = (struct result){ 0 };
 }

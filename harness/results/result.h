@@ -86,6 +86,21 @@ struct result {
 	char *expect_diff;	 /* EXPECT_UNMET: the golden's lines and this result's */
 };
 
+/* Where two targets' copies of one buffer differ: how many scalars (a 3-vector's padding
+ * apart, NaN equal to NaN), and the first one's element, lane and values. */
+struct kept_difference {
+	size_t differ;
+	size_t compared;
+	size_t element;
+	unsigned lane;
+	double a, b;
+};
+/* Compares a and b scalar by scalar; returns the number that differ. */
+size_t kept_buffer_diff(const struct kept_buffer *a, const struct kept_buffer *b,
+			struct kept_difference *d);
+/* "out[5]" or "out[5].s2", for messages. */
+char *kept_difference_place(const struct kept_buffer *k, const struct kept_difference *d);
+
 const char *verdict_name(enum verdict v);
 /* Whether the result is what the case expects. A golden decides where there is one
  * (r->expect); otherwise: pass (or skip) for good kernels; for racy ones, any produced
@@ -99,6 +114,8 @@ void result_settle(struct result *r);
 void result_set_diag(struct result *r, enum verdict v, const char *file, int line, int col,
 		     const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 void result_free(struct result *r);
+/* Frees the outputs a result kept, and no more. */
+void result_free_kept(struct result *r);
 
 /* The most of a result's message and detail (a build log, a worker's last words) that
  * reach the reports: a 3.4 MB source's build log would otherwise put megabytes in every
