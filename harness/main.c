@@ -152,6 +152,8 @@ struct run_state {
 	struct crosscheck cross;
 	struct test_case **cases;
 	size_t ncases;
+	struct test_case **refs; /* reference runs of the cases with a reference kernel */
+	size_t nrefs;
 };
 
 /* The case files named from argv[first] on, folders searched; with none, the installed
@@ -191,6 +193,41 @@ static void emit_result(void *ctx, struct result *r)
 			crosscheck_take(&st->cross, st->cases[i], r);
 	golden_book_take(st->book, r);
 	report_result(st->reporter, r);
+}
+
+/* A reference kernel's run: its outputs kept for the case's runs; reported only when it
+ * gave none, since then the case has nothing to be compared with. */
+static void emit_reference(void *ctx, struct result *r)
+{
+	struct run_state *st = ctx;
+	for (size_t i = 0; i < st->nrefs; i++)
+		if (strcmp(st->refs[i]->path, r->case_path) == 0)
+			crosscheck_take(&st->cross, st->refs[i], r);
+	if (r->verdict != VERDICT_PASS)
+		report_result(st->reporter, r);
+}
+
+/* Runs the reference kernels of the cases that have one on the first CPU device, before
+ * any target runs the cases, so each run of a case meets its reference's outputs. */
+static void run_references(struct run_state *st, const struct run_options *opt, unsigned timeout)
+{
+	struct diag_list diags = { 0 };
+	for (size_t i = 0; i < st->ncases; i++) {
+		struct test_case *ref = case_load_reference(st->cases[i], &diags);
+		if (ref == NULL)
+			continue;
+		st->refs = xreallocarray(st->refs, st->nrefs + 1, sizeof *st->refs);
+		st->refs[st->nrefs++] = ref;
+	}
+	diag_list_free(&diags); /* the case itself loaded: its reference loads the same */
+	if (st->nrefs == 0)
+		return;
+	char *cpu[] = { "cpu" };
+	struct selection sel;
+	selection_open(&sel, cpu, 1, st->refs, st->nrefs, opt, timeout);
+	if (sel.count > 0)
+		selection_run(&sel, 0, emit_reference, st);
+	selection_free(&sel);
 }
 
 static void emit_reported(void *ctx, struct result *r)
@@ -482,6 +519,7 @@ static int cmd_run(int argc, char **argv)
 		.reporter = &reporter, .book = &book, .cases = cases, .ncases = ncases
 	};
 	interrupt_install();
+	run_references(&state, &opt, timeout);
 	for (size_t t = 0; t < sel.count && !interrupt_signal(); t++)
 		selection_run(&sel, t, emit_result, &state);
 	/* After a stop, the cases not run have no result to compare with their goldens. */
@@ -501,6 +539,9 @@ static int cmd_run(int argc, char **argv)
 
 out:
 	crosscheck_free(&state.cross);
+	for (size_t i = 0; i < state.nrefs; i++)
+		case_free(state.refs[i]);
+	free(state.refs);
 	selection_free(&sel);
 	golden_book_close(&book);
 	if (junit)

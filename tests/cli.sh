@@ -156,9 +156,20 @@ other_types() {
 across_targets() {
 	run 0 run --device pocl,oclgrind "$cases/across_targets.yaml" && [ "$(count '^pass ')" -eq 3 ] &&
 		run 1 run --device pocl,oclgrind "$cases/across_targets_differ.yaml" &&
-		has "across_targets_differ.yaml:10:3: error: out[0]: 120 on oclgrind, 300 on pocl-cpu; 64 of 64 elements differ (reference: targets, at N=64 L=16)" &&
+		has "across_targets_differ.yaml:10:3: error: out[0]: got 120, want 300 as pocl-cpu left it; 64 of 64 elements differ (at N=64 L=16)" &&
 		run 1 run --device pocl,oclgrind "$cases/across_targets_no_shared_shape.yaml" &&
 		has "list every sim_sizes entry in sizes"
+}
+# A reference kernel runs on the CPU device with the case's inputs, whichever targets run
+# the case; a wrong one, or one that does not build, is reported as such.
+reference_kernel() {
+	run 0 run --device pocl,oclgrind "$cases/reference_kernel.yaml" && [ "$(count '^pass ')" -eq 3 ] &&
+		run 0 run --device oclgrind "$cases/reference_kernel.yaml" && [ "$(count '^pass ')" -eq 1 ] &&
+		run 1 run --device pocl "$cases/reference_kernel_wrong.yaml" &&
+		has "reference_kernel_wrong.yaml:12:3: error: out[0]: got -5829, want 4489 as the reference kernel pair_product_wrong on pocl-cpu left it; 62 of 64 elements differ (at N=64 L=16)" &&
+		run 1 run --device pocl "$cases/reference_kernel_missing.yaml" &&
+		has "case-error         reference_kernel_missing (reference) pocl-cpu" &&
+		has "no reference for out: the reference kernel no_such_kernel did not run on a CPU device at N=64 L=16"
 }
 built_once() {
 	run 0 run --device pocl --timing --size 32 --size 64 --local 8 --local 4 "$cases/good.yaml" &&
@@ -199,6 +210,7 @@ check "--size and --local replace the case's own" overrides
 check "a 2-D case runs, names its shapes N=64x32 L=16x4, and takes --size 32x16" two_dimensions
 check "buffers, locals and scalars of every type and vector width run and compare lane by lane" other_types
 check "with reference: targets the outputs of every target are compared with each other" across_targets
+check "a reference kernel's output on the CPU device is what every target's must be" reference_kernel
 check "a buffer's inputs come from a .npy file, and a size past it is that case's error" inputs_from_file
 check "a check's expected values come from a .npy file, a wrong one named at its index" reference_from_file
 check "a program is built once per device; inputs, and references that do not depend on L, once per size" built_once

@@ -314,25 +314,11 @@ static void parse_arg(struct loader *ld, struct fy_node *node, struct src_pos at
 	}
 }
 
-static void parse_step(struct loader *ld, struct fy_node *node, struct src_pos at, bool top,
-		       struct step *step)
+/* The kernel: {file, name} of a step (or of a reference kernel) into step. */
+static void parse_kernel_key(struct loader *ld, struct fy_node *node, struct src_pos pos,
+			     struct step *step)
 {
-	static const char *const step_keys[] = { "kernel", "global", "local", "offset",
-						 "repeat", "args",   NULL };
 	static const char *const kernel_keys[] = { "file", "name", NULL };
-
-	if (!top) {
-		if (!yr_require_mapping(&ld->r, node, at, "a step"))
-			return;
-		yr_reject_unknown_keys(&ld->r, node, "a step", step_keys);
-	}
-	struct src_pos pos = yr_pos(node, at);
-	unsigned names = EXPR_SHAPE | EXPR_CU;
-
-	struct fy_node *v = yr_get(node, "repeat");
-	if (!top && v != NULL && yr_pexpr(&ld->r, v, pos, "repeat", names, &step->repeat))
-		names |= EXPR_I;
-
 	struct fy_node *kernel = yr_get(node, "kernel");
 	struct src_pos kpos = yr_key_pos(node, "kernel", pos);
 	if (kernel == NULL) {
@@ -352,6 +338,27 @@ static void parse_step(struct loader *ld, struct fy_node *node, struct src_pos a
 			step->kernel_path = find_case_file(ld, step->kernel_file, step->file_pos,
 							   "kernel file");
 	}
+}
+
+static void parse_step(struct loader *ld, struct fy_node *node, struct src_pos at, bool top,
+		       struct step *step)
+{
+	static const char *const step_keys[] = { "kernel", "global", "local", "offset",
+						 "repeat", "args",   NULL };
+
+	if (!top) {
+		if (!yr_require_mapping(&ld->r, node, at, "a step"))
+			return;
+		yr_reject_unknown_keys(&ld->r, node, "a step", step_keys);
+	}
+	struct src_pos pos = yr_pos(node, at);
+	unsigned names = EXPR_SHAPE | EXPR_CU;
+
+	struct fy_node *v = yr_get(node, "repeat");
+	if (!top && v != NULL && yr_pexpr(&ld->r, v, pos, "repeat", names, &step->repeat))
+		names |= EXPR_I;
+
+	parse_kernel_key(ld, node, pos, step);
 
 	v = yr_get(node, "global");
 	if (v == NULL) {
@@ -441,6 +448,62 @@ static enum tolerance parse_tolerance(struct loader *ld, struct fy_node *node, s
 	return t;
 }
 
+/* A copy of an expression, parsed again from its text. */
+static struct pexpr pexpr_copy(const struct pexpr *pe)
+{
+	struct pexpr copy = { .pos = pe->pos };
+	struct expr_error err;
+	if (pe->expr && expr_parse(expr_text(pe->expr), &copy.expr, &err) < 0)
+		copy.expr = NULL; /* it parsed once: it parses again */
+	return copy;
+}
+
+/* reference: {kernel: {file, name}, global: G}: a plainly written kernel, launched with
+ * the arguments of the case's last step (the same buffers with the same inputs) at
+ * global size G (default 1: serial) in work-groups of one, on a CPU device; what it
+ * leaves in the checked buffer is the expected output, compared exactly. */
+static void parse_kernel_reference(struct loader *ld, struct fy_node *ref, struct check *check)
+{
+	static const char *const keys[] = { "kernel", "global", NULL };
+	yr_reject_unknown_keys(&ld->r, ref, "a reference kernel", keys);
+	check->ref = ref_kernel();
+	struct step *st = xcalloc(1, sizeof *st);
+	check->ref_step = st;
+	struct src_pos pos = check->reference_pos;
+	parse_kernel_key(ld, ref, pos, st);
+	struct fy_node *v = yr_get(ref, "global");
+	st->global_pos = yr_pos(v, pos);
+	if (v != NULL) {
+		st->global_dims = yr_pexpr_dims(&ld->r, v, pos, "the reference's global",
+						EXPR_SHAPE, st->global);
+	} else {
+		struct expr_error err;
+		expr_parse("1", &st->global[0].expr, &err);
+		st->global[0].pos = pos;
+		st->global_dims = 1;
+	}
+	/* Work-groups of one item: a reference needs no local memory shared. */
+	st->local_dims = st->global_dims;
+	st->local_pos = st->global_pos;
+	for (unsigned d = 0; d < st->local_dims; d++) {
+		struct expr_error err;
+		expr_parse("1", &st->local[d].expr, &err);
+		st->local[d].pos = st->global_pos;
+	}
+	const struct test_case *tc = ld->tc;
+	if (tc->nsteps == 0)
+		return;
+	const struct step *last = &tc->steps[tc->nsteps - 1];
+	st->args_pos = last->args_pos;
+	st->nargs = last->nargs;
+	st->args = xcalloc(st->nargs ? st->nargs : 1, sizeof *st->args);
+	for (size_t a = 0; a < last->nargs; a++) {
+		st->args[a] = last->args[a];
+		st->args[a].count = pexpr_copy(&last->args[a].count);
+		st->args[a].value = pexpr_copy(&last->args[a].value);
+	}
+}
+
 /* reference: {file: out.npy}: the expected values of `out` as a data file holds them,
  * compared exactly; the check's other keys (count) are read as for any reference. */
 static void parse_file_reference(struct loader *ld, struct fy_node *ref, struct buffer_decl *out,
@@ -495,7 +558,10 @@ static void parse_check(struct loader *ld, struct fy_node *key, struct fy_node *
 	unsigned names = EXPR_SHAPE | EXPR_CU;
 	struct fy_node *v;
 	if (ref_node && fy_node_is_mapping(ref_node)) {
-		parse_file_reference(ld, ref_node, out, check);
+		if (yr_get(ref_node, "kernel"))
+			parse_kernel_reference(ld, ref_node, check);
+		else
+			parse_file_reference(ld, ref_node, out, check);
 		static const char *const computed_only[] = { "of", "group", "shift" };
 		for (size_t k = 0; k < 3; k++)
 			if (yr_get(node, computed_only[k]))
@@ -650,6 +716,36 @@ static void parse_checks(struct loader *ld, struct fy_node *node, struct src_pos
 	}
 }
 
+/* Whether two launches of a reference kernel are one: the same file, name and global. */
+static bool same_reference(const struct step *a, const struct step *b)
+{
+	if (!a->kernel_file || !b->kernel_file || !a->kernel_name || !b->kernel_name ||
+	    strcmp(a->kernel_file, b->kernel_file) != 0 ||
+	    strcmp(a->kernel_name, b->kernel_name) != 0 || a->global_dims != b->global_dims)
+		return false;
+	for (unsigned d = 0; d < a->global_dims; d++)
+		if (strcmp(expr_text(a->global[d].expr), expr_text(b->global[d].expr)) != 0)
+			return false;
+	return true;
+}
+
+/* A case's checks may name one reference kernel, which writes every output they check. */
+static void check_one_reference_kernel(struct loader *ld)
+{
+	const struct step *first = NULL;
+	for (size_t c = 0; c < ld->tc->nchecks; c++) {
+		const struct check *ck = &ld->tc->checks[c];
+		if (!ck->ref_step)
+			continue;
+		if (first && !same_reference(first, ck->ref_step))
+			yr_error(&ld->r, ck->reference_pos,
+				 "a case has one reference kernel, which writes every output its "
+				 "checks compare: name %s here too, as an earlier check does",
+				 first->kernel_name ? first->kernel_name : "it");
+		first = first ? first : ck->ref_step;
+	}
+}
+
 /* Whether every shape of `sub` is among those of `all`. */
 static bool shapes_within(const struct shape *sub, size_t nsub, const struct shape *all,
 			  size_t nall)
@@ -798,6 +894,7 @@ static void parse_case(struct loader *ld, struct fy_node *root)
 
 	parse_checks(ld, yr_get(root, "check"), top);
 	check_shared_shapes(ld);
+	check_one_reference_kernel(ld);
 	if (ld->r.errors == 0)
 		validate_plans(ld);
 }
@@ -822,6 +919,46 @@ char *case_name_from_path(const char *path)
 
 /* Loads a case from `text`, or from the file at `path` when text is NULL; `path` names
  * the case in diagnostics and is where its kernel files are looked for. */
+/* Appends to list the shapes of `more` it does not hold yet. */
+static void add_shapes(struct shape **list, size_t *count, const struct shape *more, size_t nmore)
+{
+	for (size_t i = 0; i < nmore; i++) {
+		bool held = false;
+		for (size_t j = 0; j < *count && !held; j++)
+			held = shape_equal(&(*list)[j], &more[i]);
+		if (held)
+			continue;
+		*list = xreallocarray(*list, *count + 1, sizeof **list);
+		(*list)[(*count)++] = more[i];
+	}
+}
+
+/* Makes a loaded case its own reference run: the reference kernel its one step, every
+ * shape any target runs among its sizes, and no simulator run. */
+static void make_reference_run(struct test_case *tc)
+{
+	struct step *ref = NULL;
+	for (size_t c = 0; c < tc->nchecks && ref == NULL; c++) {
+		ref = tc->checks[c].ref_step;
+		tc->checks[c].ref_step = NULL;
+	}
+	for (size_t s = 0; s < tc->nsteps; s++)
+		case_free_step(&tc->steps[s]);
+	free(tc->steps);
+	tc->steps = ref;
+	tc->nsteps = 1;
+	add_shapes(&tc->sizes, &tc->nsizes, tc->sim_sizes, tc->nsim_sizes);
+	add_shapes(&tc->locals, &tc->nlocals, tc->sim_locals, tc->nsim_locals);
+	free(tc->sim_sizes);
+	free(tc->sim_locals);
+	tc->sim_sizes = tc->sim_locals = NULL;
+	tc->nsim_sizes = tc->nsim_locals = 0;
+	char *name = xasprintf("%s (reference)", tc->name);
+	free(tc->name);
+	tc->name = name;
+	tc->reference_run = true;
+}
+
 static struct test_case *load(const char *path, const char *text, struct diag_list *diags)
 {
 	struct loader ld = { .r = { .path = path, .diags = diags } };
@@ -848,6 +985,19 @@ static struct test_case *load(const char *path, const char *text, struct diag_li
 struct test_case *case_load(const char *path, struct diag_list *diags)
 {
 	return load(path, NULL, diags);
+}
+
+struct test_case *case_load_reference(const struct test_case *tc, struct diag_list *diags)
+{
+	bool has = false;
+	for (size_t c = 0; c < tc->nchecks; c++)
+		has |= tc->checks[c].ref->kind == REF_KERNEL;
+	if (!has)
+		return NULL;
+	struct test_case *ref = load(tc->path, NULL, diags);
+	if (ref)
+		make_reference_run(ref);
+	return ref;
 }
 
 struct test_case *case_load_text(const char *path, const char *text, struct diag_list *diags)

@@ -31,6 +31,7 @@ enum ref_kind {
 	REF_CONVOLVE,
 	REF_FILE,    /* the expected values a data file holds: the one input, copied */
 	REF_TARGETS, /* none: the outputs of every target are compared with each other */
+	REF_KERNEL,  /* a reference kernel's output on a CPU device */
 };
 
 /* What a case may say about a reference, from the table in reference.c. */
@@ -56,6 +57,8 @@ struct ref_params {
 const struct ref_info *ref_lookup(const char *name);
 /* The reference of a check whose expected values come from a data file. */
 const struct ref_info *ref_file(void);
+/* The reference of a check whose expected values a reference kernel writes. */
+const struct ref_info *ref_kernel(void);
 /* How many input buffers reference `kind` reads. */
 int ref_input_count(enum ref_kind kind);
 /* A comma-separated list of every name, for error messages. */

@@ -5,8 +5,15 @@
 
 #include "case/testcase.h"
 
-static void free_step(struct step *st)
+bool check_compared_later(const struct check *ck)
 {
+	return ck->ref->kind == REF_TARGETS || ck->ref->kind == REF_KERNEL;
+}
+
+void case_free_step(struct step *st)
+{
+	if (st == NULL)
+		return;
 	free(st->kernel_file);
 	free(st->kernel_path);
 	free(st->kernel_name);
@@ -28,7 +35,7 @@ void case_free(struct test_case *tc)
 	if (tc == NULL)
 		return;
 	for (size_t s = 0; s < tc->nsteps; s++)
-		free_step(&tc->steps[s]);
+		case_free_step(&tc->steps[s]);
 	for (size_t b = 0; b < tc->nbuffers; b++) {
 		free(tc->buffers[b].name);
 		expr_free(tc->buffers[b].count.expr);
@@ -44,6 +51,8 @@ void case_free(struct test_case *tc)
 		expr_free(ck->partials.expr);
 		expr_free(ck->width.expr);
 		expr_free(ck->height.expr);
+		case_free_step(ck->ref_step);
+		free(ck->ref_step);
 		free(ck->expected_file);
 		data_file_free(&ck->expected);
 	}

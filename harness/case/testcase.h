@@ -93,6 +93,7 @@ struct check {
 	struct pexpr height;   /* and rows; NULL: M */
 	struct src_pos pos;
 	struct src_pos tolerance_pos;
+	struct step *ref_step;	   /* REF_KERNEL: the reference kernel's launch */
 	char *expected_file;	   /* REF_FILE: as the case names it */
 	struct data_file expected; /* REF_FILE: the values, of the checked buffer's type */
 	struct src_pos reference_pos;
@@ -104,6 +105,7 @@ struct test_case {
 	char *about;
 	char *options;	    /* extra program build options, may be NULL */
 	bool racy;	    /* output may be wrong on real devices: recorded, not failed */
+	bool reference_run; /* case_load_reference's: runs a reference kernel, checks nothing */
 	unsigned timeout_s; /* a run's time limit, for a kernel that may hang; 0: the run's */
 	uint64_t seed;
 	struct shape *sizes; /* N (and M, K) */
@@ -127,10 +129,21 @@ struct test_case {
 /* Loads and validates one case file. Returns the case, or NULL with at least one error
  * in diags; every error is file:line:col with a message that says what to change. */
 struct test_case *case_load(const char *path, struct diag_list *diags);
+/* The reference run of a case whose checks name a reference kernel: the case file loaded
+ * again with that kernel as its one step, at every shape the case runs at on devices and
+ * under a simulator, named "NAME (reference)", its outputs kept for the case's runs to be
+ * compared with. NULL with errors in diags; NULL and no error where the case has no
+ * reference kernel. */
+struct test_case *case_load_reference(const struct test_case *tc, struct diag_list *diags);
+/* Whether a check's expected values come from the other targets' runs or a reference
+ * kernel's, so its outputs are kept and compared after the runs. */
+bool check_compared_later(const struct check *ck);
 /* The same for a case held in memory: `path` names it in diagnostics and kernel files are
  * looked for from its folder, as if the text were a file there. */
 struct test_case *case_load_text(const char *path, const char *text, struct diag_list *diags);
 void case_free(struct test_case *tc);
+/* Frees what a step holds (not the step itself). */
+void case_free_step(struct step *st);
 
 /* The name a case is known by: its path below the last "cases/" folder, without
  * ".yaml" (cases/reduce/halving.yaml -> reduce/halving). Caller frees. */

@@ -262,8 +262,8 @@ static void check_outputs(const struct test_case *tc, const struct plan *plan, s
 	for (size_t c = 0; c < tc->nchecks; c++) {
 		const struct check *ck = &tc->checks[c];
 		const struct plan_check *pc = &plan->checks[c];
-		if (ck->ref->kind == REF_TARGETS)
-			continue; /* compared with the other targets' once all have run */
+		if (tc->reference_run || check_compared_later(ck))
+			continue; /* compared with other runs' outputs once those have run */
 		const struct ref_output *want = reference_for(tc, plan, c, in, r);
 		uint64_t t0 = clock_now_ns();
 		struct cmp_report rep;
@@ -276,17 +276,17 @@ static void check_outputs(const struct test_case *tc, const struct plan *plan, s
 	}
 }
 
-/* Whether buffer b is an output whose check is the other targets' copies of it. */
+/* Whether buffer b is an output whose check compares it with other runs' copies. */
 static bool compared_across(const struct test_case *tc, size_t b)
 {
 	for (size_t c = 0; c < tc->nchecks; c++)
-		if (tc->checks[c].buffer == b && tc->checks[c].ref->kind == REF_TARGETS)
+		if (tc->checks[c].buffer == b && check_compared_later(&tc->checks[c]))
 			return true;
 	return false;
 }
 
 /* Hands the result the output buffers themselves, for comparing targets with each other:
- * all of them where `all`, else those whose check is reference: targets. */
+ * all of them where `all`, else those compared with other runs' copies. */
 static void keep_outputs(const struct test_case *tc, const struct plan *plan, void **final,
 			 bool all, struct result *r)
 {

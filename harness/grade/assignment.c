@@ -446,6 +446,16 @@ static void validate_case(struct loader *ld, struct grade_check *c, struct src_p
 		free(why);
 		kernel_sig_free(&from_case);
 	}
+	/* A grader runs one target at a time: it has no other run to compare with. */
+	for (size_t k = 0; k < tc->nchecks; k++)
+		if (check_compared_later(&tc->checks[k]))
+			yr_error(
+				&ld->r, at,
+				"case %s checks %s against %s, which grading does not run: give it "
+				"a CPU reference or a data file",
+				c->case_path, tc->buffers[tc->checks[k].buffer].name,
+				tc->checks[k].ref->kind == REF_KERNEL ? "a reference kernel"
+								      : "the other targets");
 	if (c->kind == GRADE_SIMULATE && c->sizes == NULL && tc->nsim_sizes == 0)
 		yr_error(&ld->r, at,
 			 "case %s has no sim_sizes, so check %s needs its own sizes (small: the "

@@ -1,4 +1,5 @@
-/* crosscheck.c - outputs compared between targets where a case has no CPU reference. */
+/* crosscheck.c - outputs compared with other runs' copies where a case has no CPU
+ * reference: the other targets' (reference: targets) or a reference kernel's. */
 #include "config.h"
 
 #include "results/crosscheck.h"
@@ -9,8 +10,9 @@
 #include "base/util.h"
 
 struct crosscheck_entry {
-	char *key; /* case name and shape label: the runs that must agree */
+	char *key; /* case file and shape: the runs that must agree */
 	char *target;
+	bool reference; /* a reference kernel's run, not a target's run of the case */
 	struct kept_buffer *kept;
 	size_t nkept;
 };
@@ -18,70 +20,112 @@ struct crosscheck_entry {
 static const struct check *check_of(const struct test_case *tc, const char *buffer)
 {
 	for (size_t c = 0; c < tc->nchecks; c++)
-		if (tc->checks[c].ref->kind == REF_TARGETS &&
+		if (check_compared_later(&tc->checks[c]) &&
 		    strcmp(tc->buffers[tc->checks[c].buffer].name, buffer) == 0)
 			return &tc->checks[c];
 	return NULL;
 }
 
-/* Compares r's outputs with the entry's; marks r at the first buffer that differs. */
-static void compare(const struct crosscheck_entry *e, const struct test_case *tc, struct result *r)
+static const struct kept_buffer *kept_named(const struct crosscheck_entry *e, const char *name)
+{
+	for (size_t i = 0; e && i < e->nkept; i++)
+		if (strcmp(e->kept[i].name, name) == 0)
+			return &e->kept[i];
+	return NULL;
+}
+
+/* Marks r's output wrong at its first difference with `theirs`, once a run. */
+static void mark_difference(struct result *r, const struct check *ck,
+			    const struct kept_buffer *mine, const struct crosscheck_entry *e,
+			    const struct kept_difference *d)
+{
+	if (r->output == VERDICT_WRONG_OUTPUT)
+		return; /* the first difference of a run is its headline */
+	r->output = VERDICT_WRONG_OUTPUT;
+	char *place = kept_difference_place(mine, d);
+	char text[SHAPE_RUN_TEXT_MAX];
+	shape_run_text(&r->n, &r->l, " ", text);
+	char *source = e->reference
+			       ? xasprintf("the reference kernel %s on %s",
+					   ck->ref_step ? ck->ref_step->kernel_name : "", e->target)
+			       : xasprintf("%s", e->target);
+	if (r->verdict == VERDICT_PASS) {
+		result_set_diag(
+			r, VERDICT_WRONG_OUTPUT, r->case_path, ck->pos.line, ck->pos.col,
+			"%s: got %.9g, want %.9g as %s left it; %zu of %zu %s differ (at %s)",
+			place, d->a, d->b, source, d->differ, d->compared,
+			mine->lanes > 1 ? "lanes" : "elements", text);
+		free(r->buffer);
+		r->buffer = xstrdup(mine->name);
+		r->index = d->element;
+		r->got = d->a;
+		r->want = d->b;
+		r->mismatches = d->differ;
+		r->compared = d->compared;
+	}
+	free(source);
+	free(place);
+}
+
+/* Compares r's kept outputs with the other targets' (e: the first to run this shape) or
+ * the reference kernel's (ref). */
+static void compare(const struct crosscheck_entry *e, const struct crosscheck_entry *ref,
+		    const struct test_case *tc, struct result *r)
 {
 	for (size_t i = 0; i < r->nkept; i++) {
 		const struct kept_buffer *mine = &r->kept[i];
 		const struct check *ck = check_of(tc, mine->name);
-		for (size_t j = 0; ck && j < e->nkept; j++) {
-			const struct kept_buffer *theirs = &e->kept[j];
-			struct kept_difference d;
-			if (strcmp(theirs->name, mine->name) != 0 ||
-			    kept_buffer_diff(mine, theirs, &d) == 0)
-				continue;
-			if (r->output == VERDICT_WRONG_OUTPUT)
-				return; /* the first difference of a run is its headline */
-			r->output = VERDICT_WRONG_OUTPUT;
-			char *place = kept_difference_place(mine, &d);
-			char text[SHAPE_RUN_TEXT_MAX];
-			char *message = xasprintf(
-				"%s: %.9g on %s, %.9g on %s; %zu of %zu %s differ (reference: "
-				"targets, at %s)",
-				place, d.a, r->target, d.b, e->target, d.differ, d.compared,
-				mine->lanes > 1 ? "lanes" : "elements",
-				shape_run_text(&r->n, &r->l, " ", text));
+		if (ck == NULL)
+			continue;
+		const struct crosscheck_entry *against = ck->ref->kind == REF_KERNEL ? ref : e;
+		const struct kept_buffer *theirs = kept_named(against, mine->name);
+		struct kept_difference d;
+		if (ck->ref->kind == REF_KERNEL && theirs == NULL) {
 			if (r->verdict == VERDICT_PASS) {
-				result_set_diag(r, VERDICT_WRONG_OUTPUT, r->case_path, ck->pos.line,
-						ck->pos.col, "%s", message);
-				free(r->buffer);
-				r->buffer = xstrdup(mine->name);
-				r->index = d.element;
-				r->got = d.a;
-				r->want = d.b;
-				r->mismatches = d.differ;
-				r->compared = d.compared;
+				char text[SHAPE_RUN_TEXT_MAX];
+				result_set_diag(
+					r, VERDICT_SKIP, r->case_path, ck->pos.line, ck->pos.col,
+					"no reference for %s: the reference kernel %s did not "
+					"run on a CPU device at %s",
+					mine->name, ck->ref_step ? ck->ref_step->kernel_name : "",
+					shape_run_text(&r->n, &r->l, " ", text));
+				r->output = VERDICT_SKIP;
 			}
-			free(message);
-			free(place);
+			continue;
 		}
+		if (theirs && kept_buffer_diff(mine, theirs, &d) > 0)
+			mark_difference(r, ck, mine, against, &d);
 	}
+}
+
+static struct crosscheck_entry *find(struct crosscheck *x, const char *key, bool reference)
+{
+	for (size_t i = 0; i < x->count; i++)
+		if (x->entries[i].reference == reference && strcmp(x->entries[i].key, key) == 0)
+			return &x->entries[i];
+	return NULL;
 }
 
 void crosscheck_take(struct crosscheck *x, const struct test_case *tc, struct result *r)
 {
-	if (r->nkept == 0 || r->n.dims == 0)
+	if (r->n.dims == 0)
 		return;
 	char text[SHAPE_RUN_TEXT_MAX];
-	char *key = xasprintf("%s %s", r->case_name, shape_run_text(&r->n, &r->l, " ", text));
-	for (size_t i = 0; i < x->count; i++) {
-		if (strcmp(x->entries[i].key, key) == 0) {
-			compare(&x->entries[i], tc, r);
-			free(key);
-			result_free_kept(r);
-			return;
-		}
+	char *key = xasprintf("%s %s", r->case_path, shape_run_text(&r->n, &r->l, " ", text));
+	struct crosscheck_entry *first = find(x, key, tc->reference_run);
+	if (!tc->reference_run)
+		compare(first, find(x, key, true), tc, r);
+	if (first != NULL || r->nkept == 0) {
+		free(key);
+		result_free_kept(r);
+		return;
 	}
 	x->entries = xreallocarray(x->entries, x->count + 1, sizeof *x->entries);
-	x->entries[x->count++] = (struct crosscheck_entry){
-		.key = key, .target = xstrdup(r->target), .kept = r->kept, .nkept = r->nkept
-	};
+	x->entries[x->count++] = (struct crosscheck_entry){ .key = key,
+							    .target = xstrdup(r->target),
+							    .reference = tc->reference_run,
+							    .kept = r->kept,
+							    .nkept = r->nkept };
 	r->kept = NULL;
 	r->nkept = 0;
 }
