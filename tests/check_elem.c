@@ -5,7 +5,9 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "base/util.h"
 #include "case/elem.h"
+#include "case/record.h"
 #include "case/shape.h"
 #include "check_suites.h"
 
@@ -112,6 +114,37 @@ START_TEST(test_shapes_parse_and_print)
 }
 END_TEST
 
+START_TEST(test_structs_lay_out_as_opencl_c_does)
+{
+	struct record *r = xcalloc(1, sizeof *r);
+	record_add(r, "pos", ELEM_FLOAT, 4);
+	record_add(r, "mass", ELEM_FLOAT, 1);
+	ck_assert_msg(r->fields[1].offset == 16 && r->size == 32 && r->align == 16,
+		      "{float4 pos; float mass;} is 32 bytes: mass at 16, padded to 16.");
+	record_free(r);
+
+	r = xcalloc(1, sizeof *r);
+	record_add(r, "c", ELEM_CHAR, 1);
+	record_add(r, "v", ELEM_INT, 3);
+	record_add(r, "d", ELEM_DOUBLE, 1);
+	record_add(r, "s", ELEM_SHORT, 1);
+	ck_assert_msg(r->fields[1].offset == 16 && r->fields[2].offset == 32 &&
+			      r->fields[3].offset == 40 && r->size == 48,
+		      "An int3 is aligned to 16 like an int4; the struct ends padded to 16.");
+	char *text = record_text(r);
+	ck_assert_str_eq(text, "struct {char c; int3 v; double d; short s;}");
+	free(text);
+	record_free(r);
+
+	r = xcalloc(1, sizeof *r);
+	record_add(r, "a", ELEM_UCHAR, 1);
+	record_add(r, "b", ELEM_UCHAR, 2);
+	ck_assert_msg(r->fields[1].offset == 2 && r->size == 4,
+		      "A uchar2 aligns to 2: {uchar; uchar2} is 4 bytes.");
+	record_free(r);
+}
+END_TEST
+
 Suite *elem_suite(void)
 {
 	Suite *s = suite_create("elem");
@@ -121,6 +154,7 @@ Suite *elem_suite(void)
 	tcase_add_test(tc, test_half_converts_both_ways);
 	tcase_add_test(tc, test_integers_wrap_and_extend_like_the_device);
 	tcase_add_test(tc, test_shapes_parse_and_print);
+	tcase_add_test(tc, test_structs_lay_out_as_opencl_c_does);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -171,6 +171,17 @@ reference_kernel() {
 		has "case-error         reference_kernel_missing (reference) pocl-cpu" &&
 		has "no reference for out: the reference kernel no_such_kernel did not run on a CPU device at N=64 L=16"
 }
+# Buffers of structs are generated and compared field by field; a struct passed by value
+# reaches the kernel as OpenCL C lays it out; mistakes are errors at their line.
+structs() {
+	run 0 run --device pocl,oclgrind "$cases/structs.yaml" "$cases/struct_layout.yaml" &&
+		[ "$(count '^pass ')" -eq 4 ] &&
+		run 1 run --device pocl "$cases/structs_wrong.yaml" &&
+		has "structs_wrong.yaml:12:3: error: out.mass[0]: got 69, want 5 as the reference kernel scale_particles_wrong on pocl-cpu left it" &&
+		run 1 run --device pocl "$cases/struct_mistakes.yaml" &&
+		has "struct_mistakes.yaml:9:63: error: a struct scalar's value is a list of one value a field: struct {float scale; int shift;} needs 2, found 1" &&
+		has "struct_mistakes.yaml:11:20: error: 'out' holds structs, which no computed reference or data file makes"
+}
 built_once() {
 	run 0 run --device pocl --timing --size 32 --size 64 --local 8 --local 4 "$cases/good.yaml" &&
 		has "work: 1 program build, 4 input buffers generated, 2 references computed, 4 runs"
@@ -211,6 +222,7 @@ check "a 2-D case runs, names its shapes N=64x32 L=16x4, and takes --size 32x16"
 check "buffers, locals and scalars of every type and vector width run and compare lane by lane" other_types
 check "with reference: targets the outputs of every target are compared with each other" across_targets
 check "a reference kernel's output on the CPU device is what every target's must be" reference_kernel
+check "structs by value and in buffers, laid out as OpenCL C does, compared field by field" structs
 check "a buffer's inputs come from a .npy file, and a size past it is that case's error" inputs_from_file
 check "a check's expected values come from a .npy file, a wrong one named at its index" reference_from_file
 check "a program is built once per device; inputs, and references that do not depend on L, once per size" built_once

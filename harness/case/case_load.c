@@ -41,9 +41,63 @@ static bool unparsed_name(const struct loader *ld, const char *name)
 	return false;
 }
 
-static bool parse_type(struct loader *ld, struct fy_node *node, struct src_pos at, const char *what,
-		       enum elem_type *out, unsigned *lanes)
+/* A struct given as its fields, [{pos: float4}, {mass: float}], into a new record. */
+static struct record *parse_record(struct loader *ld, struct fy_node *node, struct src_pos at,
+				   const char *what)
 {
+	struct record *rec = xcalloc(1, sizeof *rec);
+	void *iter = NULL;
+	struct fy_node *item;
+	bool ok = fy_node_sequence_item_count(node) > 0;
+	while ((item = fy_node_sequence_iterate(node, &iter)) != NULL) {
+		struct src_pos pos = yr_pos(item, at);
+		if (!fy_node_is_mapping(item) || fy_node_mapping_item_count(item) != 1) {
+			yr_error(&ld->r, pos,
+				 "a field of %s is one name and its type, like {mass: float}, "
+				 "found %s",
+				 what, yr_kind(item));
+			ok = false;
+			continue;
+		}
+		struct fy_node_pair *pair = fy_node_mapping_get_by_index(item, 0);
+		char *name = yr_scalar(&ld->r, fy_node_pair_key(pair), pos, "a field's name");
+		struct fy_node *type_node = fy_node_pair_value(pair);
+		char *text = yr_scalar(&ld->r, type_node, pos, "a field's type");
+		enum elem_type type;
+		unsigned lanes;
+		if (name && text && elem_type_parse(text, &type, &lanes) == 0) {
+			record_add(rec, name, type, lanes);
+		} else if (text) {
+			yr_error(&ld->r, yr_pos(type_node, pos),
+				 "unknown type '%s' for field '%s' of %s (known: %s)", text,
+				 name ? name : "?", what, elem_type_names());
+			ok = false;
+		} else {
+			ok = false;
+		}
+		free(name);
+		free(text);
+	}
+	if (!ok && fy_node_sequence_item_count(node) == 0)
+		yr_error(&ld->r, yr_pos(node, at), "%s: a struct needs at least one field", what);
+	if (!ok) {
+		record_free(rec);
+		return NULL;
+	}
+	return rec;
+}
+
+/* An element type by name ("float4"), or, where `record` is not NULL, a struct given as
+ * its list of fields. */
+static bool parse_type(struct loader *ld, struct fy_node *node, struct src_pos at, const char *what,
+		       enum elem_type *out, unsigned *lanes, struct record **record)
+{
+	if (record && node && fy_node_is_sequence(node)) {
+		*record = parse_record(ld, node, at, what);
+		*out = ELEM_UCHAR;
+		*lanes = 1;
+		return *record != NULL;
+	}
 	char *text = yr_scalar(&ld->r, node, at, what);
 	if (text == NULL)
 		return false;
@@ -188,7 +242,12 @@ static void parse_init(struct loader *ld, struct fy_node *node, struct src_pos a
 		yr_error(&ld->r, init->pos,
 			 "an init needs exactly one of fill, iota, random, random_int or file");
 
-	bool integral = !elem_is_float(buf->type) || init->kind == INIT_RANDOM_INT;
+	if (buf->record && init->kind == INIT_FILE)
+		yr_error(&ld->r, init->pos,
+			 "a buffer of structs is generated field by field: give it fill, iota, "
+			 "random or random_int, not a data file");
+	bool integral =
+		(!buf->record && !elem_is_float(buf->type)) || init->kind == INIT_RANDOM_INT;
 	if (kinds == 1 && integral && init->kind != INIT_RANDOM && init->kind != INIT_FILE &&
 	    (init->lo != floor(init->lo) || init->hi != floor(init->hi)))
 		yr_error(&ld->r, init->pos, "%s buffer '%s' needs whole numbers in its init",
@@ -197,19 +256,26 @@ static void parse_init(struct loader *ld, struct fy_node *node, struct src_pos a
 	if ((v = yr_get(node, "seed")) != NULL)
 		parse_seed(ld, v, init->pos, &init->seed);
 
-	/* A value past an integer type would wrap into another one the case never meant. */
-	double lowest = (double)(int64_t)elem_int_min(buf->type);
-	double highest = (double)elem_int_max(buf->type);
+	/* A value past an integer type would wrap into another one the case never meant; a
+	 * struct's init fills every field, so it must fit each. */
 	bool ranged = init->kind == INIT_FILL || init->kind == INIT_IOTA ||
 		      init->kind == INIT_RANDOM || init->kind == INIT_RANDOM_INT;
 	double hi = init->kind == INIT_FILL || init->kind == INIT_IOTA ? init->lo : init->hi;
-	if (kinds == 1 && ranged && !elem_is_float(buf->type) &&
-	    (init->lo < lowest || hi > highest)) {
-		char type[ELEM_NAME_MAX];
+	size_t fields = buf->record ? buf->record->nfields : 1;
+	for (size_t f = 0; kinds == 1 && ranged && f < fields; f++) {
+		enum elem_type type = buf->record ? buf->record->fields[f].type : buf->type;
+		unsigned lanes = buf->record ? buf->record->fields[f].lanes : buf->lanes;
+		double lowest = (double)(int64_t)elem_int_min(type);
+		double highest = (double)elem_int_max(type);
+		if (elem_is_float(type) || (init->lo >= lowest && hi <= highest))
+			continue;
+		char name[ELEM_NAME_MAX];
 		yr_error(&ld->r, init->pos,
-			 "%s buffer '%s' holds values from %.0f to %.0f, but its init reaches %g",
-			 elem_type_text(buf->type, buf->lanes, type), buf->name, lowest, highest,
+			 "%s %s '%s' holds values from %.0f to %.0f, but its init reaches %g",
+			 elem_type_text(type, lanes, name),
+			 buf->record ? "field of buffer" : "buffer", buf->name, lowest, highest,
 			 init->lo < lowest ? init->lo : hi);
+		break;
 	}
 }
 
@@ -222,6 +288,32 @@ static bool find_buffer(const struct test_case *tc, const char *name, size_t *in
 		}
 	}
 	return false;
+}
+
+/* A struct scalar's value: one expression a field, in order, each taken by every lane. */
+static void parse_field_values(struct loader *ld, struct fy_node *node, struct arg *arg,
+			       unsigned names)
+{
+	struct fy_node *v = yr_get(node, "value");
+	size_t fields = arg->record->nfields;
+	if (v == NULL || !fy_node_is_sequence(v) ||
+	    (size_t)fy_node_sequence_item_count(v) != fields) {
+		char *text = record_text(arg->record);
+		char *found = v && fy_node_is_sequence(v)
+				      ? xasprintf("%d", fy_node_sequence_item_count(v))
+				      : xstrdup(yr_kind(v));
+		yr_error(&ld->r, yr_pos(v, arg->pos),
+			 "a struct scalar's value is a list of one value a field: %s needs %zu, "
+			 "found %s",
+			 text, fields, found);
+		free(found);
+		free(text);
+		return;
+	}
+	arg->field_values = xcalloc(fields, sizeof *arg->field_values);
+	for (size_t f = 0; f < fields; f++)
+		yr_pexpr(&ld->r, fy_node_sequence_get_by_index(v, (int)f), yr_pos(v, arg->pos),
+			 "a field's value", names, &arg->field_values[f]);
 }
 
 static void parse_arg(struct loader *ld, struct fy_node *node, struct src_pos at, unsigned names,
@@ -276,7 +368,7 @@ static void parse_arg(struct loader *ld, struct fy_node *node, struct src_pos at
 			free(buf.name);
 			return;
 		}
-		parse_type(ld, v, arg->pos, "a buffer", &buf.type, &buf.lanes);
+		parse_type(ld, v, arg->pos, "a buffer", &buf.type, &buf.lanes, &buf.record);
 		yr_pexpr_at(&ld->r, node, "count", arg->pos, "the buffer's count", names,
 			    &buf.count);
 		if ((v = yr_get(node, "init")) != NULL)
@@ -301,16 +393,20 @@ static void parse_arg(struct loader *ld, struct fy_node *node, struct src_pos at
 	} else if ((v = yr_get(node, "local")) != NULL) {
 		yr_reject_unknown_keys(&ld->r, node, "a local argument", local_keys);
 		arg->kind = ARG_LOCAL;
-		parse_type(ld, v, arg->pos, "a local buffer", &arg->type, &arg->lanes);
+		parse_type(ld, v, arg->pos, "a local buffer", &arg->type, &arg->lanes,
+			   &arg->record);
 		yr_pexpr_at(&ld->r, node, "count", arg->pos, "the local buffer's count", names,
 			    &arg->count);
 	} else {
 		yr_reject_unknown_keys(&ld->r, node, "a scalar argument", scalar_keys);
 		v = yr_get(node, "scalar");
 		arg->kind = ARG_SCALAR;
-		parse_type(ld, v, arg->pos, "a scalar", &arg->type, &arg->lanes);
-		yr_pexpr_at(&ld->r, node, "value", arg->pos, "the scalar's value", names,
-			    &arg->value);
+		parse_type(ld, v, arg->pos, "a scalar", &arg->type, &arg->lanes, &arg->record);
+		if (arg->record)
+			parse_field_values(ld, node, arg, names);
+		else
+			yr_pexpr_at(&ld->r, node, "value", arg->pos, "the scalar's value", names,
+				    &arg->value);
 	}
 }
 
@@ -405,6 +501,8 @@ static void check_input_type(struct loader *ld, const struct check *check,
 			     const struct buffer_decl *in, const struct buffer_decl *out,
 			     struct src_pos pos)
 {
+	if (in->record || out->record)
+		return; /* structs meet no computed reference: parse_check says so */
 	char in_type[ELEM_NAME_MAX], out_type[ELEM_NAME_MAX];
 	elem_type_text(in->type, in->lanes, in_type);
 	elem_type_text(out->type, out->lanes, out_type);
@@ -498,9 +596,18 @@ static void parse_kernel_reference(struct loader *ld, struct fy_node *ref, struc
 	st->nargs = last->nargs;
 	st->args = xcalloc(st->nargs ? st->nargs : 1, sizeof *st->args);
 	for (size_t a = 0; a < last->nargs; a++) {
-		st->args[a] = last->args[a];
-		st->args[a].count = pexpr_copy(&last->args[a].count);
-		st->args[a].value = pexpr_copy(&last->args[a].value);
+		const struct arg *from = &last->args[a];
+		struct arg *to = &st->args[a];
+		*to = *from;
+		to->count = pexpr_copy(&from->count);
+		to->value = pexpr_copy(&from->value);
+		to->record = from->record ? record_copy(from->record) : NULL;
+		to->field_values = NULL;
+		if (from->field_values) {
+			to->field_values = xcalloc(from->record->nfields, sizeof *to->field_values);
+			for (size_t f = 0; f < from->record->nfields; f++)
+				to->field_values[f] = pexpr_copy(&from->field_values[f]);
+		}
 	}
 }
 
@@ -653,6 +760,11 @@ static void parse_check(struct loader *ld, struct fy_node *key, struct fy_node *
 				 matrix_keys[i], check->ref->name);
 	}
 compared:
+	if (out->record && check->ref && !check_compared_later(check))
+		yr_error(&ld->r, check->reference_pos,
+			 "'%s' holds structs, which no computed reference or data file makes: "
+			 "compare it with reference: targets or a reference kernel",
+			 out->name);
 	if ((v = yr_get(node, "count")) != NULL)
 		yr_pexpr(&ld->r, v, pos, "count", names, &check->count);
 

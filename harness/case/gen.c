@@ -4,7 +4,10 @@
 #include "case/gen.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "base/util.h"
 
 struct rng {
 	uint64_t s[4];
@@ -69,6 +72,25 @@ static uint64_t poison_bits(enum elem_type type)
 		return GEN_POISON_DOUBLE_BITS;
 	default:
 		return GEN_POISON_BITS;
+	}
+}
+
+void gen_fill_record(const struct record *record, const struct init_spec *init, void *out,
+		     size_t count)
+{
+	memset(out, 0, count * record->size);
+	for (size_t f = 0; f < record->nfields; f++) {
+		const struct record_field *field = &record->fields[f];
+		size_t bytes = record_field_size(field);
+		size_t scalars = count * elem_stride(field->lanes);
+		char *column = xmalloc(scalars ? scalars * elem_size(field->type) : 1);
+		struct init_spec spec = *init;
+		spec.seed = gen_buffer_seed(init->seed, field->name);
+		gen_fill(field->type, &spec, column, scalars);
+		for (size_t i = 0; i < count; i++)
+			memcpy((char *)out + i * record->size + field->offset, column + i * bytes,
+			       bytes);
+		free(column);
 	}
 }
 

@@ -123,18 +123,27 @@ static void plan_launch(struct resolver *r, struct plan *plan, size_t s, long lo
 	launch->iteration = iteration;
 	plan_ndrange(r, st, launch);
 	launch->args = xcalloc(st->nargs, sizeof *launch->args);
+	launch->nargs = st->nargs;
 	for (size_t a = 0; a < st->nargs; a++) {
 		const struct arg *arg = &st->args[a];
 		struct plan_arg *pa = &launch->args[a];
 		pa->kind = arg->kind;
 		pa->type = arg->type;
 		pa->lanes = arg->lanes;
+		pa->record = arg->record;
 		if (arg->kind == ARG_BUFFER)
 			pa->buffer = arg->buffer;
 		else if (arg->kind == ARG_LOCAL)
-			pa->local_bytes = (size_t)eval(r, &arg->count, "local buffer count", 1) *
-					  elem_size(arg->type) * elem_stride(arg->lanes);
-		else
+			pa->local_bytes =
+				(size_t)eval(r, &arg->count, "local buffer count", 1) *
+				(arg->record ? arg->record->size
+					     : elem_size(arg->type) * elem_stride(arg->lanes));
+		else if (arg->record) {
+			pa->fields = xcalloc(arg->record->nfields, sizeof *pa->fields);
+			for (size_t f = 0; f < arg->record->nfields; f++)
+				pa->fields[f] = eval(r, &arg->field_values[f], "field value",
+						     -__LONG_LONG_MAX__);
+		} else
 			pa->scalar = eval(r, &arg->value, "scalar value", -__LONG_LONG_MAX__);
 	}
 }
@@ -370,18 +379,20 @@ size_t plan_buffer_scalars(const struct test_case *tc, const struct plan *plan, 
 
 size_t plan_buffer_bytes(const struct test_case *tc, const struct plan *plan, size_t b)
 {
-	const struct buffer_decl *buf = &tc->buffers[b];
 	size_t bytes;
-	if (__builtin_mul_overflow(plan->buffer_counts[b],
-				   elem_size(buf->type) * elem_stride(buf->lanes), &bytes))
+	if (__builtin_mul_overflow(plan->buffer_counts[b], buffer_element_bytes(&tc->buffers[b]),
+				   &bytes))
 		return SIZE_MAX;
 	return bytes;
 }
 
 void plan_free(struct plan *plan)
 {
-	for (size_t i = 0; i < plan->nlaunches; i++)
+	for (size_t i = 0; i < plan->nlaunches; i++) {
+		for (size_t a = 0; plan->launches[i].args && a < plan->launches[i].nargs; a++)
+			free(plan->launches[i].args[a].fields);
 		free(plan->launches[i].args);
+	}
 	free(plan->launches);
 	free(plan->buffer_counts);
 	free(plan->checks);

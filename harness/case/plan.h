@@ -10,11 +10,13 @@
 
 struct plan_arg {
 	enum arg_kind kind;
-	size_t buffer;	     /* ARG_BUFFER */
-	size_t local_bytes;  /* ARG_LOCAL */
-	long long scalar;    /* ARG_SCALAR: every lane's value */
-	enum elem_type type; /* ARG_LOCAL, ARG_SCALAR */
-	unsigned lanes;	     /* ARG_LOCAL, ARG_SCALAR */
+	size_t buffer;		     /* ARG_BUFFER */
+	size_t local_bytes;	     /* ARG_LOCAL */
+	long long scalar;	     /* ARG_SCALAR: every lane's value */
+	long long *fields;	     /* ARG_SCALAR of a struct: each field's value */
+	enum elem_type type;	     /* ARG_LOCAL, ARG_SCALAR */
+	unsigned lanes;		     /* ARG_LOCAL, ARG_SCALAR */
+	const struct record *record; /* ARG_LOCAL, ARG_SCALAR of a struct */
 };
 
 /* One kernel launch: a step, or one iteration of a repeated step. Its NDRange has dims
@@ -27,6 +29,7 @@ struct plan_launch {
 	size_t local[SHAPE_MAX_DIMS];
 	size_t offset[SHAPE_MAX_DIMS];
 	struct plan_arg *args;
+	size_t nargs;
 };
 
 /* The most kernel launches one shape of a case may make: its repeats are planned up

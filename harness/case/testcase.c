@@ -5,6 +5,11 @@
 
 #include "case/testcase.h"
 
+size_t buffer_element_bytes(const struct buffer_decl *buf)
+{
+	return buf->record ? buf->record->size : elem_size(buf->type) * elem_stride(buf->lanes);
+}
+
 bool check_compared_later(const struct check *ck)
 {
 	return ck->ref->kind == REF_TARGETS || ck->ref->kind == REF_KERNEL;
@@ -24,8 +29,13 @@ void case_free_step(struct step *st)
 	}
 	expr_free(st->repeat.expr);
 	for (size_t a = 0; a < st->nargs; a++) {
-		expr_free(st->args[a].count.expr);
-		expr_free(st->args[a].value.expr);
+		struct arg *arg = &st->args[a];
+		expr_free(arg->count.expr);
+		expr_free(arg->value.expr);
+		for (size_t f = 0; arg->field_values && f < arg->record->nfields; f++)
+			expr_free(arg->field_values[f].expr);
+		free(arg->field_values);
+		record_free(arg->record);
 	}
 	free(st->args);
 }
@@ -38,6 +48,7 @@ void case_free(struct test_case *tc)
 		case_free_step(&tc->steps[s]);
 	for (size_t b = 0; b < tc->nbuffers; b++) {
 		free(tc->buffers[b].name);
+		record_free(tc->buffers[b].record);
 		expr_free(tc->buffers[b].count.expr);
 		free(tc->buffers[b].init.file);
 		data_file_free(&tc->buffers[b].init.data);

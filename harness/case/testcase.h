@@ -11,6 +11,7 @@
 #include "case/elem.h"
 #include "case/expr.h"
 #include "case/npy.h"
+#include "case/record.h"
 #include "case/reference.h"
 #include "case/shape.h"
 #include "case/yamlread.h"
@@ -35,6 +36,7 @@ struct buffer_decl {
 	char *name;
 	enum elem_type type;
 	unsigned lanes;
+	struct record *record; /* a buffer of structs: type and lanes unused */
 	struct pexpr count;
 	struct init_spec init;
 	bool output;
@@ -49,11 +51,13 @@ enum arg_kind { ARG_BUFFER, ARG_LOCAL, ARG_SCALAR };
 struct arg {
 	enum arg_kind kind;
 	struct src_pos pos;
-	size_t buffer;	     /* ARG_BUFFER: index into test_case.buffers */
-	enum elem_type type; /* ARG_LOCAL, ARG_SCALAR */
-	unsigned lanes;	     /* ARG_LOCAL, ARG_SCALAR: 1, or a vector's lanes */
-	struct pexpr count;  /* ARG_LOCAL: elements */
-	struct pexpr value;  /* ARG_SCALAR: every lane's value */
+	size_t buffer;		    /* ARG_BUFFER: index into test_case.buffers */
+	enum elem_type type;	    /* ARG_LOCAL, ARG_SCALAR */
+	unsigned lanes;		    /* ARG_LOCAL, ARG_SCALAR: 1, or a vector's lanes */
+	struct record *record;	    /* ARG_LOCAL, ARG_SCALAR: a struct in place of a type */
+	struct pexpr count;	    /* ARG_LOCAL: elements */
+	struct pexpr value;	    /* ARG_SCALAR: every lane's value */
+	struct pexpr *field_values; /* ARG_SCALAR of a struct: each field's, every lane */
 };
 
 struct step {
@@ -144,6 +148,8 @@ struct test_case *case_load_text(const char *path, const char *text, struct diag
 void case_free(struct test_case *tc);
 /* Frees what a step holds (not the step itself). */
 void case_free_step(struct step *st);
+/* Bytes of one element of a buffer: its lanes (a 3-vector's padding too), or its struct. */
+size_t buffer_element_bytes(const struct buffer_decl *buf);
 
 /* The name a case is known by: its path below the last "cases/" folder, without
  * ".yaml" (cases/reduce/halving.yaml -> reduce/halving). Caller frees. */

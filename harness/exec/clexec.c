@@ -178,8 +178,9 @@ static void expected_arg(const struct test_case *tc, const struct arg *arg, cl_u
 		 : buffer				     ? CL_KERNEL_ARG_ADDRESS_GLOBAL
 		 : arg->kind == ARG_LOCAL		     ? CL_KERNEL_ARG_ADDRESS_LOCAL
 							     : CL_KERNEL_ARG_ADDRESS_PRIVATE;
+	const struct record *rec = buffer ? tc->buffers[arg->buffer].record : arg->record;
 	char name[ELEM_NAME_MAX];
-	snprintf(type, size, "%s%s", elem_type_text(et, lanes, name),
+	snprintf(type, size, "%s%s", rec ? "struct" : elem_type_text(et, lanes, name),
 		 arg->kind == ARG_SCALAR ? "" : "*");
 }
 
@@ -241,6 +242,17 @@ static int check_args(const struct test_case *tc, const struct step *st, cl_kern
 		kernel_type_normal(&got_normal, type);
 		kernel_type_normal(&want_normal, want_type);
 		bool same = strcmp(got_normal.data, want_normal.data) == 0;
+		/* A struct's parameter type is its tag or typedef, which the case does not
+		 * name: any type that is no scalar or vector of OpenCL C takes it. */
+		if (strncmp(want_type, "struct", 6) == 0) {
+			char *star = strchr(got_normal.data, '*');
+			if (star)
+				*star = '\0';
+			enum elem_type et;
+			unsigned lanes;
+			same = elem_type_parse(got_normal.data, &et, &lanes) < 0 &&
+			       (star != NULL) == (strchr(want_type, '*') != NULL);
+		}
 		strbuf_free(&got_normal);
 		strbuf_free(&want_normal);
 		if (!same) {
@@ -377,6 +389,39 @@ static int check_limits(struct clexec *cx, const struct test_case *tc, const str
 	return 0;
 }
 
+/* Stores v in every lane of a scalar or vector of `type` at p; an integer wraps to its
+ * type as the kernel's own conversion would. */
+static void store_lanes(unsigned char *p, enum elem_type type, unsigned lanes, long long v)
+{
+	for (unsigned lane = 0; lane < elem_stride(lanes); lane++) {
+		if (elem_is_float(type))
+			elem_set(type, p, lane, (double)v);
+		else
+			elem_set_bits(type, p, lane, (uint64_t)v);
+	}
+}
+
+static size_t scalar_size(const struct plan_arg *pa)
+{
+	return pa->record ? pa->record->size : elem_size(pa->type) * elem_stride(pa->lanes);
+}
+
+/* A scalar argument's bytes as the kernel takes them: a struct's fields at their offsets,
+ * its padding zero. Caller frees. */
+static unsigned char *scalar_bytes(const struct plan_arg *pa)
+{
+	unsigned char *bytes = xcalloc(1, scalar_size(pa));
+	if (pa->record == NULL) {
+		store_lanes(bytes, pa->type, pa->lanes, pa->scalar);
+		return bytes;
+	}
+	for (size_t f = 0; f < pa->record->nfields; f++) {
+		const struct record_field *field = &pa->record->fields[f];
+		store_lanes(bytes + field->offset, field->type, field->lanes, pa->fields[f]);
+	}
+	return bytes;
+}
+
 static int set_args(cl_kernel kernel, const struct test_case *tc, const struct plan_launch *launch,
 		    const cl_mem *mems, struct result *failure)
 {
@@ -389,18 +434,9 @@ static int set_args(cl_kernel kernel, const struct test_case *tc, const struct p
 		} else if (pa->kind == ARG_LOCAL) {
 			err = clSetKernelArg(kernel, (cl_uint)a, pa->local_bytes, NULL);
 		} else {
-			/* Every lane takes the value; an integer wraps to its type as the
-			 * kernel's own conversion would. */
-			_Alignas(16) unsigned char value[ELEM_MAX_LANES * 8];
-			unsigned stride = elem_stride(pa->lanes);
-			for (unsigned lane = 0; lane < stride; lane++) {
-				if (elem_is_float(pa->type))
-					elem_set(pa->type, value, lane, (double)pa->scalar);
-				else
-					elem_set_bits(pa->type, value, lane, (uint64_t)pa->scalar);
-			}
-			err = clSetKernelArg(kernel, (cl_uint)a, elem_size(pa->type) * stride,
-					     value);
+			unsigned char *value = scalar_bytes(pa);
+			err = clSetKernelArg(kernel, (cl_uint)a, scalar_size(pa), value);
+			free(value);
 		}
 		if (err != CL_SUCCESS) {
 			result_set_diag(failure, VERDICT_CASE_ERROR, tc->path, st->args[a].pos.line,

@@ -144,8 +144,12 @@ static int refresh_inputs(const struct test_case *tc, const struct plan *plan, s
 			return -1;
 		}
 		in->count[b] = count;
-		gen_fill(tc->buffers[b].type, &tc->buffers[b].init, in->data[b],
-			 plan_buffer_scalars(tc, plan, b));
+		if (tc->buffers[b].record)
+			gen_fill_record(tc->buffers[b].record, &tc->buffers[b].init, in->data[b],
+					count);
+		else
+			gen_fill(tc->buffers[b].type, &tc->buffers[b].init, in->data[b],
+				 plan_buffer_scalars(tc, plan, b));
 		in->generation[b]++;
 		generated++;
 	}
@@ -285,6 +289,28 @@ static bool compared_across(const struct test_case *tc, size_t b)
 	return false;
 }
 
+/* Keeps a buffer of structs as one buffer a field, "name.field", so that it is compared
+ * field by field and lane by lane, its padding never. */
+static void keep_fields(const struct buffer_decl *buf, size_t count, const void *data,
+			struct result *r)
+{
+	const struct record *rec = buf->record;
+	for (size_t f = 0; f < rec->nfields; f++) {
+		const struct record_field *field = &rec->fields[f];
+		size_t bytes = record_field_size(field);
+		r->kept = xreallocarray(r->kept, r->nkept + 1, sizeof *r->kept);
+		struct kept_buffer *k = &r->kept[r->nkept++];
+		*k = (struct kept_buffer){ .name = xasprintf("%s.%s", buf->name, field->name),
+					   .type = field->type,
+					   .lanes = field->lanes,
+					   .count = count * elem_stride(field->lanes) };
+		k->data = xmalloc(count * bytes + 1);
+		for (size_t i = 0; i < count; i++)
+			memcpy((char *)k->data + i * bytes,
+			       (const char *)data + i * rec->size + field->offset, bytes);
+	}
+}
+
 /* Hands the result the output buffers themselves, for comparing targets with each other:
  * all of them where `all`, else those compared with other runs' copies. */
 static void keep_outputs(const struct test_case *tc, const struct plan *plan, void **final,
@@ -293,6 +319,10 @@ static void keep_outputs(const struct test_case *tc, const struct plan *plan, vo
 	for (size_t b = 0; b < tc->nbuffers; b++) {
 		if (!tc->buffers[b].output || !(all || compared_across(tc, b)))
 			continue;
+		if (tc->buffers[b].record) {
+			keep_fields(&tc->buffers[b], plan->buffer_counts[b], final[b], r);
+			continue;
+		}
 		r->kept = xreallocarray(r->kept, r->nkept + 1, sizeof *r->kept);
 		struct kept_buffer *k = &r->kept[r->nkept++];
 		*k = (struct kept_buffer){ .name = xstrdup(tc->buffers[b].name),

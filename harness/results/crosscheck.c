@@ -17,12 +17,16 @@ struct crosscheck_entry {
 	size_t nkept;
 };
 
+/* The check of a kept buffer: "out", or "out.field" of a buffer of structs. */
 static const struct check *check_of(const struct test_case *tc, const char *buffer)
 {
-	for (size_t c = 0; c < tc->nchecks; c++)
-		if (check_compared_later(&tc->checks[c]) &&
-		    strcmp(tc->buffers[tc->checks[c].buffer].name, buffer) == 0)
+	size_t len = strcspn(buffer, ".");
+	for (size_t c = 0; c < tc->nchecks; c++) {
+		const char *name = tc->buffers[tc->checks[c].buffer].name;
+		if (check_compared_later(&tc->checks[c]) && strlen(name) == len &&
+		    strncmp(name, buffer, len) == 0)
 			return &tc->checks[c];
+	}
 	return NULL;
 }
 

@@ -1,0 +1,64 @@
+/* record.c - structs laid out as OpenCL C lays them out. */
+#include "config.h"
+
+#include "case/record.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+size_t record_field_size(const struct record_field *f)
+{
+	return elem_size(f->type) * elem_stride(f->lanes);
+}
+
+void record_add(struct record *r, const char *name, enum elem_type type, unsigned lanes)
+{
+	r->fields = xreallocarray(r->fields, r->nfields + 1, sizeof *r->fields);
+	r->fields[r->nfields++] =
+		(struct record_field){ .name = xstrdup(name), .type = type, .lanes = lanes };
+	/* A scalar or vector is aligned to its own size (a 3-vector to its 4-vector's). */
+	size_t at = 0;
+	r->align = 1;
+	for (size_t i = 0; i < r->nfields; i++) {
+		size_t size = record_field_size(&r->fields[i]);
+		at = (at + size - 1) / size * size;
+		r->fields[i].offset = at;
+		at += size;
+		r->align = size > r->align ? size : r->align;
+	}
+	r->size = (at + r->align - 1) / r->align * r->align;
+}
+
+char *record_text(const struct record *r)
+{
+	struct strbuf out = { 0 };
+	strbuf_puts(&out, "struct {");
+	for (size_t i = 0; i < r->nfields; i++) {
+		char type[ELEM_NAME_MAX];
+		strbuf_printf(&out, "%s%s %s;", i ? " " : "",
+			      elem_type_text(r->fields[i].type, r->fields[i].lanes, type),
+			      r->fields[i].name);
+	}
+	strbuf_puts(&out, "}");
+	return strbuf_take(&out);
+}
+
+struct record *record_copy(const struct record *r)
+{
+	struct record *copy = xcalloc(1, sizeof *copy);
+	for (size_t i = 0; i < r->nfields; i++)
+		record_add(copy, r->fields[i].name, r->fields[i].type, r->fields[i].lanes);
+	return copy;
+}
+
+void record_free(struct record *r)
+{
+	if (r == NULL)
+		return;
+	for (size_t i = 0; i < r->nfields; i++)
+		free(r->fields[i].name);
+	free(r->fields);
+	free(r);
+}
