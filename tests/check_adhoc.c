@@ -7,6 +7,7 @@
 
 #include "case/testcase.h"
 #include "check/adhoc.h"
+#include "check/structdef.h"
 #include "check_suites.h"
 
 /* reduce(global const float *in, local float *scratch, global float *out, uint n) */
@@ -148,8 +149,8 @@ END_TEST
 START_TEST(test_types_it_cannot_generate)
 {
 	struct kernel_param kparams[] = { { "x", "double4*", ARG_BUFFER, false },
-					 { "c", "unsigned char", ARG_SCALAR, false },
-					 { "img", "image2d_t", ARG_SCALAR, true } };
+					  { "c", "unsigned char", ARG_SCALAR, false },
+					  { "img", "image2d_t", ARG_SCALAR, true } };
 	struct kernel_sig ksig = { kparams, 3 };
 	struct adhoc_request rq = request(NULL, 0);
 	struct adhoc_binding b;
@@ -179,6 +180,40 @@ START_TEST(test_types_it_cannot_generate)
 }
 END_TEST
 
+START_TEST(test_struct_definitions_are_read_from_the_source)
+{
+	const char *source = "/* struct decoy { int x; }; */\n"
+			     "struct params { float scale; // the factor\n"
+			     "  unsigned int a, b; };\n"
+			     "typedef struct { float4 pos; const float mass; } particle;\n"
+			     "struct tagged { char3 c; };\n"
+			     "typedef struct tagged alias;\n"
+			     "struct bad { float w[4]; };\n";
+	struct record *r = NULL;
+	char *why = NULL;
+	ck_assert_msg(structdef_find(source, "struct params", &r, &why) == 0 && r->nfields == 3 &&
+			      r->fields[1].type == ELEM_UINT && r->fields[2].offset == 8,
+		      "A tagged struct's fields, two in one declaration, unsigned int as uint.");
+	record_free(r);
+	ck_assert_msg(structdef_find(source, "particle", &r, &why) == 0 && r->nfields == 2 &&
+			      r->fields[1].offset == 16 && r->size == 32,
+		      "A typedef of an untagged struct, const dropped.");
+	record_free(r);
+	ck_assert_msg(structdef_find(source, "alias", &r, &why) == 0 && r->nfields == 1 &&
+			      r->fields[0].lanes == 3,
+		      "A typedef of a tagged struct defined before.");
+	record_free(r);
+	ck_assert_msg(structdef_find(source, "struct decoy", &r, &why) < 0 &&
+			      strstr(why, "no definition of struct decoy"),
+		      "A struct inside a comment is no definition: %s", why);
+	free(why);
+	ck_assert_msg(structdef_find(source, "struct bad", &r, &why) < 0 &&
+			      strstr(why, "struct bad: its field 'float w[4]' is an array"),
+		      "An array field is said to be one: %s", why);
+	free(why);
+}
+END_TEST
+
 Suite *adhoc_suite(void)
 {
 	Suite *s = suite_create("adhoc");
@@ -187,6 +222,7 @@ Suite *adhoc_suite(void)
 	tcase_add_test(tc, test_specs_bind_by_name_then_in_order);
 	tcase_add_test(tc, test_mistakes_name_their_arg);
 	tcase_add_test(tc, test_types_it_cannot_generate);
+	tcase_add_test(tc, test_struct_definitions_are_read_from_the_source);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -339,6 +339,15 @@ check_bad_arg() {
 		run 2 check "$data/kernels/copy2d.cl" --kernel copy2d --global 64x30 --local 16x4 &&
 		has "--global 64x30 is not a multiple of --local 16x4 in dimension 1"
 }
+# check makes struct arguments from their definitions in the kernel's source, and
+# vectors, halves and doubles from the signature.
+check_structs_and_types() {
+	run 0 check "$data/kernels/particles.cl" --kernel scale_particles --global 64 --local 16 --save "$tree/particles.yaml" &&
+		lacks "error:" && [ "$(count '^pass ')" -eq 10 ] &&
+		grep -q "{name: p, scalar: \[{scale: float}, {shift: int}\], value: \[N, N\]}" "$tree/particles.yaml" &&
+		run 0 check "$data/kernels/types.cl" --kernel sum_float4_lanes --global 64 --local 16 &&
+		lacks "error:" && [ "$(count '^pass ')" -eq 6 ]
+}
 # A 2-D check sizes the buffers it generates by the whole launch, N * M.
 check_two_dimensions() {
 	run 0 check "$data/kernels/copy2d.cl" --kernel copy2d --global 32x16 --local 8x8 --arg '{name: width, scalar: int, value: N}' --save "$tree/copy2d.yaml" &&
@@ -373,6 +382,7 @@ check "check runs input sets and says which one exposed each finding" check_inpu
 check "check --save writes a case that run loads, naming its kernel from the catalogue's root" check_save
 check "check reports a wrong --arg as --arg N and runs nothing" check_bad_arg
 check "check launches in two dimensions with --global 32x16 --local 8x8" check_two_dimensions
+check "check makes struct, vector and other-typed arguments from the kernel itself" check_structs_and_types
 check "check flags outputs that differ between targets" check_outputs_differ
 check "check reports a build error at the kernel's own line" check_build_error
 check "a kernel Oclgrind cannot simulate is a build error that says why, and devices still run it" cannot_simulate

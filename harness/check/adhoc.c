@@ -14,6 +14,7 @@
 #include "base/util.h"
 #include "case/testcase.h"
 #include "case/yamltext.h"
+#include "check/structdef.h"
 #include "exec/dispatch.h"
 #include "exec/select.h"
 
@@ -38,6 +39,30 @@ static bool param_elem(const struct kernel_param *p, enum elem_type *type, unsig
 	bool ok = elem_type_parse(normal.data, type, lanes) == 0;
 	strbuf_free(&normal);
 	return ok;
+}
+
+/* The fields of a struct parameter ("struct params", "particle*"), from its definition in
+ * the kernel's source. Returns 0, or -1 with why (the caller frees it). */
+static int param_struct(const struct adhoc_request *rq, const struct kernel_param *p,
+			struct record **out, char **why)
+{
+	char *type = xstrdup(p->type);
+	char *star = strchr(type, '*');
+	if (star)
+		*star = '\0';
+	size_t len = strlen(type);
+	while (len > 0 && type[len - 1] == ' ')
+		type[--len] = '\0';
+	size_t size;
+	char *source = read_file(rq->kernel_path, &size);
+	int status = -1;
+	if (source == NULL)
+		*why = xasprintf("cannot read %s for its definition", rq->kernel_path);
+	else
+		status = structdef_find(source, type, out, why);
+	free(source);
+	free(type);
+	return status;
 }
 
 /* What one --arg says, read with libfyaml. */
@@ -116,9 +141,11 @@ static const char *kind_words(enum arg_kind kind)
 int adhoc_bind(const struct adhoc_request *rq, const struct kernel_sig *sig,
 	       struct adhoc_binding *binding, struct diag_list *diags)
 {
-	*binding = (struct adhoc_binding){ .nparams = sig->count,
-					   .spec_of = xcalloc(sig->count ? sig->count : 1,
-							      sizeof *binding->spec_of) };
+	*binding = (struct adhoc_binding){
+		.nparams = sig->count,
+		.spec_of = xcalloc(sig->count ? sig->count : 1, sizeof *binding->spec_of),
+		.records = xcalloc(sig->count ? sig->count : 1, sizeof *binding->records)
+	};
 	for (size_t p = 0; p < sig->count; p++)
 		binding->spec_of[p] = -1;
 	size_t errors = diags->count;
@@ -170,19 +197,25 @@ int adhoc_bind(const struct adhoc_request *rq, const struct kernel_sig *sig,
 		unsigned lanes;
 		if (binding->spec_of[p] >= 0 || param_elem(&sig->params[p], &type, &lanes))
 			continue;
-		/* Named as the --arg that would give it, since that is the way out. */
-		char *where = xasprintf("--arg %zu", p + 1);
 		const struct kernel_param *param = &sig->params[p];
 		bool image = strstr(param->type, "image") != NULL || strstr(param->type, "sampler");
+		char *why = NULL;
+		if (!image && param_struct(rq, param, &binding->records[p], &why) == 0)
+			continue;
+		/* Named as the --arg that would give it, since that is the way out. */
+		char *where = xasprintf("--arg %zu", p + 1);
 		diag_add(
 			diags, DIAG_ERROR, where, 0, 0,
 			"parameter %zu of %s (%s %s) is %s, which clharness cannot make from the "
-			"signature: it makes buffers, local buffers and scalars of %s%s",
+			"signature%s%s%s: it makes buffers, local buffers and scalars of %s, and "
+			"structs of them%s",
 			p + 1, rq->kernel, param->type, param->name,
-			image ? "an image or sampler" : "of a type it does not know",
-			elem_type_names(),
+			image ? "an image or sampler" : "of a type it cannot lay out",
+			why ? " (" : "", why ? why : "", why ? ")" : "", elem_type_names(),
 			image ? "; rewrite the kernel over a buffer (__global uchar4 *) to check it"
-			      : "; give it with --arg, e.g. '{name: x, buffer: float, count: N}'");
+			      : "; give it with --arg, e.g. '{name: x, buffer: [{a: float}, {b: int}], "
+				"count: N}'");
+		free(why);
 		free(where);
 	}
 	return diags->count > errors ? -1 : 0;
@@ -190,6 +223,9 @@ int adhoc_bind(const struct adhoc_request *rq, const struct kernel_sig *sig,
 
 void adhoc_binding_free(struct adhoc_binding *binding)
 {
+	for (size_t p = 0; binding->records && p < binding->nparams; p++)
+		record_free(binding->records[p]);
+	free(binding->records);
 	free(binding->spec_of);
 	*binding = (struct adhoc_binding){ 0 };
 }
@@ -217,26 +253,56 @@ static const char *volume_of(const struct shape *s, bool local)
 /* One argument the signature implies, filled as input set `set` says. Whole numbers in
  * every set, so float sums are exact in any order and devices can be compared exactly. A
  * buffer holds one element a work-item, a local buffer one a work-group's item. */
+/* A struct's fields in the case syntax: [{pos: float4}, {mass: float}]. Caller frees. */
+static char *record_yaml(const struct record *rec)
+{
+	struct strbuf out = { 0 };
+	strbuf_puts(&out, "[");
+	for (size_t f = 0; f < rec->nfields; f++) {
+		char type[ELEM_NAME_MAX];
+		strbuf_printf(&out, "%s{%s: %s}", f ? ", " : "", rec->fields[f].name,
+			      elem_type_text(rec->fields[f].type, rec->fields[f].lanes, type));
+	}
+	strbuf_puts(&out, "]");
+	return strbuf_take(&out);
+}
+
 static void generated_arg(struct strbuf *out, const struct adhoc_request *rq,
-			  const struct kernel_param *p, enum input_set set)
+			  const struct kernel_param *p, const struct record *rec,
+			  enum input_set set)
 {
 	enum elem_type type = ELEM_FLOAT;
 	unsigned lanes = 1;
 	param_elem(p, &type, &lanes);
-	char t[ELEM_NAME_MAX];
-	elem_type_text(type, lanes, t);
+	char tbuf[ELEM_NAME_MAX];
+	char *fields = rec ? record_yaml(rec) : NULL;
+	const char *t = fields ? fields : elem_type_text(type, lanes, tbuf);
+	if (rec && p->kind == ARG_SCALAR) {
+		/* One value a field, each the set's. */
+		const char *value = set == SET_SCALAR_0 ? "0" : set == SET_SCALAR_1 ? "1" : "N";
+		strbuf_printf(out, "{name: %s, scalar: %s, value: [", p->name, t);
+		for (size_t f = 0; f < rec->nfields; f++)
+			strbuf_printf(out, "%s%s", f ? ", " : "", value);
+		strbuf_puts(out, "]}");
+		free(fields);
+		return;
+	}
 	if (p->kind == ARG_LOCAL) {
 		strbuf_printf(out, "{name: %s, local: %s, count: %s}", p->name, t,
 			      volume_of(&rq->local, true));
+		free(fields);
 		return;
 	}
 	if (p->kind == ARG_SCALAR) {
 		const char *value = set == SET_SCALAR_0 ? "0" : set == SET_SCALAR_1 ? "1" : "N";
 		strbuf_printf(out, "{name: %s, scalar: %s, value: %s}", p->name, t, value);
+		free(fields);
 		return;
 	}
+	/* A struct's fields may be unsigned and char: the range fits every type. */
 	const char *init = set == SET_ZEROS	   ? "{fill: 0}"
 			   : set == SET_REPEATS	   ? "{random_int: [0, 3]}"
+			   : rec		   ? "{random_int: [0, 100]}"
 			   : elem_is_float(type)   ? "{random_int: [-8, 8]}"
 			   : !elem_is_signed(type) ? "{random_int: [0, 100]}"
 						   : "{random_int: [-100, 100]}";
@@ -244,6 +310,7 @@ static void generated_arg(struct strbuf *out, const struct adhoc_request *rq,
 	strbuf_printf(out, "{name: %s, %s: %s, count: %s, init: %s}", p->name,
 		      p->constant ? "constant" : "buffer", t,
 		      volume_of(p->constant ? &rq->local : &rq->global, p->constant), init);
+	free(fields);
 }
 
 /* A --arg, with the parameter's name put first where the spec gives none: buffers need
@@ -324,7 +391,7 @@ char *adhoc_case_text(const struct adhoc_request *rq, const struct kernel_sig *s
 			given_arg(&out, rq->specs[given], &sig->params[p]);
 			spec_line[given] = line;
 		} else {
-			generated_arg(&out, rq, &sig->params[p], set);
+			generated_arg(&out, rq, &sig->params[p], binding->records[p], set);
 			strbuf_puts(&out, "  # from the signature");
 		}
 		strbuf_puts(&out, "\n");

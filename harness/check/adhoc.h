@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "base/diag.h"
+#include "case/record.h"
 #include "case/shape.h"
 #include "exec/backend.h"
 #include "results/report.h"
@@ -43,12 +44,15 @@ const char *adhoc_set_name(enum input_set set);
 /* Where each argument of the kernel comes from: a --arg, or the signature. */
 struct adhoc_binding {
 	size_t nparams;
-	long long *spec_of; /* per parameter: the index of its --arg, or -1 */
+	long long *spec_of;	 /* per parameter: the index of its --arg, or -1 */
+	struct record **records; /* per parameter: its struct's fields where it is one */
 };
 
 /* Binds the --arg texts to the kernel's parameters: one naming a parameter (name: x)
- * binds to it, the others to the next parameters left unbound, in order. Reports each
- * mistake as "--arg N: error: ..." in diags and returns -1. */
+ * binds to it, the others to the next parameters left unbound, in order. A struct
+ * parameter left unbound is laid out from its definition in the kernel's source. Reports
+ * each mistake, and each parameter it cannot make, as "--arg N: error: ..." in diags and
+ * returns -1. */
 int adhoc_bind(const struct adhoc_request *rq, const struct kernel_sig *sig,
 	       struct adhoc_binding *binding, struct diag_list *diags);
 void adhoc_binding_free(struct adhoc_binding *binding);
