@@ -134,7 +134,8 @@ two_dimensions() {
 		has '"N":[32,16],"L":[8,4],"shape":"N=32x16 L=8x4"' &&
 		run 2 run --size 32xx16 "$cases/nd_good.yaml" && has "--size takes a positive whole number, or one a dimension like 1024x768, found '32xx16'" &&
 		run 1 run --device pocl --size 32x16 --local 8 "$cases/nd_good.yaml" &&
-		has "global has 2 dimensions but the work-group shape L=8 has 1"
+		has "global has 2 dimensions but the work-group shape L=8 has 1" &&
+		run 0 run --device pocl,oclgrind "$cases/offset.yaml" && [ "$(count '^pass ')" -eq 3 ]
 }
 # Every OpenCL C type: vectors, 3-vectors' padding, 64-bit and half storage, lane-wise
 # and all-lane sums; a wrong lane is named as OpenCL C writes it; a device without a
