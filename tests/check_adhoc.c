@@ -12,10 +12,10 @@
 
 /* reduce(global const float *in, local float *scratch, global float *out, uint n) */
 static struct kernel_param params[] = {
-	{ "in", "float*", ARG_BUFFER, true },
-	{ "scratch", "float*", ARG_LOCAL, false },
-	{ "out", "float*", ARG_BUFFER, false },
-	{ "n", "uint", ARG_SCALAR, false },
+	{ "in", "float*", ARG_BUFFER, true, false },
+	{ "scratch", "float*", ARG_LOCAL, false, false },
+	{ "out", "float*", ARG_BUFFER, false, false },
+	{ "n", "uint", ARG_SCALAR, false, false },
 };
 static const struct kernel_sig sig = { params, 4 };
 
@@ -148,9 +148,9 @@ END_TEST
 
 START_TEST(test_types_it_cannot_generate)
 {
-	struct kernel_param kparams[] = { { "x", "double4*", ARG_BUFFER, false },
-					  { "c", "unsigned char", ARG_SCALAR, false },
-					  { "img", "image2d_t", ARG_SCALAR, true } };
+	struct kernel_param kparams[] = { { "x", "double4*", ARG_BUFFER, false, false },
+					  { "c", "unsigned char", ARG_SCALAR, false, false },
+					  { "img", "image2d_t", ARG_SCALAR, true, false } };
 	struct kernel_sig ksig = { kparams, 3 };
 	struct adhoc_request rq = request(NULL, 0);
 	struct adhoc_binding b;
@@ -166,7 +166,7 @@ START_TEST(test_types_it_cannot_generate)
 	diag_list_free(&diags);
 
 	int lines[1];
-	kparams[2] = (struct kernel_param){ "tile", "float4*", ARG_LOCAL, false };
+	kparams[2] = (struct kernel_param){ "tile", "float4*", ARG_LOCAL, false, false };
 	ck_assert_msg(adhoc_bind(&rq, &ksig, &b, &diags) == 0, "Vectors and chars are made.");
 	char *text = adhoc_case_text(&rq, &ksig, &b, SET_RANDOM, "k.cl", lines);
 	ck_assert_msg(

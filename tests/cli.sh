@@ -149,6 +149,9 @@ other_types() {
 		has "kernels/fp16_sum.cl enables cl_khr_fp16 (half arithmetic), which pocl-cpu does not have" &&
 		run 1 run --device pocl "$cases/type_mismatch.yaml" &&
 		has "type_mismatch.yaml:8:10: error: argument 1 of sum_float4_lanes (in) has type float4*, but the case gives float*" &&
+		run 0 run --device pocl,oclgrind "$cases/constant_too_large.yaml" &&
+		has "note: constant buffer table needs 400000 bytes of constant memory; oclgrind has 65536" &&
+		[ "$(count '^pass .*pocl-cpu')" -eq 1 ] &&
 		run 1 run --device pocl "$cases/type_range.yaml" &&
 		has "type_range.yaml:7:49: error: uchar4 buffer 'u4' holds values from 0 to 255, but its init reaches 300"
 }
