@@ -1045,10 +1045,35 @@ static void add_shapes(struct shape **list, size_t *count, const struct shape *m
 	}
 }
 
-/* Makes a loaded case its own reference run: the reference kernel its one step, every
- * shape any target runs among its sizes, and no simulator run. */
+/* Adds the (N, L) pairs of sizes x locals that the case's pairs do not hold yet. */
+static void add_pairs(struct test_case *tc, const struct shape *sizes, size_t nsizes,
+		      const struct shape *locals, size_t nlocals)
+{
+	for (size_t s = 0; s < nsizes; s++)
+		for (size_t l = 0; l < nlocals; l++) {
+			bool held = false;
+			for (size_t p = 0; p < tc->npairs && !held; p++)
+				held = shape_equal(&tc->pair_sizes[p], &sizes[s]) &&
+				       shape_equal(&tc->pair_locals[p], &locals[l]);
+			if (held)
+				continue;
+			tc->pair_sizes = xreallocarray(tc->pair_sizes, tc->npairs + 1,
+						       sizeof *tc->pair_sizes);
+			tc->pair_locals = xreallocarray(tc->pair_locals, tc->npairs + 1,
+							sizeof *tc->pair_locals);
+			tc->pair_sizes[tc->npairs] = sizes[s];
+			tc->pair_locals[tc->npairs++] = locals[l];
+		}
+}
+
+/* Makes a loaded case its own reference run: the reference kernel its one step, run at
+ * exactly the (N, L) pairs the devices and the simulator run, and with --size or --local
+ * at those crossed with every size and work-group size of either; no simulator run. */
 static void make_reference_run(struct test_case *tc)
 {
+	add_pairs(tc, tc->sizes, tc->nsizes, tc->locals, tc->nlocals);
+	add_pairs(tc, tc->sim_sizes, tc->nsim_sizes, tc->nsim_locals ? tc->sim_locals : tc->locals,
+		  tc->nsim_locals ? tc->nsim_locals : tc->nlocals);
 	struct step *ref = NULL;
 	for (size_t c = 0; c < tc->nchecks && ref == NULL; c++) {
 		ref = tc->checks[c].ref_step;

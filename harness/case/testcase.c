@@ -74,6 +74,8 @@ void case_free(struct test_case *tc)
 	free(tc->sim_sizes);
 	free(tc->locals);
 	free(tc->sim_locals);
+	free(tc->pair_sizes);
+	free(tc->pair_locals);
 	free(tc->path);
 	free(tc->name);
 	free(tc->about);

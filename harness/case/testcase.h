@@ -120,6 +120,11 @@ struct test_case {
 	size_t nlocals;
 	struct shape *sim_locals; /* L under a simulator; none: the case's local list */
 	size_t nsim_locals;
+	/* A reference run's shapes: exactly the (N, L) pairs some target runs, pair_sizes[i]
+	 * with pair_locals[i]; npairs 0 in any other case. */
+	struct shape *pair_sizes;
+	struct shape *pair_locals;
+	size_t npairs;
 	struct src_pos sizes_pos;
 	struct src_pos local_pos;
 	struct buffer_decl *buffers;

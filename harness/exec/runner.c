@@ -16,17 +16,22 @@
 #include "case/reference.h"
 
 /* The sizes and work-group sizes a case runs at on a backend. */
+/* The shapes of a case's runs: sizes x locals, or where paired sizes[i] with locals[i]. */
 struct shapes {
 	const struct shape *sizes;
 	size_t nsizes;
 	const struct shape *locals;
 	size_t nlocals;
+	bool paired;
 };
 
 static struct shapes shapes_of(const struct backend *b, const struct test_case *tc,
 			       const struct run_options *opt)
 {
-	struct shapes sh = { tc->sizes, tc->nsizes, tc->locals, tc->nlocals };
+	struct shapes sh = { tc->sizes, tc->nsizes, tc->locals, tc->nlocals, false };
+	if (tc->npairs && !opt->sizes && !opt->locals)
+		return (struct shapes){ tc->pair_sizes, tc->npairs, tc->pair_locals, tc->npairs,
+					true };
 	if (b->simulator) {
 		sh.sizes = tc->sim_sizes;
 		sh.nsizes = tc->nsim_sizes;
@@ -50,15 +55,15 @@ size_t runner_run_count(const struct backend *b, const struct test_case *tc,
 			const struct run_options *opt)
 {
 	struct shapes sh = shapes_of(b, tc, opt);
-	return 1 + sh.nsizes * sh.nlocals;
+	return 1 + (sh.paired ? sh.nsizes : sh.nsizes * sh.nlocals);
 }
 
 void runner_run_shape(const struct backend *b, const struct test_case *tc,
 		      const struct run_options *opt, size_t run, struct shape *n, struct shape *l)
 {
 	struct shapes sh = shapes_of(b, tc, opt);
-	*n = sh.sizes[(run - 1) / sh.nlocals];
-	*l = sh.locals[(run - 1) % sh.nlocals];
+	*n = sh.paired ? sh.sizes[run - 1] : sh.sizes[(run - 1) / sh.nlocals];
+	*l = sh.paired ? sh.locals[run - 1] : sh.locals[(run - 1) % sh.nlocals];
 }
 
 void runner_result_init(struct result *r, const struct backend *b, const struct target *t,
