@@ -14,6 +14,7 @@
 #include "base/interrupt.h"
 #include "base/util.h"
 #include "base/walk.h"
+#include "bench/bench.h"
 #include "case/testcase.h"
 #include "check/adhoc.h"
 #include "exec/backend.h"
@@ -38,6 +39,7 @@ static const char usage_text[] =
 	"       clharness check FILE.cl --kernel NAME --global G --local L [--arg SPEC]...\n"
 	"       clharness catalogue [--results FILE]... [CASE|DIR]...\n"
 	"       clharness grade [OPTION]... ASSIGNMENT SUBMISSION...\n"
+	"       clharness bench [OPTION]... CASE|DIR...\n"
 	"\n"
 	"Runs OpenCL kernel cases on every OpenCL device and under the Oclgrind simulator,\n"
 	"compares each output buffer with a CPU reference, reports the data races, barrier\n"
@@ -80,6 +82,18 @@ static const char usage_text[] =
 	"The check runs several input sets (random, zeros, repeats, and scalars 0 and 1)\n"
 	"on Oclgrind and every device, reports each finding with the sets that exposed it,\n"
 	"and compares the outputs of the devices.\n"
+	"\n"
+	"Options of bench (times each case on every real device, beside the device's own\n"
+	"copy bandwidth; every size's output is still checked):\n"
+	"  -d, --device NAME   the devices to time on (default: every real device)\n"
+	"  -n, --size N        time at size N instead of the sweep; repeatable\n"
+	"  -l, --local L       time at work-group size L instead of each case's; repeatable\n"
+	"      --max-size N    the sweep's largest size (default 2^28): powers of two from\n"
+	"                      2^10 while the buffers fit the device's memory\n"
+	"      --rounds R      timed rounds a size, after one warm-up (default 10)\n"
+	"      --csv, --json   rows as CSV or JSON Lines instead of a table\n"
+	"      --plot FILE     draw GB/s against size as SVG with gnuplot\n"
+	"      --timeout S     a size's wall-clock limit (default 600)\n"
 	"\n"
 	"Options of catalogue (writes the catalogue page, Markdown, to standard output):\n"
 	"  -r, --results FILE  results of `clharness run --json` to show; repeatable, so\n"
@@ -678,6 +692,140 @@ out:
 }
 
 /* clharness catalogue: the catalogue page from cases and recorded results. */
+/* The copy kernel's case beside the first case's catalogue, or the installed one. */
+static char *copy_case_path(struct test_case *const *cases, size_t ncases)
+{
+	const char *rel = "cases/bench/copy_float4.yaml";
+	for (size_t i = 0; i < ncases; i++) {
+		const char *at = strstr(cases[i]->path, "cases/");
+		if (at == NULL)
+			continue;
+		char *path = xasprintf("%.*s%s", (int)(at - cases[i]->path), cases[i]->path, rel);
+		if (access(path, R_OK) == 0)
+			return path;
+		free(path);
+	}
+	return xasprintf("%s/%s", CLH_PKGDATADIR, rel);
+}
+
+static int cmd_bench(int argc, char **argv)
+{
+	enum { OPT_MAX_SIZE = 256, OPT_ROUNDS, OPT_CSV, OPT_JSON, OPT_PLOT, OPT_TIMEOUT };
+	static const struct option options[] = {
+		{ "device", required_argument, NULL, 'd' },
+		{ "size", required_argument, NULL, 'n' },
+		{ "local", required_argument, NULL, 'l' },
+		{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
+		{ "rounds", required_argument, NULL, OPT_ROUNDS },
+		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "plot", required_argument, NULL, OPT_PLOT },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct bench_request rq = {
+		.max_size = 1LL << 28, .rounds = 10, .timeout_s = 600, .format = BENCH_TEXT
+	};
+	int status = EXIT_USAGE;
+	struct walk paths = { 0 };
+	struct test_case **cases = NULL;
+	size_t ncases = 0;
+	char *copy = NULL;
+	optind = 1;
+	int c;
+	while ((c = getopt_long(argc, argv, "d:n:l:h", options, NULL)) != -1) {
+		struct shape v;
+		long long number;
+		switch (c) {
+		case 'd':
+			add_patterns(&rq.patterns, &rq.npatterns, optarg);
+			break;
+		case 'n':
+		case 'l':
+			if (shape_parse(optarg, &v) < 0) {
+				usage_error(
+					"--%s takes a positive whole number, or one a dimension "
+					"like 1024x768, found '%s'",
+					c == 'n' ? "size" : "local", optarg);
+				goto out;
+			}
+			if (c == 'n') {
+				rq.sizes = xreallocarray(rq.sizes, rq.nsizes + 1, sizeof *rq.sizes);
+				rq.sizes[rq.nsizes++] = v;
+			} else {
+				rq.locals =
+					xreallocarray(rq.locals, rq.nlocals + 1, sizeof *rq.locals);
+				rq.locals[rq.nlocals++] = v;
+			}
+			break;
+		case OPT_MAX_SIZE:
+			if (parse_positive(optarg, SHAPE_DIM_MAX, &rq.max_size) < 0) {
+				usage_error("--max-size takes a positive whole number, found '%s'",
+					    optarg);
+				goto out;
+			}
+			break;
+		case OPT_ROUNDS:
+			if (parse_positive(optarg, 10000, &number) < 0) {
+				usage_error(
+					"--rounds takes a whole number from 1 to 10000, found '%s'",
+					optarg);
+				goto out;
+			}
+			rq.rounds = (unsigned)number;
+			break;
+		case OPT_CSV:
+			rq.format = BENCH_CSV;
+			break;
+		case OPT_JSON:
+			rq.format = BENCH_JSON;
+			break;
+		case OPT_PLOT:
+			rq.plot_path = optarg;
+			break;
+		case OPT_TIMEOUT:
+			if (timeout_option(optarg, &rq.timeout_s) < 0)
+				goto out;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			status = 0;
+			goto out;
+		default:
+			fprintf(stderr, "Try 'clharness --help'.\n");
+			goto out;
+		}
+	}
+	if (optind == argc) {
+		usage_error("bench needs the cases to time, e.g. clharness bench cases/reduce/");
+		goto out;
+	}
+	if (collect_cases(argc, argv, optind, &paths) < 0)
+		goto out;
+	struct reporter reporter;
+	report_init(&reporter, REPORT_TEXT, stderr, false);
+	cases = load_cases(&paths, &ncases, case_broken, &reporter);
+	copy = copy_case_path(cases, ncases);
+	rq.copy_case = copy;
+	interrupt_install();
+	status = bench_run(&rq, cases, ncases, stdout);
+	if (interrupt_signal())
+		status = stopped_status();
+	else if (status == 0 && ncases < paths.count)
+		status = EXIT_MISMATCH; /* a case file did not load */
+out:
+	for (size_t i = 0; i < ncases; i++)
+		case_free(cases[i]);
+	free(cases);
+	walk_free(&paths);
+	free(copy);
+	free(rq.patterns);
+	free(rq.sizes);
+	free(rq.locals);
+	return status;
+}
+
 static int cmd_catalogue(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -962,6 +1110,9 @@ int main(int argc, char **argv)
 		return cmd_catalogue(argc - 1, argv + 1);
 	if (strcmp(cmd, "grade") == 0)
 		return cmd_grade(argc - 1, argv + 1);
-	return usage_error("unknown command '%s' (known: devices, run, check, catalogue, grade)",
+	if (strcmp(cmd, "bench") == 0)
+		return cmd_bench(argc - 1, argv + 1);
+	return usage_error("unknown command '%s' (known: devices, run, check, catalogue, grade, "
+			   "bench)",
 			   cmd);
 }

@@ -52,7 +52,7 @@ static int fake_build(struct backend_session *session, const struct test_case *t
  * buffer 0 into buffer 1, which is what the case's check (rotate by 0) wants. */
 static int fake_execute(struct backend_session *session, const struct test_case *tc,
 			const struct plan *plan, void *const *initial, void **final,
-			unsigned repeat, uint64_t *kernel_ns, struct result *failure)
+			unsigned repeat, uint64_t *round_ns, struct result *failure)
 {
 	if (plan->n.d[0] == 64) {
 		if (strcmp(tc->name, "lost") == 0) {
@@ -80,7 +80,7 @@ static int fake_execute(struct backend_session *session, const struct test_case 
 		}
 	}
 	memcpy(final[1], initial[0], plan->buffer_counts[1] * 4);
-	*kernel_ns = listed_here ? 1 : 2; /* tells the test which worker ran this */
+	round_ns[0] = listed_here ? 1 : 2; /* tells the test which worker ran this */
 	return 0;
 }
 

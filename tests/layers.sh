@@ -7,7 +7,7 @@
 #   findings  Oclgrind's log and the findings folded from it
 #   results   results, reporters, goldens, results files, the catalogue page
 #   exec      OpenCL plumbing, backends, workers, the wire, dispatch, the runner
-#   check grade  the commands above the runner (neither includes the other)
+#   bench check grade  the commands above the runner (none includes another)
 # and harness/main.c, the command line, on top of all.
 # Needs $CLH_TEST_DATA (make check sets it), to find the source tree.
 
@@ -19,7 +19,7 @@ n=0
 rank() {
 	case $1 in
 	base) echo 0 ;; case) echo 1 ;; findings) echo 2 ;; results) echo 3 ;; exec) echo 4 ;;
-	check | grade) echo 5 ;;
+	bench | check | grade) echo 5 ;;
 	esac
 }
 

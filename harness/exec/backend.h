@@ -89,13 +89,14 @@ struct backend {
 		     struct result *failure);
 	/* Runs the plan's launches `repeat` times, each from the initial contents `initial[b]`
 	 * of every buffer b; afterwards `final[b]` holds what the device left in each output
-	 * buffer. Adds the device's kernel time to *kernel_ns. On failure fills `failure` and
+	 * buffer. Adds each round's device time (from profiling events, all its launches) to
+	 * round_ns[round], an array of `repeat` the caller zeroes. On failure fills `failure` and
 	 * returns -1, or BACKEND_LOST when the session can run nothing more (a device fault
 	 * leaves some drivers' contexts unusable): its worker then ends and a new one goes on
 	 * with the next run. */
 	int (*execute)(struct backend_session *session, const struct test_case *tc,
 		       const struct plan *plan, void *const *initial, void **final, unsigned repeat,
-		       uint64_t *kernel_ns, struct result *failure);
+		       uint64_t *round_ns, struct result *failure);
 	/* Builds the program in `path` and describes the parameters of its `kernel`, for
 	 * checks that generate the arguments a user leaves out. Returns 0, or -1 after
 	 * filling `failure` (build-error with the log, or case-error for a missing kernel). */

@@ -360,12 +360,12 @@ static void soften_uniform_writes(struct og_session *s, const struct test_case *
 
 static int og_execute(struct backend_session *session, const struct test_case *tc,
 		      const struct plan *plan, void *const *initial, void **final, unsigned repeat,
-		      uint64_t *kernel_ns, struct result *failure)
+		      uint64_t *round_ns, struct result *failure)
 {
 	struct og_session *s = (struct og_session *)session;
 	long long logged = log_size(&s->strict), printed = worker_output_offset();
 	int status =
-		clexec_execute(s->strict.cx, tc, plan, initial, final, repeat, kernel_ns, failure);
+		clexec_execute(s->strict.cx, tc, plan, initial, final, repeat, round_ns, failure);
 	collect(&s->strict, logged, printed, tc, &failure->findings);
 	if (status == 0)
 		soften_uniform_writes(s, tc, plan, initial, failure);

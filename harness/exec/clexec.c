@@ -509,7 +509,7 @@ static int launch_once(struct clexec *cx, const struct test_case *tc, const stru
 }
 
 int clexec_execute(struct clexec *cx, const struct test_case *tc, const struct plan *plan,
-		   void *const *initial, void **final, unsigned repeat, uint64_t *kernel_ns,
+		   void *const *initial, void **final, unsigned repeat, uint64_t *round_ns,
 		   struct result *failure)
 {
 	if (check_limits(cx, tc, plan, failure) < 0)
@@ -543,7 +543,7 @@ int clexec_execute(struct clexec *cx, const struct test_case *tc, const struct p
 				goto device_fault;
 		}
 		doing = "clFinish";
-		status = launch_once(cx, tc, plan, mems, kernel_ns, failure, &err);
+		status = launch_once(cx, tc, plan, mems, &round_ns[rep], failure, &err);
 		if (status == BACKEND_LOST)
 			goto device_fault;
 		if (status < 0)

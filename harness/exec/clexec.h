@@ -19,7 +19,7 @@ int clexec_build(struct clexec *cx, const struct test_case *tc, const char *opti
 
 /* As backend.execute, for the case last built. */
 int clexec_execute(struct clexec *cx, const struct test_case *tc, const struct plan *plan,
-		   void *const *initial, void **final, unsigned repeat, uint64_t *kernel_ns,
+		   void *const *initial, void **final, unsigned repeat, uint64_t *round_ns,
 		   struct result *failure);
 
 /* As backend.inspect, building with `options` added. */

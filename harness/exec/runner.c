@@ -340,6 +340,31 @@ static void keep_outputs(const struct test_case *tc, const struct plan *plan, vo
 	}
 }
 
+static int compare_ns(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The run's device time, and the statistics of its rounds after the warm-up ones. */
+static void time_rounds(struct result *r, uint64_t *round_ns, unsigned rounds, unsigned warmup)
+{
+	for (unsigned i = 0; i < rounds; i++)
+		r->kernel_ns += round_ns[i];
+	if (warmup >= rounds)
+		warmup = rounds ? rounds - 1 : 0;
+	unsigned timed = rounds - warmup;
+	if (timed == 0)
+		return;
+	uint64_t *kept = round_ns + warmup;
+	qsort(kept, timed, sizeof *kept, compare_ns);
+	r->rounds_timed = timed;
+	r->round_min_ns = kept[0];
+	r->round_max_ns = kept[timed - 1];
+	r->round_median_ns =
+		timed % 2 ? kept[timed / 2] : (kept[timed / 2 - 1] + kept[timed / 2]) / 2;
+}
+
 /* Returns the backend's execute status: 0, -1, or BACKEND_LOST. */
 static int run_one(const struct backend *b, struct backend_session *session, const struct target *t,
 		   const struct test_case *tc, const struct run_options *opt, const struct shape *n,
@@ -382,7 +407,11 @@ static int run_one(const struct backend *b, struct backend_session *session, con
 	r->generated = (unsigned)generated;
 
 	r->repeat = opt->repeat;
-	int status = b->execute(session, tc, &plan, in->data, final, opt->repeat, &r->kernel_ns, r);
+	uint64_t *round_ns = xcalloc(opt->repeat ? opt->repeat : 1, sizeof *round_ns);
+	int status = b->execute(session, tc, &plan, in->data, final, opt->repeat, round_ns, r);
+	if (status == 0)
+		time_rounds(r, round_ns, opt->repeat, opt->warmup);
+	free(round_ns);
 	if (status == 0)
 		check_outputs(tc, &plan, in, final, r);
 	if (status == 0)

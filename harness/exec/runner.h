@@ -17,6 +17,7 @@ struct run_options {
 	const struct shape *locals; /* NULL: each case's own local sizes */
 	size_t nlocals;
 	unsigned repeat;   /* launches per run; the output of the last is checked */
+	unsigned warmup;   /* of those, the first rounds left out of the round statistics */
 	bool keep_outputs; /* copy every output buffer into its result */
 	/* Limits on each worker process running these cases (0: none): CPU seconds of all
 	 * its threads together, and bytes of address space. */

@@ -58,7 +58,11 @@ struct result {
 	enum verdict verdict;
 	bool racy;
 	bool simulated; /* from a simulator backend: findings and goldens per run */
-	uint64_t kernel_ns;
+	uint64_t kernel_ns; /* every launch of every round */
+	/* The rounds after the warm-up ones (run_options.warmup): their number, and the
+	 * fastest, median and slowest round's device time. */
+	unsigned rounds_timed;
+	uint64_t round_min_ns, round_median_ns, round_max_ns;
 	uint64_t reference_ns;
 	uint64_t compare_ns;
 	unsigned repeat;

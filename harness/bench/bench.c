@@ -1,0 +1,439 @@
+/* bench.c - a sweep of sizes for each case on each device, timed by profiling events,
+ * beside a copy kernel's bandwidth measured on the same device in the same run. */
+#include "config.h"
+
+#include "bench/bench.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/interrupt.h"
+#include "base/util.h"
+#include "case/plan.h"
+#include "exec/select.h"
+
+enum { SWEEP_MAX = 64, SWEEP_FIRST_LOG2 = 10 };
+
+/* Bytes one round moves: every global and constant buffer of the case once, as the case
+ * sizes them at n and l; 0 where the case cannot be planned there. */
+static double case_bytes(const struct test_case *tc, const struct shape *n, const struct shape *l,
+			 long long cu)
+{
+	struct plan plan;
+	struct diag_list diags = { 0 };
+	double bytes = 0;
+	if (plan_build(tc, n, l, cu, &plan, &diags) == 0) {
+		for (size_t b = 0; b < tc->nbuffers; b++)
+			bytes += (double)plan_buffer_bytes(tc, &plan, b);
+		plan_free(&plan);
+	}
+	diag_list_free(&diags);
+	return bytes;
+}
+
+size_t bench_sweep(const struct test_case *tc, const struct shape *l, long long max_size,
+		   unsigned long long max_alloc, unsigned long long global_mem, struct shape *sizes,
+		   size_t room)
+{
+	/* An N-D case sweeps squares and cubes: each dimension 2^j, from 2^10 elements. */
+	unsigned dims = tc->nsizes ? tc->sizes[0].dims : 1;
+	size_t count = 0;
+	/* ... and no smaller than a work-group in any dimension. */
+	int first = (SWEEP_FIRST_LOG2 + (int)dims - 1) / (int)dims;
+	for (unsigned d = 0; dims > 1 && d < dims && d < l->dims; d++)
+		while ((1LL << first) < l->d[d])
+			first++;
+	for (int j = first; j * (int)dims < 62 && count < room; j++) {
+		struct shape n = { .dims = dims, .d = { 1, 1, 1 } };
+		for (unsigned d = 0; d < dims; d++)
+			n.d[d] = 1LL << j;
+		if (shape_volume(&n) > max_size)
+			break;
+		struct plan plan;
+		struct diag_list diags = { 0 };
+		bool fits = true;
+		/* A size the case refuses stays in: its row says why. */
+		if (plan_build(tc, &n, l, 1, &plan, &diags) == 0) {
+			double total = 0;
+			for (size_t b = 0; b < tc->nbuffers; b++) {
+				size_t bytes = plan_buffer_bytes(tc, &plan, b);
+				fits &= max_alloc == 0 || bytes <= max_alloc;
+				total += (double)bytes;
+			}
+			fits &= global_mem == 0 || total <= (double)global_mem / 2;
+			plan_free(&plan);
+		}
+		diag_list_free(&diags);
+		if (!fits)
+			break;
+		sizes[count++] = n;
+	}
+	return count;
+}
+
+/* The copy kernel's bandwidth by N, on the target being measured. */
+struct copy_rate {
+	long long n;
+	double gbs;
+};
+
+struct bench_state {
+	const struct bench_request *rq;
+	FILE *out;
+	const struct test_case *tc;
+	const struct target *target;
+	struct copy_rate *copies;
+	size_t ncopies;
+	bool measuring_copy;
+	struct bench_row *rows;
+	size_t nrows;
+	bool all_pass;
+};
+
+/* The copy kernel's bandwidth at as many elements as n holds. */
+static double copy_gbs(const struct bench_state *st, const struct shape *n)
+{
+	for (size_t i = 0; i < st->ncopies; i++)
+		if (st->copies[i].n == shape_volume(n))
+			return st->copies[i].gbs;
+	return 0;
+}
+
+/* Keeps the copy kernel's best bandwidth at n over its work-group sizes. */
+static void note_copy(struct bench_state *st, long long n, double gbs)
+{
+	for (size_t i = 0; i < st->ncopies; i++) {
+		if (st->copies[i].n == n) {
+			st->copies[i].gbs = gbs > st->copies[i].gbs ? gbs : st->copies[i].gbs;
+			return;
+		}
+	}
+	st->copies = xreallocarray(st->copies, st->ncopies + 1, sizeof *st->copies);
+	st->copies[st->ncopies++] = (struct copy_rate){ n, gbs };
+}
+
+static double gbs_of(const struct bench_row *row)
+{
+	return row->median_ms > 0 ? row->bytes / (row->median_ms * 1e-3) / 1e9 : 0;
+}
+
+static void print_header(const struct bench_state *st)
+{
+	if (st->rq->format == BENCH_TEXT)
+		fprintf(st->out, "%-34s %-12s %-12s %-8s %10s %10s %7s %9s %11s %8s\n", "case",
+			"target", "N", "L", "median ms", "min ms", "spread", "GB/s", "elements/s",
+			"of copy");
+	else if (st->rq->format == BENCH_CSV)
+		fprintf(st->out, "case,target,N,L,verdict,median_ms,min_ms,spread,bytes,gb_s,"
+				 "elements_s,copy_gb_s,of_copy\n");
+}
+
+/* A CSV cell: quoted where it holds a comma or a quote. */
+static void csv_text(FILE *out, const char *text)
+{
+	if (strpbrk(text, ",\"\n") == NULL) {
+		fputs(text, out);
+		return;
+	}
+	fputc('"', out);
+	for (const char *p = text; *p; p++) {
+		if (*p == '"')
+			fputc('"', out);
+		fputc(*p == '\n' ? ' ' : *p, out);
+	}
+	fputc('"', out);
+}
+
+static void json_text(FILE *out, const char *text)
+{
+	fputc('"', out);
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else if (*p < 0x20)
+			fprintf(out, "\\u%04x", *p);
+		else
+			fputc(*p, out);
+	}
+	fputc('"', out);
+}
+
+static void print_row(const struct bench_state *st, const struct bench_row *row)
+{
+	char n[SHAPE_TEXT_MAX], l[SHAPE_TEXT_MAX];
+	shape_format(&row->n, n);
+	shape_format(&row->l, l);
+	bool pass = strcmp(row->verdict, "pass") == 0;
+	double gbs = gbs_of(row);
+	double per_s = row->median_ms > 0 ? row->elements / (row->median_ms * 1e-3) : 0;
+	double of_copy = row->copy_gbs > 0 ? gbs / row->copy_gbs : 0;
+	FILE *out = st->out;
+	switch (st->rq->format) {
+	case BENCH_TEXT:
+		fprintf(out, "%-34s %-12s %-12s %-8s ", row->case_name, row->target, n, l);
+		if (pass)
+			fprintf(out, "%10.4f %10.4f %6.1f%% %9.2f %11.3g %8.2f\n", row->median_ms,
+				row->min_ms, 100 * row->spread, gbs, per_s, of_copy);
+		else
+			fprintf(out, "%s: %s\n", row->verdict, row->why ? row->why : "");
+		break;
+	case BENCH_CSV:
+		csv_text(out, row->case_name);
+		fprintf(out, ",%s,%s,%s,%s,", row->target, n, l, row->verdict);
+		if (pass)
+			fprintf(out, "%.6f,%.6f,%.4f,%.0f,%.4f,%.6g,%.4f,%.4f\n", row->median_ms,
+				row->min_ms, row->spread, row->bytes, gbs, per_s, row->copy_gbs,
+				of_copy);
+		else
+			fprintf(out, ",,,,,,,\n");
+		break;
+	case BENCH_JSON:
+		fputs("{\"case\":", out);
+		json_text(out, row->case_name);
+		fputs(",\"target\":", out);
+		json_text(out, row->target);
+		fprintf(out, ",\"N\":\"%s\",\"L\":\"%s\",\"verdict\":\"%s\"", n, l, row->verdict);
+		if (pass)
+			fprintf(out,
+				",\"median_ms\":%.6f,\"min_ms\":%.6f,\"spread\":%.4f,\"bytes\":%.0f,"
+				"\"gb_s\":%.4f,\"elements_s\":%.6g,\"copy_gb_s\":%.4f,\"of_copy\":%.4f",
+				row->median_ms, row->min_ms, row->spread, row->bytes, gbs, per_s,
+				row->copy_gbs, of_copy);
+		if (row->why) {
+			fputs(",\"why\":", out);
+			json_text(out, row->why);
+		}
+		fputs("}\n", out);
+		break;
+	}
+	fflush(out);
+}
+
+static void take_result(void *ctx, struct result *r)
+{
+	struct bench_state *st = ctx;
+	if (r->n.dims == 0 && r->verdict == VERDICT_PASS)
+		return; /* a build that worked: its runs follow */
+	struct bench_row row = {
+		.case_name = xstrdup(st->tc->name),
+		.target = xstrdup(r->target),
+		.n = r->n,
+		.l = r->l,
+		.verdict = xstrdup(verdict_name(r->verdict)),
+		.why = r->verdict == VERDICT_PASS ? NULL : xstrdup(r->message ? r->message : ""),
+		.median_ms = r->round_median_ns / 1e6,
+		.min_ms = r->round_min_ns / 1e6,
+		.spread = r->round_median_ns ? (double)(r->round_max_ns - r->round_min_ns) /
+						       (double)r->round_median_ns
+					     : 0,
+		.elements = (double)shape_volume(&r->n),
+	};
+	if (r->n.dims > 0)
+		row.bytes = case_bytes(st->tc, &r->n, &r->l, st->target->limits.compute_units);
+	if (st->measuring_copy) {
+		row.copy_gbs = gbs_of(&row);
+		if (r->verdict == VERDICT_PASS && r->n.dims == 1)
+			note_copy(st, r->n.d[0], row.copy_gbs);
+	} else {
+		row.copy_gbs = copy_gbs(st, &row.n);
+		st->all_pass &= r->verdict == VERDICT_PASS;
+	}
+	print_row(st, &row);
+	st->rows = xreallocarray(st->rows, st->nrows + 1, sizeof *st->rows);
+	st->rows[st->nrows++] = row;
+}
+
+/* Runs tc on the target named `target` at `sizes`, each round timed. */
+static void measure(struct bench_state *st, struct test_case *tc, const struct shape *sizes,
+		    size_t nsizes)
+{
+	const struct bench_request *rq = st->rq;
+	struct run_options opt = { .sizes = sizes,
+				   .nsizes = nsizes,
+				   .locals = rq->locals,
+				   .nlocals = rq->nlocals,
+				   .repeat = rq->rounds + 1,
+				   .warmup = 1 };
+	char *pattern[] = { st->target->name };
+	struct selection one;
+	selection_open(&one, pattern, 1, &tc, 1, &opt, rq->timeout_s);
+	st->tc = tc;
+	for (size_t i = 0; i < one.count && !interrupt_signal(); i++)
+		if (strcmp(selection_target(&one, i)->name, st->target->name) == 0)
+			selection_run(&one, i, take_result, st);
+	selection_free(&one);
+}
+
+/* The sizes to run tc at on the target: --size, or the sweep at its largest work-group. */
+static size_t sizes_for(const struct bench_state *st, const struct test_case *tc,
+			struct shape *sizes)
+{
+	const struct bench_request *rq = st->rq;
+	if (rq->nsizes) {
+		size_t n = rq->nsizes < SWEEP_MAX ? rq->nsizes : SWEEP_MAX;
+		memcpy(sizes, rq->sizes, n * sizeof *sizes);
+		return n;
+	}
+	const struct shape *locals = rq->nlocals ? rq->locals : tc->locals;
+	size_t nlocals = rq->nlocals ? rq->nlocals : tc->nlocals;
+	const struct shape *largest = &locals[0];
+	for (size_t i = 1; i < nlocals; i++)
+		if (shape_volume(&locals[i]) > shape_volume(largest))
+			largest = &locals[i];
+	return bench_sweep(tc, largest, rq->max_size, st->target->limits.max_alloc,
+			   st->target->limits.global_mem, sizes, SWEEP_MAX);
+}
+
+/* The plot: throughput against N for each case and work-group size, one line each, and
+ * each target's copy bandwidth on top; written by gnuplot as SVG. */
+static int plot(const struct bench_state *st, const char *path)
+{
+	char script[] = "/tmp/clharness-plot-XXXXXX";
+	int fd = mkstemp(script);
+	if (fd < 0)
+		return -1;
+	FILE *f = fdopen(fd, "w");
+	fprintf(f,
+		"set terminal svg size 900,560 dynamic background rgb 'white'\n"
+		"set output '%s'\n"
+		"set logscale x 2\nset format x '2^{%%L}'\n"
+		"set xlabel 'N (elements)'\nset ylabel 'GB/s (median round)'\n"
+		"set key outside right\nset grid\n",
+		path);
+	/* One series a (target, case, work-group size); the copy kernel's are dashed. */
+	struct wordlist {
+		char **items;
+		size_t count;
+	} series = { 0 };
+	for (size_t i = 0; i < st->nrows; i++) {
+		const struct bench_row *row = &st->rows[i];
+		char l[SHAPE_TEXT_MAX];
+		char *name = xasprintf("%s %s L=%s", row->target, row->case_name,
+				       shape_format(&row->l, l));
+		bool seen = false;
+		for (size_t s = 0; s < series.count && !seen; s++)
+			seen = strcmp(series.items[s], name) == 0;
+		if (seen) {
+			free(name);
+			continue;
+		}
+		series.items = xreallocarray(series.items, series.count + 1, sizeof *series.items);
+		series.items[series.count++] = name;
+	}
+	for (size_t s = 0; s < series.count; s++) {
+		fprintf(f, "$s%zu << EOD\n", s);
+		for (size_t i = 0; i < st->nrows; i++) {
+			const struct bench_row *row = &st->rows[i];
+			char l[SHAPE_TEXT_MAX];
+			char *name = xasprintf("%s %s L=%s", row->target, row->case_name,
+					       shape_format(&row->l, l));
+			if (strcmp(name, series.items[s]) == 0 &&
+			    strcmp(row->verdict, "pass") == 0 && row->n.dims == 1)
+				fprintf(f, "%lld %.4f\n", row->n.d[0], gbs_of(row));
+			free(name);
+		}
+		fputs("EOD\n", f);
+	}
+	fputs("plot ", f);
+	for (size_t s = 0; s < series.count; s++) {
+		bool copy = strstr(series.items[s], "bench/copy") != NULL;
+		fprintf(f, "%s$s%zu with linespoints title '%s' noenhanced%s", s ? ", " : "", s,
+			series.items[s], copy ? " dashtype 2 linewidth 2" : "");
+		free(series.items[s]);
+	}
+	fputs("\n", f);
+	free(series.items);
+	fclose(f);
+	char *command = xasprintf("gnuplot %s", script);
+	int status = system(command);
+	free(command);
+	unlink(script);
+	return status == 0 ? 0 : -1;
+}
+
+int bench_run(const struct bench_request *rq, struct test_case **cases, size_t ncases, FILE *out)
+{
+	if (rq->plot_path && system("gnuplot --version >/dev/null 2>&1") != 0) {
+		fprintf(stderr, "clharness: --plot draws with gnuplot, which is not installed: "
+				"install the Debian package gnuplot-nox\n");
+		return 2;
+	}
+	struct diag_list diags = { 0 };
+	struct test_case *copy = rq->copy_case ? case_load(rq->copy_case, &diags) : NULL;
+	if (rq->copy_case && copy == NULL) {
+		fprintf(stderr, "clharness: cannot load the copy kernel's case %s%s%s\n",
+			rq->copy_case, diags.count ? ": " : "",
+			diags.count ? diags.items[0].message : "");
+		diag_list_free(&diags);
+		return 2;
+	}
+	diag_list_free(&diags);
+
+	struct run_options list_only = { .repeat = 1 };
+	struct selection sel;
+	selection_open(&sel, rq->patterns, rq->npatterns, NULL, 0, &list_only, rq->timeout_s);
+	struct bench_state st = { .rq = rq, .out = out, .all_pass = true };
+	size_t devices = 0;
+	for (size_t t = 0; t < sel.count; t++)
+		devices += strcmp(selection_target(&sel, t)->type, "simulator") != 0;
+	int status = 2;
+	if (devices == 0) {
+		fprintf(stderr, "clharness: no OpenCL device to time kernels on%s\n",
+			rq->npatterns ? " among those --device selects" : "");
+		goto out;
+	}
+	print_header(&st);
+	for (size_t t = 0; t < sel.count && !interrupt_signal(); t++) {
+		st.target = selection_target(&sel, t);
+		/* A simulator's time is the simulation's, not the kernel's. */
+		if (strcmp(st.target->type, "simulator") == 0)
+			continue;
+		st.ncopies = 0;
+		struct shape sizes[SWEEP_MAX], all[SWEEP_MAX];
+		size_t nall = 0;
+		for (size_t c = 0; c < ncases; c++) {
+			size_t n = sizes_for(&st, cases[c], sizes);
+			/* The copy runs at as many elements as each shape holds. */
+			for (size_t i = 0; i < n; i++) {
+				struct shape flat = shape_1d(shape_volume(&sizes[i]));
+				bool held = false;
+				for (size_t j = 0; j < nall && !held; j++)
+					held = shape_equal(&all[j], &flat);
+				if (!held && nall < SWEEP_MAX)
+					all[nall++] = flat;
+			}
+		}
+		if (copy && nall > 0) {
+			st.measuring_copy = true;
+			measure(&st, copy, all, nall);
+			st.measuring_copy = false;
+		}
+		for (size_t c = 0; c < ncases && !interrupt_signal(); c++) {
+			size_t n = sizes_for(&st, cases[c], sizes);
+			if (n > 0)
+				measure(&st, cases[c], sizes, n);
+		}
+		free(st.copies);
+		st.copies = NULL;
+	}
+	status = st.all_pass ? 0 : 1;
+	if (rq->plot_path && st.nrows > 0 && !interrupt_signal() && plot(&st, rq->plot_path) < 0) {
+		fprintf(stderr, "clharness: gnuplot could not draw %s\n", rq->plot_path);
+		status = 2;
+	}
+out:
+	for (size_t i = 0; i < st.nrows; i++) {
+		free(st.rows[i].case_name);
+		free(st.rows[i].target);
+		free(st.rows[i].verdict);
+		free(st.rows[i].why);
+	}
+	free(st.rows);
+	selection_free(&sel);
+	case_free(copy);
+	return status;
+}

@@ -1,0 +1,72 @@
+#!/bin/sh
+# bench.sh - `clharness bench` as a user meets it, spoken as TAP: the table, CSV and JSON,
+# the copy bandwidth beside every row, N-D sweeps, a wrong kernel reported wrong rather
+# than fast, and the plot. Needs $CLHARNESS and $CLH_TEST_DATA (make check sets both) and
+# PoCL; the plot needs gnuplot.
+
+: "${CLHARNESS:?set CLHARNESS to the clharness binary}"
+: "${CLH_TEST_DATA:?set CLH_TEST_DATA to tests/data}"
+top=$CLH_TEST_DATA/../..
+out=$(mktemp)
+svg=$(mktemp --suffix=.svg)
+trap 'rm -f "$out" "$svg"' EXIT
+n=0
+
+. "$(dirname "$0")/tap.sh"
+
+# Every size of the sweep and every work-group size has a row with figures, and so does
+# the copy kernel, run first at the same sizes.
+table() {
+	run 0 bench --device pocl --max-size 4096 --rounds 3 "$top/cases/reduce/halving.yaml" &&
+		has "median ms" && has "of copy" &&
+		[ "$(count '^reduce/halving .*pocl-cpu  *\(1024\|2048\|4096\)  *\(32\|64\|256\)  *[0-9.]*  *[0-9.]*  *[0-9.]*%')" -eq 9 ] &&
+		[ "$(count '^bench/copy_float4 .*pocl-cpu')" -eq 6 ] &&
+		! grep '^reduce/halving ' "$out" | grep -q ' 0\.00$'
+}
+# A kernel whose output is wrong gets its verdict at that size, not a speed.
+wrong_is_wrong() {
+	run 1 bench --device pocl --max-size 2048 --rounds 2 "$top/cases/reduce/halving_nobarrier.yaml" &&
+		has "reduce/halving_nobarrier           pocl-cpu     1024         32       wrong-output: out[0]: got"
+}
+machine_formats() {
+	run 0 bench --device pocl --max-size 1024 --rounds 2 --json "$top/cases/reduce/halving.yaml" &&
+		[ "$(count '^{"case":"reduce/halving","target":"pocl-cpu","N":"1024","L":"[0-9]*","verdict":"pass","median_ms":[0-9.]*,"min_ms":.*"of_copy":[0-9.]*}$')" -eq 3 ] &&
+		run 0 bench --device pocl --max-size 1024 --rounds 2 --csv "$top/cases/reduce/halving.yaml" &&
+		has "case,target,N,L,verdict,median_ms,min_ms,spread,bytes,gb_s,elements_s,copy_gb_s,of_copy" &&
+		[ "$(count '^reduce/halving,pocl-cpu,1024,[0-9]*,pass,')" -eq 3 ]
+}
+# A 2-D case sweeps squares no smaller than its work-groups; --size picks shapes.
+two_dimensions() {
+	run 0 bench --device pocl --max-size 4096 --rounds 2 "$top/cases/matrix/transpose_tiled.yaml" &&
+		[ "$(count '^matrix/transpose_tiled .* 32x32  *\(16x16\|8x8\)  *[0-9]')" -eq 2 ] &&
+		[ "$(count '^matrix/transpose_tiled .* 64x64 ')" -eq 2 ] &&
+		run 0 bench --device pocl --size 128x64 --local 8x8 --rounds 2 "$top/cases/matrix/transpose_tiled.yaml" &&
+		[ "$(count '^matrix/transpose_tiled .* 128x64  *8x8  *[0-9]')" -eq 1 ]
+}
+plot() {
+	if ! command -v gnuplot >/dev/null; then
+		echo "gnuplot is not installed" >>"$out"
+		return 2
+	fi
+	run 0 bench --device pocl --max-size 2048 --rounds 2 --plot "$svg" "$top/cases/reduce/halving.yaml" &&
+		grep -q "<svg" "$svg" && grep -q "pocl-cpu reduce/halving L=32" "$svg" &&
+		grep -q "pocl-cpu bench/copy_float4 L=64" "$svg"
+}
+no_device() {
+	run 2 bench --device nosuchdevice "$top/cases/reduce/halving.yaml" &&
+		has "no OpenCL device to time kernels on among those --device selects" &&
+		run 2 bench && has "bench needs the cases to time"
+}
+
+check "bench times every size and work-group size beside the copy kernel's bandwidth" table
+check "a wrong kernel is reported wrong at that size, not fast" wrong_is_wrong
+check "bench writes JSON Lines and CSV" machine_formats
+check "a 2-D case sweeps squares, and --size takes a shape" two_dimensions
+if command -v gnuplot >/dev/null; then
+	check "--plot draws throughput against size with gnuplot" plot
+else
+	n=$((n + 1))
+	echo "ok $n - --plot draws throughput against size with gnuplot # SKIP gnuplot is not installed"
+fi
+check "no device to time on, or no case, is a setup error" no_device
+echo "1..$n"
