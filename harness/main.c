@@ -94,6 +94,9 @@ static const char usage_text[] =
 	"      --csv, --json   rows as CSV or JSON Lines instead of a table\n"
 	"      --plot FILE     draw GB/s against size as SVG with gnuplot\n"
 	"      --timeout S     a size's wall-clock limit (default 600)\n"
+	"      --results FILE  write the bench page (Markdown, to standard output) from the\n"
+	"                      rows of --csv runs instead; repeatable, a plot a target\n"
+	"      --plots DIR     where the page's plots go (default .)\n"
 	"\n"
 	"Options of catalogue (writes the catalogue page, Markdown, to standard output):\n"
 	"  -r, --results FILE  results of `clharness run --json` to show; repeatable, so\n"
@@ -710,7 +713,16 @@ static char *copy_case_path(struct test_case *const *cases, size_t ncases)
 
 static int cmd_bench(int argc, char **argv)
 {
-	enum { OPT_MAX_SIZE = 256, OPT_ROUNDS, OPT_CSV, OPT_JSON, OPT_PLOT, OPT_TIMEOUT };
+	enum {
+		OPT_MAX_SIZE = 256,
+		OPT_ROUNDS,
+		OPT_CSV,
+		OPT_JSON,
+		OPT_PLOT,
+		OPT_TIMEOUT,
+		OPT_RESULTS,
+		OPT_PLOTS
+	};
 	static const struct option options[] = {
 		{ "device", required_argument, NULL, 'd' },
 		{ "size", required_argument, NULL, 'n' },
@@ -721,9 +733,14 @@ static int cmd_bench(int argc, char **argv)
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "plot", required_argument, NULL, OPT_PLOT },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "results", required_argument, NULL, OPT_RESULTS },
+		{ "plots", required_argument, NULL, OPT_PLOTS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	char **results = NULL;
+	size_t nresults = 0;
+	const char *plots = ".";
 	struct bench_request rq = {
 		.max_size = 1LL << 28, .rounds = 10, .timeout_s = 600, .format = BENCH_TEXT
 	};
@@ -788,6 +805,13 @@ static int cmd_bench(int argc, char **argv)
 			if (timeout_option(optarg, &rq.timeout_s) < 0)
 				goto out;
 			break;
+		case OPT_RESULTS:
+			results = xreallocarray(results, nresults + 1, sizeof *results);
+			results[nresults++] = optarg;
+			break;
+		case OPT_PLOTS:
+			plots = optarg;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			status = 0;
@@ -796,6 +820,17 @@ static int cmd_bench(int argc, char **argv)
 			fprintf(stderr, "Try 'clharness --help'.\n");
 			goto out;
 		}
+	}
+	if (nresults > 0) {
+		/* The page from stored results: nothing is measured. */
+		if (optind != argc) {
+			usage_error("bench --results writes the page from stored results and runs "
+				    "no case, found '%s'",
+				    argv[optind]);
+			goto out;
+		}
+		status = bench_page(stdout, results, nresults, plots);
+		goto out;
 	}
 	if (optind == argc) {
 		usage_error("bench needs the cases to time, e.g. clharness bench cases/reduce/");
@@ -820,6 +855,7 @@ out:
 	free(cases);
 	walk_free(&paths);
 	free(copy);
+	free(results);
 	free(rq.patterns);
 	free(rq.sizes);
 	free(rq.locals);

@@ -52,6 +52,23 @@ plot() {
 		grep -q "<svg" "$svg" && grep -q "pocl-cpu reduce/halving L=32" "$svg" &&
 		grep -q "pocl-cpu bench/copy_float4 L=64" "$svg"
 }
+# The bench page from stored rows: a section and a plot a target, a table a case with a
+# column a work-group size and each cell's fraction of the copy bandwidth.
+page() {
+	if ! command -v gnuplot >/dev/null; then
+		echo "gnuplot is not installed" >>"$out"
+		return 2
+	fi
+	dir=$(mktemp -d)
+	run 0 bench --results "$CLH_TEST_DATA/results/bench_two_targets.csv" --plots "$dir" &&
+		has "## gpu-a" && has "![GB/s against N on gpu-a](bench-gpu-a.svg)" && has "## cpu-b" &&
+		has "| N | L=32 | L=256 |" && has "| 1024 | 0.5 GB/s (0.26) | wrong-output |" &&
+		has "| 2048 | 0.5 GB/s (0.13) | 1.0 GB/s (0.25) |" &&
+		grep -q "<svg" "$dir/bench-gpu-a.svg" && grep -q "<svg" "$dir/bench-cpu-b.svg"
+	status=$?
+	rm -rf "$dir"
+	return $status
+}
 no_device() {
 	run 2 bench --device nosuchdevice "$top/cases/reduce/halving.yaml" &&
 		has "no OpenCL device to time kernels on among those --device selects" &&
@@ -67,6 +84,12 @@ if command -v gnuplot >/dev/null; then
 else
 	n=$((n + 1))
 	echo "ok $n - --plot draws throughput against size with gnuplot # SKIP gnuplot is not installed"
+fi
+if command -v gnuplot >/dev/null; then
+	check "--results writes the bench page from stored rows, a plot a target" page
+else
+	n=$((n + 1))
+	echo "ok $n - --results writes the bench page from stored rows # SKIP gnuplot is not installed"
 fi
 check "no device to time on, or no case, is a setup error" no_device
 echo "1..$n"

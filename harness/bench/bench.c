@@ -290,7 +290,7 @@ static size_t sizes_for(const struct bench_state *st, const struct test_case *tc
 
 /* The plot: throughput against N for each case and work-group size, one line each, and
  * each target's copy bandwidth on top; written by gnuplot as SVG. */
-static int plot(const struct bench_state *st, const char *path)
+int bench_plot(const struct bench_row *rows, size_t nrows, const char *path)
 {
 	char script[] = "/tmp/clharness-plot-XXXXXX";
 	int fd = mkstemp(script);
@@ -309,8 +309,8 @@ static int plot(const struct bench_state *st, const char *path)
 		char **items;
 		size_t count;
 	} series = { 0 };
-	for (size_t i = 0; i < st->nrows; i++) {
-		const struct bench_row *row = &st->rows[i];
+	for (size_t i = 0; i < nrows; i++) {
+		const struct bench_row *row = &rows[i];
 		char l[SHAPE_TEXT_MAX];
 		char *name = xasprintf("%s %s L=%s", row->target, row->case_name,
 				       shape_format(&row->l, l));
@@ -326,8 +326,8 @@ static int plot(const struct bench_state *st, const char *path)
 	}
 	for (size_t s = 0; s < series.count; s++) {
 		fprintf(f, "$s%zu << EOD\n", s);
-		for (size_t i = 0; i < st->nrows; i++) {
-			const struct bench_row *row = &st->rows[i];
+		for (size_t i = 0; i < nrows; i++) {
+			const struct bench_row *row = &rows[i];
 			char l[SHAPE_TEXT_MAX];
 			char *name = xasprintf("%s %s L=%s", row->target, row->case_name,
 					       shape_format(&row->l, l));
@@ -421,19 +421,197 @@ int bench_run(const struct bench_request *rq, struct test_case **cases, size_t n
 		st.copies = NULL;
 	}
 	status = st.all_pass ? 0 : 1;
-	if (rq->plot_path && st.nrows > 0 && !interrupt_signal() && plot(&st, rq->plot_path) < 0) {
+	if (rq->plot_path && st.nrows > 0 && !interrupt_signal() &&
+	    bench_plot(st.rows, st.nrows, rq->plot_path) < 0) {
 		fprintf(stderr, "clharness: gnuplot could not draw %s\n", rq->plot_path);
 		status = 2;
 	}
 out:
-	for (size_t i = 0; i < st.nrows; i++) {
-		free(st.rows[i].case_name);
-		free(st.rows[i].target);
-		free(st.rows[i].verdict);
-		free(st.rows[i].why);
-	}
-	free(st.rows);
+	bench_rows_free(st.rows, st.nrows);
 	selection_free(&sel);
 	case_free(copy);
+	return status;
+}
+
+void bench_rows_free(struct bench_row *rows, size_t nrows)
+{
+	for (size_t i = 0; i < nrows; i++) {
+		free(rows[i].case_name);
+		free(rows[i].target);
+		free(rows[i].verdict);
+		free(rows[i].why);
+	}
+	free(rows);
+}
+
+int bench_read_csv(const char *path, struct bench_row **rows, size_t *nrows, char **why)
+{
+	size_t len;
+	char *text = read_file(path, &len);
+	if (text == NULL) {
+		*why = xasprintf("cannot read %s: %s", path, file_error(errno));
+		return -1;
+	}
+	int status = 0;
+	size_t lineno = 0;
+	char *save = NULL;
+	for (char *line = strtok_r(text, "\n", &save); line && status == 0;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (lineno++ == 0)
+			continue; /* the header */
+		char *field[13] = { 0 };
+		size_t nfield = 0;
+		for (char *p = line; nfield < 13; nfield++) {
+			field[nfield] = p;
+			char *comma = strchr(p, ',');
+			if (comma == NULL) {
+				nfield++;
+				break;
+			}
+			*comma = '\0';
+			p = comma + 1;
+		}
+		struct bench_row row = { 0 };
+		if (nfield != 13 || shape_parse(field[2], &row.n) < 0 ||
+		    shape_parse(field[3], &row.l) < 0) {
+			*why = xasprintf("%s:%zu: not a row of `clharness bench --csv`", path,
+					 lineno);
+			status = -1;
+			break;
+		}
+		row.case_name = xstrdup(field[0]);
+		row.target = xstrdup(field[1]);
+		row.verdict = xstrdup(field[4]);
+		row.median_ms = atof(field[5]);
+		row.min_ms = atof(field[6]);
+		row.spread = atof(field[7]);
+		row.bytes = atof(field[8]);
+		row.copy_gbs = atof(field[11]);
+		row.elements = (double)shape_volume(&row.n);
+		*rows = xreallocarray(*rows, *nrows + 1, sizeof **rows);
+		(*rows)[(*nrows)++] = row;
+	}
+	free(text);
+	return status;
+}
+
+/* One table a case: a row a size, a column a work-group size, GB/s and its fraction of
+ * the copy bandwidth in each cell. */
+static void page_table(FILE *out, const struct bench_row *rows, size_t nrows, const char *target,
+		       const char *name)
+{
+	struct shape ls[16];
+	size_t nls = 0;
+	for (size_t i = 0; i < nrows; i++) {
+		const struct bench_row *r = &rows[i];
+		if (strcmp(r->target, target) != 0 || strcmp(r->case_name, name) != 0)
+			continue;
+		bool held = false;
+		for (size_t k = 0; k < nls && !held; k++)
+			held = shape_equal(&ls[k], &r->l);
+		if (!held && nls < 16)
+			ls[nls++] = r->l;
+	}
+	fprintf(out, "\n### %s\n\n| N |", name);
+	for (size_t k = 0; k < nls; k++) {
+		char l[SHAPE_TEXT_MAX];
+		fprintf(out, " L=%s |", shape_format(&ls[k], l));
+	}
+	fputs("\n|---|", out);
+	for (size_t k = 0; k < nls; k++)
+		fputs("---|", out);
+	fputs("\n", out);
+	for (size_t i = 0; i < nrows; i++) {
+		const struct bench_row *r = &rows[i];
+		if (strcmp(r->target, target) != 0 || strcmp(r->case_name, name) != 0 ||
+		    !shape_equal(&r->l, &ls[0]))
+			continue;
+		char n[SHAPE_TEXT_MAX];
+		fprintf(out, "| %s |", shape_format(&r->n, n));
+		for (size_t k = 0; k < nls; k++) {
+			const struct bench_row *cell = NULL;
+			for (size_t j = 0; j < nrows && !cell; j++)
+				if (strcmp(rows[j].target, target) == 0 &&
+				    strcmp(rows[j].case_name, name) == 0 &&
+				    shape_equal(&rows[j].n, &r->n) &&
+				    shape_equal(&rows[j].l, &ls[k]))
+					cell = &rows[j];
+			if (cell == NULL)
+				fputs(" |", out);
+			else if (strcmp(cell->verdict, "pass") != 0)
+				fprintf(out, " %s |", cell->verdict);
+			else if (cell->copy_gbs > 0)
+				fprintf(out, " %.1f GB/s (%.2f) |", gbs_of(cell),
+					gbs_of(cell) / cell->copy_gbs);
+			else
+				fprintf(out, " %.1f GB/s |", gbs_of(cell));
+		}
+		fputs("\n", out);
+	}
+}
+
+int bench_page(FILE *out, char *const *paths, size_t npaths, const char *plots_dir)
+{
+	struct bench_row *rows = NULL;
+	size_t nrows = 0;
+	int status = 0;
+	for (size_t f = 0; f < npaths && status == 0; f++) {
+		char *why = NULL;
+		if (bench_read_csv(paths[f], &rows, &nrows, &why) < 0) {
+			fprintf(stderr, "clharness: %s\n", why);
+			free(why);
+			status = 2;
+		}
+	}
+	if (status == 0) {
+		fputs("# clharness bench results\n\n<!-- Written by `make bench-page` from the "
+		      "stored results of `clharness bench --csv`: measure again, not edit. -->\n\n"
+		      "GB/s is the bytes of every global buffer of a case, once, per median round "
+		      "(device time of all its launches, from profiling events, after a warm-up); "
+		      "in brackets its fraction of the device's copy bandwidth, measured by "
+		      "`cases/bench/copy_float4.yaml` at the same N in the same run. ",
+		      out);
+		fputs("Results: ", out);
+		for (size_t f = 0; f < npaths; f++)
+			fprintf(out, "%s`%s`", f ? ", " : "", paths[f]);
+		fputs(".\n", out);
+	}
+	/* A section a target, in the order the files name them. */
+	for (size_t i = 0; i < nrows && status == 0; i++) {
+		bool first = true;
+		for (size_t j = 0; j < i && first; j++)
+			first = strcmp(rows[j].target, rows[i].target) != 0;
+		if (!first)
+			continue;
+		const char *target = rows[i].target;
+		struct bench_row *mine = NULL;
+		size_t nmine = 0;
+		for (size_t j = 0; j < nrows; j++) {
+			if (strcmp(rows[j].target, target) != 0)
+				continue;
+			mine = xreallocarray(mine, nmine + 1, sizeof *mine);
+			mine[nmine++] = rows[j];
+		}
+		char *svg = xasprintf("%s/bench-%s.svg", plots_dir, target);
+		fprintf(out, "\n## %s\n\n", target);
+		if (bench_plot(mine, nmine, svg) == 0) {
+			const char *slash = strrchr(svg, '/');
+			fprintf(out, "![GB/s against N on %s](%s)\n", target,
+				slash ? slash + 1 : svg);
+		} else {
+			fprintf(stderr, "clharness: gnuplot could not draw %s\n", svg);
+			status = 2;
+		}
+		free(svg);
+		for (size_t j = 0; j < nmine; j++) {
+			bool seen = false;
+			for (size_t k = 0; k < j && !seen; k++)
+				seen = strcmp(mine[k].case_name, mine[j].case_name) == 0;
+			if (!seen)
+				page_table(out, mine, nmine, target, mine[j].case_name);
+		}
+		free(mine);
+	}
+	bench_rows_free(rows, nrows);
 	return status;
 }

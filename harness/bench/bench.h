@@ -48,6 +48,19 @@ struct bench_row {
  * error (no device; gnuplot missing for --plot). */
 int bench_run(const struct bench_request *rq, struct test_case **cases, size_t ncases, FILE *out);
 
+/* Draws rows as --plot does: GB/s against N, a line a target, case and work-group size,
+ * the copy kernel's dashed; an SVG by gnuplot. Returns 0, or -1. */
+int bench_plot(const struct bench_row *rows, size_t nrows, const char *path);
+/* Appends the rows `clharness bench --csv` wrote at path to *rows. Returns 0, or -1 with
+ * why (the caller frees it). */
+int bench_read_csv(const char *path, struct bench_row **rows, size_t *nrows, char **why);
+void bench_rows_free(struct bench_row *rows, size_t nrows);
+/* The bench page, Markdown to out, from the results files: a section a target with its
+ * plot, drawn into plots_dir as bench-TARGET.svg, and a table a case (GB/s and the
+ * fraction of the copy bandwidth a size and work-group size). Returns 0, or 2 when a
+ * file cannot be read or gnuplot cannot draw. */
+int bench_page(FILE *out, char *const *paths, size_t npaths, const char *plots_dir);
+
 /* The sizes a sweep visits for `tc` on a device: powers of two from 2^10 up to max_size
  * while every buffer fits max_alloc and all of them half the global memory (at work-group
  * size l). Returns how many it put in sizes (at most `room`). */
