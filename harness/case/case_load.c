@@ -927,10 +927,10 @@ static void validate_plans(struct loader *ld)
 
 static void parse_case(struct loader *ld, struct fy_node *root)
 {
-	static const char *const keys[] = { "about", "kernel",	  "sizes",   "sim_sizes",
-					    "local", "sim_local", "global",  "offset",
-					    "args",  "steps",	  "check",   "racy",
-					    "seed",  "options",	  "timeout", NULL };
+	static const char *const keys[] = { "about",	 "kernel", "sizes",  "sim_sizes", "local",
+					    "sim_local", "global", "offset", "args",	  "steps",
+					    "check",	 "racy",   "seed",   "options",	  "timeout",
+					    "bytes",	 NULL };
 	struct test_case *tc = ld->tc;
 	struct src_pos top = { 1, 1 };
 	if (!yr_require_mapping(&ld->r, root, top, "a case file"))
@@ -950,6 +950,9 @@ static void parse_case(struct loader *ld, struct fy_node *root)
 		yr_bool(&ld->r, v, top, "racy", &tc->racy);
 	if ((v = yr_get(root, "timeout")) != NULL)
 		yr_seconds(&ld->r, v, top, "timeout", 3600, &tc->timeout_s);
+	/* What one round moves, where the kernel reads a buffer more than once: bench's GB/s. */
+	if ((v = yr_get(root, "bytes")) != NULL)
+		yr_pexpr(&ld->r, v, top, "bytes", EXPR_SHAPE | EXPR_CU, &tc->bytes);
 	if ((v = yr_get(root, "options")) != NULL) {
 		tc->options = yr_scalar(&ld->r, v, top, "build options");
 		/* PoCL 3.1 prints LLVM noise and Oclgrind 21.10 refuses a program built with -g. */

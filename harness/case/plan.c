@@ -282,6 +282,8 @@ int plan_build(const struct test_case *tc, const struct shape *n, const struct s
 	struct plan *plan = out;
 	*plan = (struct plan){ .n = *n, .l = *l, .cu = cu };
 
+	if (tc->bytes.expr)
+		plan->bytes = eval(&r, &tc->bytes, "bytes", 1);
 	plan->buffer_counts = xcalloc(tc->nbuffers, sizeof *plan->buffer_counts);
 	for (size_t b = 0; b < tc->nbuffers; b++) {
 		const struct buffer_decl *buf = &tc->buffers[b];

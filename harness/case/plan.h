@@ -47,6 +47,7 @@ struct plan_check {
 struct plan {
 	struct shape n, l;
 	long long cu;
+	long long bytes;       /* the case's bytes: expression; 0 without one */
 	size_t *buffer_counts; /* elements of each buffer of the case */
 	struct plan_launch *launches;
 	size_t nlaunches;

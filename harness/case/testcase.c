@@ -67,6 +67,7 @@ void case_free(struct test_case *tc)
 		free(ck->expected_file);
 		data_file_free(&ck->expected);
 	}
+	expr_free(tc->bytes.expr);
 	free(tc->steps);
 	free(tc->buffers);
 	free(tc->checks);

@@ -111,6 +111,7 @@ struct test_case {
 	bool racy;	    /* output may be wrong on real devices: recorded, not failed */
 	bool reference_run; /* case_load_reference's: runs a reference kernel, checks nothing */
 	unsigned timeout_s; /* a run's time limit, for a kernel that may hang; 0: the run's */
+	struct pexpr bytes; /* bytes one round moves; expr NULL: every global buffer once */
 	uint64_t seed;
 	struct shape *sizes; /* N (and M, K) */
 	size_t nsizes;
