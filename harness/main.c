@@ -128,6 +128,22 @@ static int usage_error(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+/* --size or --local: a shape ("1024" or "1024x768") appended to the list; -1 after
+ * saying what is wrong with it. */
+static int shape_option(const char *option, const char *arg, struct shape **list, size_t *count)
+{
+	struct shape v;
+	if (shape_parse(arg, &v) < 0) {
+		usage_error("--%s takes a positive whole number, or one a dimension like 1024x768, "
+			    "found '%s'",
+			    option, arg);
+		return -1;
+	}
+	*list = xreallocarray(*list, *count + 1, sizeof **list);
+	(*list)[(*count)++] = v;
+	return 0;
+}
+
 static int parse_positive(const char *text, long long max, long long *out)
 {
 	char *end;
@@ -407,24 +423,17 @@ static int cmd_run(int argc, char **argv)
 	optind = 1;
 	int c;
 	while ((c = getopt_long(argc, argv, "d:n:l:h", options, NULL)) != -1) {
-		struct shape v;
 		switch (c) {
 		case 'd':
 			add_patterns(&patterns, &npatterns, optarg);
 			break;
 		case 'n':
+			if (shape_option("size", optarg, &sizes, &nsizes) < 0)
+				return EXIT_USAGE;
+			break;
 		case 'l':
-			if (shape_parse(optarg, &v) < 0)
-				return usage_error("--%s takes a positive whole number, or one a "
-						   "dimension like 1024x768, found '%s'",
-						   c == 'n' ? "size" : "local", optarg);
-			if (c == 'n') {
-				sizes = xreallocarray(sizes, nsizes + 1, sizeof *sizes);
-				sizes[nsizes++] = v;
-			} else {
-				locals = xreallocarray(locals, nlocals + 1, sizeof *locals);
-				locals[nlocals++] = v;
-			}
+			if (shape_option("local", optarg, &locals, &nlocals) < 0)
+				return EXIT_USAGE;
 			break;
 		case OPT_TAP:
 			format = REPORT_TAP;
@@ -752,29 +761,18 @@ static int cmd_bench(int argc, char **argv)
 	optind = 1;
 	int c;
 	while ((c = getopt_long(argc, argv, "d:n:l:h", options, NULL)) != -1) {
-		struct shape v;
 		long long number;
 		switch (c) {
 		case 'd':
 			add_patterns(&rq.patterns, &rq.npatterns, optarg);
 			break;
 		case 'n':
-		case 'l':
-			if (shape_parse(optarg, &v) < 0) {
-				usage_error(
-					"--%s takes a positive whole number, or one a dimension "
-					"like 1024x768, found '%s'",
-					c == 'n' ? "size" : "local", optarg);
+			if (shape_option("size", optarg, &rq.sizes, &rq.nsizes) < 0)
 				goto out;
-			}
-			if (c == 'n') {
-				rq.sizes = xreallocarray(rq.sizes, rq.nsizes + 1, sizeof *rq.sizes);
-				rq.sizes[rq.nsizes++] = v;
-			} else {
-				rq.locals =
-					xreallocarray(rq.locals, rq.nlocals + 1, sizeof *rq.locals);
-				rq.locals[rq.nlocals++] = v;
-			}
+			break;
+		case 'l':
+			if (shape_option("local", optarg, &rq.locals, &rq.nlocals) < 0)
+				goto out;
 			break;
 		case OPT_MAX_SIZE:
 			if (parse_positive(optarg, SHAPE_DIM_MAX, &rq.max_size) < 0) {

@@ -15,6 +15,7 @@
 #include "base/util.h"
 #include "case/plan.h"
 #include "exec/select.h"
+#include "results/report.h"
 
 enum { SWEEP_MAX = 64, SWEEP_FIRST_LOG2 = 10 };
 
@@ -135,34 +136,16 @@ static void print_header(const struct bench_state *st)
 				 "elements_s,copy_gb_s,of_copy\n");
 }
 
-/* A CSV cell: quoted where it holds a comma or a quote. */
-static void csv_text(FILE *out, const char *text)
+/* Writes text to out as a CSV field, or as a JSON string. */
+static void put_text(FILE *out, const char *text, bool json)
 {
-	if (strpbrk(text, ",\"\n") == NULL) {
-		fputs(text, out);
-		return;
-	}
-	fputc('"', out);
-	for (const char *p = text; *p; p++) {
-		if (*p == '"')
-			fputc('"', out);
-		fputc(*p == '\n' ? ' ' : *p, out);
-	}
-	fputc('"', out);
-}
-
-static void json_text(FILE *out, const char *text)
-{
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);
-	}
-	fputc('"', out);
+	struct strbuf sb = { 0 };
+	if (json)
+		json_string(&sb, text);
+	else
+		csv_string(&sb, text);
+	fputs(sb.data ? sb.data : "", out);
+	strbuf_free(&sb);
 }
 
 static void print_row(const struct bench_state *st, const struct bench_row *row)
@@ -185,7 +168,7 @@ static void print_row(const struct bench_state *st, const struct bench_row *row)
 			fprintf(out, "%s: %s\n", row->verdict, row->why ? row->why : "");
 		break;
 	case BENCH_CSV:
-		csv_text(out, row->case_name);
+		put_text(out, row->case_name, false);
 		fprintf(out, ",%s,%s,%s,%s,", row->target, n, l, row->verdict);
 		if (pass)
 			fprintf(out, "%.6f,%.6f,%.4f,%.0f,%.4f,%.6g,%.4f,%.4f\n", row->median_ms,
@@ -196,9 +179,9 @@ static void print_row(const struct bench_state *st, const struct bench_row *row)
 		break;
 	case BENCH_JSON:
 		fputs("{\"case\":", out);
-		json_text(out, row->case_name);
+		put_text(out, row->case_name, true);
 		fputs(",\"target\":", out);
-		json_text(out, row->target);
+		put_text(out, row->target, true);
 		fprintf(out, ",\"N\":\"%s\",\"L\":\"%s\",\"verdict\":\"%s\"", n, l, row->verdict);
 		if (pass)
 			fprintf(out,
@@ -208,7 +191,7 @@ static void print_row(const struct bench_state *st, const struct bench_row *row)
 				row->copy_gbs, of_copy);
 		if (row->why) {
 			fputs(",\"why\":", out);
-			json_text(out, row->why);
+			put_text(out, row->why, true);
 		}
 		fputs("}\n", out);
 		break;

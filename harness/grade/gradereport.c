@@ -150,23 +150,6 @@ void grade_report_json(struct strbuf *out, const struct assignment *a,
 	strbuf_puts(out, "]}\n");
 }
 
-/* A CSV field, quoted where it holds a comma, a quote or a line break (RFC 4180). A
- * field that a spreadsheet would take for a formula (a student's file named "=1+2.cl")
- * starts with a quote mark instead, which spreadsheets show as text (OWASP's advice on
- * CSV injection). */
-static void csv_field(struct strbuf *out, const char *s)
-{
-	bool formula = s[0] != '\0' && strchr("=+-@\t\r", s[0]) != NULL;
-	if (!formula && strpbrk(s, ",\"\r\n") == NULL) {
-		strbuf_puts(out, s);
-		return;
-	}
-	strbuf_puts(out, formula ? "\"'" : "\"");
-	for (const char *p = s; *p; p++)
-		strbuf_printf(out, *p == '"' ? "\"\"" : "%c", *p);
-	strbuf_puts(out, "\"");
-}
-
 /* What the table says beside a student's points: why the checks could not run, or that
  * runs hung or crashed, which an instructor will want to look at. */
 static void row_note(struct strbuf *out, const struct student_grade *g)
@@ -193,11 +176,11 @@ void grade_table_csv(struct strbuf *out, const struct assignment *a,
 	strbuf_puts(out, "student");
 	for (size_t i = 0; i < a->nchecks; i++) {
 		strbuf_puts(out, ",");
-		csv_field(out, a->checks[i].name);
+		csv_string(out, a->checks[i].name);
 	}
 	strbuf_puts(out, ",total,note\n");
 	for (size_t s = 0; s < n; s++) {
-		csv_field(out, grades[s].student);
+		csv_string(out, grades[s].student);
 		for (size_t i = 0; i < a->nchecks; i++) {
 			strbuf_puts(out, ",");
 			points_text(out, grades[s].checks[i].points);
@@ -207,7 +190,7 @@ void grade_table_csv(struct strbuf *out, const struct assignment *a,
 		struct strbuf note = { 0 };
 		row_note(&note, &grades[s]);
 		strbuf_puts(out, ",");
-		csv_field(out, note.data ? note.data : "");
+		csv_string(out, note.data ? note.data : "");
 		strbuf_puts(out, "\n");
 		strbuf_free(&note);
 	}

@@ -16,6 +16,23 @@ void report_init(struct reporter *rp, enum report_format format, FILE *out, bool
 				 .colour = colour && format == REPORT_TEXT };
 }
 
+/* A CSV field, quoted where it holds a comma, a quote or a line break (RFC 4180). A
+ * field that a spreadsheet would take for a formula (a student's file named "=1+2.cl")
+ * starts with a quote mark instead, which spreadsheets show as text (OWASP's advice on
+ * CSV injection). */
+void csv_string(struct strbuf *out, const char *s)
+{
+	bool formula = s[0] != '\0' && strchr("=+-@\t\r", s[0]) != NULL;
+	if (!formula && strpbrk(s, ",\"\r\n") == NULL) {
+		strbuf_puts(out, s);
+		return;
+	}
+	strbuf_puts(out, formula ? "\"'" : "\"");
+	for (const char *p = s; *p; p++)
+		strbuf_printf(out, *p == '"' ? "\"\"" : "%c", *p);
+	strbuf_puts(out, "\"");
+}
+
 void json_string(struct strbuf *out, const char *s)
 {
 	strbuf_puts(out, "\"");

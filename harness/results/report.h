@@ -53,6 +53,9 @@ void report_finding(struct strbuf *out, const struct finding *f, const char *fil
 
 /* Writes s as a JSON string literal, quotes included. */
 void json_string(struct strbuf *out, const char *s);
+/* A CSV field, quoted where it must be (RFC 4180), and never read as a formula by a
+ * spreadsheet. */
+void csv_string(struct strbuf *out, const char *s);
 /* Writes s escaped for XML text and attribute values. */
 void xml_text(struct strbuf *out, const char *s);
 
