@@ -630,6 +630,18 @@ static void parse_file_reference(struct loader *ld, struct fy_node *ref, struct 
 	check->expected_file = read_data(ld, file, check->reference_pos, out, &check->expected);
 }
 
+/* of, group and shift say how a computed reference is computed: beside any other kind
+ * each is an error, `instead` telling what that reference is. */
+static void reject_computed_keys(struct loader *ld, struct fy_node *node, struct src_pos pos,
+				 const char *instead)
+{
+	static const char *const computed_only[] = { "of", "group", "shift" };
+	for (size_t k = 0; k < 3; k++)
+		if (yr_get(node, computed_only[k]))
+			yr_error(&ld->r, yr_key_pos(node, computed_only[k], pos),
+				 "%s belongs to a computed reference%s", computed_only[k], instead);
+}
+
 static void parse_check(struct loader *ld, struct fy_node *key, struct fy_node *node,
 			struct check *check)
 {
@@ -665,17 +677,15 @@ static void parse_check(struct loader *ld, struct fy_node *key, struct fy_node *
 	unsigned names = EXPR_SHAPE | EXPR_CU;
 	struct fy_node *v;
 	if (ref_node && fy_node_is_mapping(ref_node)) {
-		if (yr_get(ref_node, "kernel"))
+		bool kernel = yr_get(ref_node, "kernel") != NULL;
+		if (kernel)
 			parse_kernel_reference(ld, ref_node, check);
 		else
 			parse_file_reference(ld, ref_node, out, check);
-		static const char *const computed_only[] = { "of", "group", "shift" };
-		for (size_t k = 0; k < 3; k++)
-			if (yr_get(node, computed_only[k]))
-				yr_error(&ld->r, yr_key_pos(node, computed_only[k], pos),
-					 "%s belongs to a computed reference, not to a data file's "
-					 "values",
-					 computed_only[k]);
+		reject_computed_keys(ld, node, pos,
+				     kernel ? ", not to a reference kernel, which takes the case's "
+					      "own arguments"
+					    : ", not to a data file's values");
 		goto compared;
 	}
 	char *ref = yr_scalar_at(&ld->r, node, "reference", pos, "a reference (reference: ...)");
@@ -689,13 +699,9 @@ static void parse_check(struct loader *ld, struct fy_node *key, struct fy_node *
 	if (check->ref == NULL)
 		return;
 	if (check->ref->kind == REF_TARGETS) {
-		static const char *const computed_only[] = { "of", "group", "shift" };
-		for (size_t k = 0; k < 3; k++)
-			if (yr_get(node, computed_only[k]))
-				yr_error(&ld->r, yr_key_pos(node, computed_only[k], pos),
-					 "%s belongs to a computed reference; reference: targets "
-					 "compares the targets' outputs with each other",
-					 computed_only[k]);
+		reject_computed_keys(ld, node, pos,
+				     "; reference: targets compares the targets' outputs with each "
+				     "other");
 		goto compared;
 	}
 

@@ -207,14 +207,8 @@ static void describe_mismatch(struct result *r, const struct test_case *tc, cons
 			lane, got, want, how, rep->mismatches, rep->compared,
 			buf->lanes > 1 ? "lanes" : "elements", source);
 	free(source);
-	free(r->buffer);
-	r->buffer = xstrdup(name);
-	r->index = element;
-	r->got = rep->got;
-	r->want = rep->want;
-	r->bound = rep->bound;
-	r->mismatches = rep->mismatches;
-	r->compared = rep->compared;
+	result_set_mismatch(r, name, element, rep->got, rep->want, rep->bound, rep->mismatches,
+			    rep->compared);
 }
 
 /* Returns check c's reference for this plan, computing it only when what it depends on

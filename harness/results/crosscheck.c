@@ -59,13 +59,8 @@ static void mark_difference(struct result *r, const struct check *ck,
 			"%s: got %.9g, want %.9g as %s left it; %zu of %zu %s differ (at %s)",
 			place, d->a, d->b, source, d->differ, d->compared,
 			mine->lanes > 1 ? "lanes" : "elements", text);
-		free(r->buffer);
-		r->buffer = xstrdup(mine->name);
-		r->index = d->element;
-		r->got = d->a;
-		r->want = d->b;
-		r->mismatches = d->differ;
-		r->compared = d->compared;
+		result_set_mismatch(r, mine->name, d->element, d->a, d->b, 0, d->differ,
+				    d->compared);
 	}
 	free(source);
 	free(place);

@@ -139,6 +139,19 @@ void result_cut(struct result *r)
 	text_cut(&r->detail, RESULT_DETAIL_MAX, "log");
 }
 
+void result_set_mismatch(struct result *r, const char *buffer, size_t index, double got,
+			 double want, double bound, size_t mismatches, size_t compared)
+{
+	free(r->buffer);
+	r->buffer = xstrdup(buffer);
+	r->index = index;
+	r->got = got;
+	r->want = want;
+	r->bound = bound;
+	r->mismatches = mismatches;
+	r->compared = compared;
+}
+
 void result_free_kept(struct result *r)
 {
 	for (size_t i = 0; i < r->nkept; i++) {

@@ -57,7 +57,7 @@ struct result {
 	struct shape l;
 	enum verdict verdict;
 	bool racy;
-	bool simulated; /* from a simulator backend: findings and goldens per run */
+	bool simulated;	    /* from a simulator backend: findings and goldens per run */
 	uint64_t kernel_ns; /* every launch of every round */
 	/* The rounds after the warm-up ones (run_options.warmup): their number, and the
 	 * fastest, median and slowest round's device time. */
@@ -118,6 +118,10 @@ void result_settle(struct result *r);
 void result_set_diag(struct result *r, enum verdict v, const char *file, int line, int col,
 		     const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 void result_free(struct result *r);
+/* Records where a wrong output first differs: the buffer, the element, the values got and
+ * wanted, the bound (0 where exact), and how many of how many compared differ. */
+void result_set_mismatch(struct result *r, const char *buffer, size_t index, double got,
+			 double want, double bound, size_t mismatches, size_t compared);
 /* Frees the outputs a result kept, and no more. */
 void result_free_kept(struct result *r);
 
