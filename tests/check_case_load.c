@@ -202,10 +202,24 @@ END_TEST
 
 START_TEST(test_exact_float_sums_need_exact_partials)
 {
-	expect_error("cases/exact_float_range.yaml", 10, 43,
+	expect_error("cases/exact_float_range.yaml", 10, 33,
 		     "needs n * max|x| < 2^24 so every partial sum is exact, but at N=1048576, "
 		     "L=16 it is 1048576 * 100");
 	expect_error("cases/exact_float_reals.yaml", 10, 43, "needs whole-number inputs");
+}
+END_TEST
+
+START_TEST(test_exact_sums_per_group_hold_at_any_size)
+{
+	char *path = test_data_path("cases/exact_per_group_any_size.yaml");
+	struct diag_list diags = { 0 };
+	struct test_case *tc = case_load(path, &diags);
+	ck_assert_msg(tc != NULL && diags.count == 0,
+		      "A sum of 256 terms of at most 100 is exact at N=2^28: one output adds "
+		      "a group, not the array.");
+	case_free(tc);
+	diag_list_free(&diags);
+	free(path);
 }
 END_TEST
 
@@ -383,6 +397,7 @@ Suite *case_load_suite(void)
 	tcase_add_test(tc, test_division_by_zero_points_at_the_division);
 	tcase_add_test(tc, test_count_that_is_not_positive_is_an_error);
 	tcase_add_test(tc, test_exact_float_sums_need_exact_partials);
+	tcase_add_test(tc, test_exact_sums_per_group_hold_at_any_size);
 	tcase_add_test(tc, test_debug_build_options_are_refused);
 	tcase_add_test(tc, test_timeout_takes_whole_seconds);
 	tcase_add_test(tc, test_missing_file_is_an_error);

@@ -230,10 +230,25 @@ static void plan_matrix(struct resolver *r, const struct check *ck, struct plan_
 	r->failed = true;
 }
 
+/* The inputs one output element adds: a per-group reference's group (a column's height
+ * for column scans), the whole input otherwise. A sweep that grows N keeps a per-group
+ * sum exact, since its terms do not grow with N. */
+static size_t terms_per_output(const struct check *ck, const struct plan_check *pc,
+			       size_t count)
+{
+	if (!ck->ref->per_group || pc->group == 0)
+		return count;
+	if (ck->ref->kind == REF_INCLUSIVE_SCAN_COLUMNS)
+		return (count + pc->group - 1) / pc->group;
+	return pc->group < count ? pc->group : count;
+}
+
 /* DESIGN.md's second class: a float sum compares bit for bit only when every partial
  * sum is exact in any order, that is whole-number inputs with n * max|x| < 2^p, p the
- * type's precision (24 for float; 11 for half, 53 for double). */
-static void check_exact_sums(struct resolver *r, const struct check *ck, const struct plan *plan)
+ * type's precision (24 for float; 11 for half, 53 for double), n the terms of one
+ * output. */
+static void check_exact_sums(struct resolver *r, const struct check *ck,
+			     const struct plan_check *pc, const struct plan *plan)
 {
 	const struct test_case *tc = r->tc;
 	enum elem_type type = tc->buffers[ck->buffer].type;
@@ -257,7 +272,8 @@ static void check_exact_sums(struct resolver *r, const struct check *ck, const s
 		}
 		largest *= bound;
 		/* A scalar output of vectors adds every lane. */
-		terms = count * (tc->buffers[ck->buffer].lanes == 1 ? in->lanes : 1);
+		terms = terms_per_output(ck, pc, count) *
+			(tc->buffers[ck->buffer].lanes == 1 ? in->lanes : 1);
 	}
 	int precision = elem_precision(type);
 	if ((double)terms * largest >= ldexp(1, precision)) {
@@ -364,7 +380,7 @@ int plan_build(const struct test_case *tc, const struct shape *n, const struct s
 			pc->depth = serial + expr_ceil_log2(partials) + products;
 		}
 		if (!r.failed)
-			check_exact_sums(&r, ck, plan);
+			check_exact_sums(&r, ck, pc, plan);
 	}
 
 	if (r.failed) {
