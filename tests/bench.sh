@@ -76,6 +76,27 @@ page() {
 	rm -rf "$dir"
 	return $status
 }
+# A size no device holds is a skip that names the buffer and its bytes, not a failure.
+too_large() {
+	run 0 bench --device pocl --size 1099511627776 --local 256 "$top/cases/reduce/halving.yaml" &&
+		has "reduce/halving                     pocl-cpu     1099511627776 256      skip: buffer in needs 1099511627776 elements of 4 bytes (4398046511104 bytes); pocl-cpu allocates at most"
+}
+# Ctrl-C ends the sweep with the rows measured so far, and says it stopped.
+interrupted() {
+	"$CLHARNESS" bench --device pocl --max-size 268435456 --local 256 "$top/cases/reduce/halving.yaml" >"$out" 2>&1 &
+	pid=$!
+	tries=0
+	while ! grep -q '^bench/copy_float4 .* 2048 ' "$out" && [ "$tries" -lt 600 ]; do
+		sleep 0.1
+		tries=$((tries + 1))
+	done
+	kill -INT "$pid"
+	wait "$pid"
+	status=$?
+	[ "$status" -eq 130 ] || { echo "exit status $status, want 130" >>"$out"; return 1; }
+	has "stopped by Interrupt; the results above are all there are" &&
+		[ "$(count '^bench/copy_float4 .*pocl-cpu  *1024  *256  *[0-9.]')" -eq 1 ]
+}
 no_device() {
 	run 2 bench --device nosuchdevice "$top/cases/reduce/halving.yaml" &&
 		has "no OpenCL device to time kernels on among those --device selects" &&
@@ -99,5 +120,7 @@ else
 	n=$((n + 1))
 	echo "ok $n - --results writes the bench page from stored rows # SKIP gnuplot is not installed"
 fi
+check "a size too large for the device is a skip naming the buffer and its bytes" too_large
+check "Ctrl-C stops the sweep and keeps the rows measured so far" interrupted
 check "no device to time on, or no case, is a setup error" no_device
 echo "1..$n"
