@@ -116,6 +116,9 @@ START_TEST(test_shipped_assignment_loads)
 	ck_assert_msg(a->checks[4].kind == GRADE_SPEED && a->checks[4].nsizes == 1 &&
 			      a->checks[4].full > a->checks[4].none,
 		      "speed times one size between two thresholds.");
+	ck_assert_msg(a->checks[4].against_path &&
+			      strstr(a->checks[4].against_path, "cases/reduce/grid_float4.yaml"),
+		      "speed is measured against the catalogue's fast reduction.");
 	ck_assert_msg(a->wall_s == 10 && a->address_space == (uint64_t)32 << 30,
 		      "The limits are read: 10 s wall-clock, 32 GiB of address space.");
 
@@ -171,6 +174,11 @@ START_TEST(test_assignment_mistakes_at_their_lines)
 		{ "kernels: [kernel void k(global int *x)]\nchecks:\n  - {name: c, points: 1, "
 		  "speed: {case: nowhere.yaml, size: 1, local: 1, full: 1, none: 0}}\n",
 		  "cannot find case nowhere.yaml", 3, 34 },
+		{ "kernels:\n  - kernel void reduce_sum(global const int *in, uint n, local int *s, "
+		  "global int *out)\nchecks:\n  - {name: c, points: 1, speed: {case: "
+		  "cases/student/guard_with_identity.yaml, against: nowhere.yaml, size: 1, local: "
+		  "1, full: 1, none: 0}}\n",
+		  "cannot find case nowhere.yaml", 4, 89 },
 		{ "kernels: [kernel void k(global int *x)]\nlimits: {memory: 12 apples}\nchecks: []\n",
 		  "limits.memory must be a size of at least 1 MiB", 2, 18 },
 		/* A check with no name before one with a name: the second's search for a

@@ -464,6 +464,32 @@ static void validate_case(struct loader *ld, struct grade_check *c, struct src_p
 	case_free(tc);
 }
 
+/* A speed check's `against`: a case of the catalogue that does the check's work with its
+ * own kernels, which must load, as they are timed as the reference. */
+static char *find_against(struct loader *ld, struct fy_node *node, struct src_pos at)
+{
+	struct src_pos pos = yr_pos(node, at);
+	char *file = yr_scalar(&ld->r, node, at, "against");
+	if (file == NULL)
+		return NULL;
+	char *path = find_upwards(ld->r.path, file);
+	if (path == NULL) {
+		yr_error(&ld->r, pos, "cannot find case %s from this folder or any above it", file);
+		free(file);
+		return NULL;
+	}
+	free(file);
+	struct diag_list diags = { 0 };
+	struct test_case *tc = case_load(path, &diags);
+	if (tc == NULL) {
+		yr_error(&ld->r, pos, "case %s does not load; its errors follow", path);
+		diag_list_move(ld->r.diags, &diags);
+		ld->r.errors++;
+	}
+	case_free(tc);
+	return path;
+}
+
 static void parse_check(struct loader *ld, struct fy_node *node, struct src_pos at)
 {
 	if (!yr_require_mapping(&ld->r, node, at, "a check"))
@@ -509,8 +535,8 @@ static void parse_check(struct loader *ld, struct fy_node *node, struct src_pos 
 	if (!yr_require_mapping(&ld->r, spec, pos, what))
 		goto out;
 	static const char *const run_keys[] = { "case", "sizes", "local", NULL };
-	static const char *const speed_keys[] = { "case", "size",   "local",  "full",
-						  "none", "repeat", "rounds", NULL };
+	static const char *const speed_keys[] = { "case", "against", "size",   "local", "full",
+						  "none", "repeat",  "rounds", NULL };
 	yr_reject_unknown_keys(&ld->r, spec, what, c.kind == GRADE_SPEED ? speed_keys : run_keys);
 	char *case_file = yr_scalar_at(&ld->r, spec, "case", pos, "the case file");
 	struct src_pos case_pos = yr_key_pos(spec, "case", pos);
@@ -535,6 +561,8 @@ static void parse_check(struct loader *ld, struct fy_node *node, struct src_pos 
 				 "every point) must be above none (the speed that earns none), "
 				 "found full %g and none %g",
 				 c.full, c.none);
+		if ((v = yr_get(spec, "against")) != NULL)
+			c.against_path = find_against(ld, v, pos);
 		double n;
 		if ((v = yr_get(spec, "repeat")) != NULL &&
 		    yr_number(&ld->r, v, pos, "repeat", &n)) {
@@ -654,6 +682,7 @@ void assignment_free(struct assignment *a)
 		free(c->name);
 		free(c->about);
 		free(c->case_path);
+		free(c->against_path);
 		free(c->sizes);
 		free(c->locals);
 	}

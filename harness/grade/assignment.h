@@ -1,6 +1,6 @@
 /* assignment.h - a grading assignment: the kernels a submission must define, and the
  * checks that earn its points (right output on named cases, no race or memory error
- * under the simulator, speed against the case's own kernel), with the limits every run
+ * under the simulator, speed against a reference kernel), with the limits every run
  * of an untrusted submission runs under. */
 #ifndef CLH_ASSIGNMENT_H
 #define CLH_ASSIGNMENT_H
@@ -16,7 +16,7 @@
 enum grade_kind {
 	GRADE_CORRECT,	/* right output on a real device at every size and work-group size */
 	GRADE_SIMULATE, /* none of the forbidden findings under the simulator */
-	GRADE_SPEED,	/* kernel time on a real device against the case's own kernel */
+	GRADE_SPEED,	/* kernel time on a real device against a reference kernel's */
 };
 
 /* One kernel a submission must define, as the assignment declares it. */
@@ -37,12 +37,15 @@ struct grade_check {
 	size_t nsizes;
 	struct shape *locals; /* NULL: the case's own */
 	size_t nlocals;
-	unsigned forbid; /* GRADE_SIMULATE: bits (1 << enum finding_kind) that fail a run */
-	double full;	 /* GRADE_SPEED: speed (reference time / submission time) earning all
-			    the points, */
-	double none;	 /* and the speed at or below which it earns none */
-	unsigned repeat; /* GRADE_SPEED: launches timed together in one run */
-	unsigned rounds; /* GRADE_SPEED: runs of each kernel, the fastest kept */
+	unsigned forbid;    /* GRADE_SIMULATE: bits (1 << enum finding_kind) that fail a run */
+	double full;	    /* GRADE_SPEED: speed (reference time / submission time) earning all
+			       the points, */
+	double none;	    /* and the speed at or below which it earns none */
+	unsigned repeat;    /* GRADE_SPEED: launches timed together in one run */
+	unsigned rounds;    /* GRADE_SPEED: runs of each kernel, the fastest kept */
+	char *against_path; /* GRADE_SPEED: a case of the same work whose own kernels are
+			       the reference (the catalogue's fast ones); NULL: the case's
+			       own kernels */
 	struct src_pos pos;
 };
 

@@ -290,12 +290,25 @@ static void grade_runs(struct grader *g, const struct grade_check *c, struct che
 	case_free(tc);
 }
 
-/* A speed check: the case's own kernel and the submission timed in turns, the fastest of
- * `rounds` runs of each kept, since noise only ever adds time. */
+/* The reference of a speed check: the case named by `against`, else the check's own
+ * case, each with its own kernels. */
+static struct test_case *speed_reference(const struct grader *g, const struct grade_check *c,
+					 struct check_grade *cg)
+{
+	if (c->against_path == NULL)
+		return check_case(g, c, false, cg);
+	struct diag_list diags = { 0 };
+	struct test_case *tc = case_load(c->against_path, &diags);
+	diag_list_move(&cg->diags, &diags);
+	return tc;
+}
+
+/* A speed check: the reference kernel and the submission timed in turns, at the same
+ * size, the fastest of `rounds` runs of each kept, since noise only ever adds time. */
 static void grade_speed(struct grader *g, const struct grade_check *c, struct check_grade *cg)
 {
 	struct test_case *mine = check_case(g, c, true, cg);
-	struct test_case *ref = mine ? check_case(g, c, false, cg) : NULL;
+	struct test_case *ref = mine ? speed_reference(g, c, cg) : NULL;
 	if (ref == NULL) {
 		cg->summary = xasprintf("its case does not load");
 		case_free(mine);
@@ -342,10 +355,10 @@ static void grade_speed(struct grader *g, const struct grade_check *c, struct ch
 		/* Whole points: timing noise near a point's edge moves no fraction of one. */
 		cg->points = round(c->points * share);
 		cg->passed = cg->points >= c->points;
-		cg->summary =
-			xasprintf("%.2f of the reference's speed (%.3f ms against %.3f ms for "
-				  "%u launches at %s)",
-				  cg->speed, best_mine / 1e6, best_ref / 1e6, c->repeat, at);
+		cg->summary = xasprintf(
+			"%.2f of the reference's speed (%.3f ms against %.3f ms of %s "
+			"for %u launches at %s)",
+			cg->speed, best_mine / 1e6, best_ref / 1e6, ref->name, c->repeat, at);
 	}
 	case_free(mine);
 	case_free(ref);
