@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "base/parallel.h"
 #include "case/compare.h"
 #include "check_suites.h"
 
@@ -117,6 +118,32 @@ START_TEST(test_exact_floats_treat_signed_zeros_alike_and_never_pass_nan)
 }
 END_TEST
 
+START_TEST(test_first_mismatch_is_the_first_across_pieces)
+{
+	/* Mismatches in the third piece and the second: the report names the second's. */
+	size_t n = 3 * PARALLEL_GRAIN + 17;
+	int32_t *got = calloc(n, sizeof *got);
+	struct ref_output r = { .type = ELEM_INT,
+				.lanes = 1,
+				.count = n,
+				.want = calloc(n, sizeof(double)),
+				.want_bits = calloc(n, sizeof(uint64_t)) };
+	got[2 * PARALLEL_GRAIN + 3] = 7;
+	got[PARALLEL_GRAIN + 1] = 5;
+	setenv("CLHARNESS_THREADS", "3", 1);
+	struct cmp_report rep;
+	cmp_buffer(&r, got, n, TOL_EXACT, 0, &rep);
+	unsetenv("CLHARNESS_THREADS");
+	ck_assert_msg(!rep.ok && rep.first == PARALLEL_GRAIN + 1 && rep.got == 5 &&
+			      rep.mismatches == 2 && rep.compared == n,
+		      "Two elements differ, the first at %zu, whichever thread finished first.",
+		      (size_t)PARALLEL_GRAIN + 1);
+	free(got);
+	free(r.want);
+	free(r.want_bits);
+}
+END_TEST
+
 Suite *compare_suite(void)
 {
 	Suite *s = suite_create("compare");
@@ -126,6 +153,7 @@ Suite *compare_suite(void)
 	tcase_add_test(tc, test_tree_bound_catches_a_lost_partial_that_the_sequential_bound_hides);
 	tcase_add_test(tc, test_unordered_uses_the_number_of_terms);
 	tcase_add_test(tc, test_integers_compare_exactly);
+	tcase_add_test(tc, test_first_mismatch_is_the_first_across_pieces);
 	tcase_add_test(tc, test_exact_floats_treat_signed_zeros_alike_and_never_pass_nan);
 	suite_add_tcase(s, tc);
 	return s;

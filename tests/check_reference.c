@@ -3,6 +3,10 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/parallel.h"
 
 #include "case/reference.h"
 #include "check_suites.h"
@@ -193,6 +197,73 @@ START_TEST(test_lookup_by_name)
 }
 END_TEST
 
+/* ref_compute with CLHARNESS_THREADS set to `threads`. */
+static struct ref_output run_on_threads(const char *threads, enum ref_kind kind, const float *data,
+					size_t n, size_t group, size_t count)
+{
+	setenv("CLHARNESS_THREADS", threads, 1);
+	struct ref_output out = run(kind, ELEM_FLOAT, data, n, group, 0, count);
+	unsetenv("CLHARNESS_THREADS");
+	return out;
+}
+
+START_TEST(test_pieces_and_threads_change_no_result)
+{
+	/* Several pieces of PARALLEL_GRAIN and a ragged last one; whole numbers whose sums
+	 * double holds exactly, so the serial sum below is the true one. */
+	size_t n = 3 * PARALLEL_GRAIN + 5;
+	float *x = malloc(n * sizeof *x);
+	for (size_t i = 0; i < n; i++)
+		x[i] = (float)((int)(i * 7919 % 201) - 100);
+	const enum ref_kind kinds[] = { REF_SUM, REF_INCLUSIVE_SCAN, REF_EXCLUSIVE_SCAN,
+					REF_SUM_PER_GROUP };
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+		size_t count = kinds[k] == REF_SUM	       ? 1
+			       : kinds[k] == REF_SUM_PER_GROUP ? n / 1000 + 1
+							       : n;
+		struct ref_output one = run_on_threads("1", kinds[k], x, n, 1000, count);
+		struct ref_output many = run_on_threads("7", kinds[k], x, n, 1000, count);
+		ck_assert_msg(memcmp(one.want, many.want, count * sizeof *one.want) == 0 &&
+				      memcmp(one.magnitude, many.magnitude,
+					     count * sizeof *one.magnitude) == 0 &&
+				      memcmp(one.terms, many.terms, count * sizeof *one.terms) == 0,
+			      "Reference %zu is the same on one thread and on seven.", k);
+		double sum = 0, magnitude = 0;
+		size_t terms = 0;
+		for (size_t i = 0; i < count; i++) {
+			size_t first = kinds[k] == REF_SUM_PER_GROUP ? i * 1000 : 0;
+			size_t last = kinds[k] == REF_SUM ? n
+				      : kinds[k] == REF_SUM_PER_GROUP
+					      ? (first + 1000 < n ? first + 1000 : n)
+				      : kinds[k] == REF_EXCLUSIVE_SCAN ? i
+								       : i + 1;
+			if (kinds[k] == REF_SUM_PER_GROUP || i == 0) {
+				sum = 0;
+				magnitude = 0;
+				terms = 0;
+				for (size_t j = first; j < last; j++) {
+					sum += x[j];
+					magnitude += fabs(x[j]);
+					terms++;
+				}
+			} else {
+				sum += x[last - 1];
+				magnitude += fabs(x[last - 1]);
+				terms++;
+			}
+			ck_assert_msg(many.want[i] == sum && many.magnitude[i] == magnitude &&
+					      many.terms[i] == terms,
+				      "Reference %zu, element %zu: %g over %zu terms, want %g over "
+				      "%zu.",
+				      k, i, many.want[i], many.terms[i], sum, terms);
+		}
+		ref_output_free(&one);
+		ref_output_free(&many);
+	}
+	free(x);
+}
+END_TEST
+
 Suite *reference_suite(void)
 {
 	Suite *s = suite_create("reference");
@@ -210,6 +281,7 @@ Suite *reference_suite(void)
 	tcase_add_test(tc, test_integer_sums_wrap_like_the_device);
 	tcase_add_test(tc, test_float_sum_is_compensated);
 	tcase_add_test(tc, test_lookup_by_name);
+	tcase_add_test(tc, test_pieces_and_threads_change_no_result);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # layers.sh - the folders of harness/ are layers, and a file includes only from its own
 # layer or those below it, spoken as TAP, one test a layer. From the bottom:
-#   base      allocation, strings, diagnostics, folder walks, termination signals
+#   base      allocation, strings, diagnostics, folder walks, termination signals,
+#             loops spread over cores
 #   case      the case model and loader, expressions, element types, plans, generators,
 #             references, comparison
 #   findings  Oclgrind's log and the findings folded from it

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -35,6 +36,23 @@ void *xcalloc(size_t count, size_t size)
 	void *p = calloc(count ? count : 1, size ? size : 1);
 	if (p == NULL)
 		out_of_memory(count * size);
+	return p;
+}
+
+void *xcalloc_bulk(size_t count, size_t size)
+{
+	void *p = xcalloc(count, size);
+	size_t bytes = count * size;
+	const uintptr_t huge = (uintptr_t)2 << 20;
+	/* Past glibc's mmap threshold calloc hands out fresh zero pages untouched, so the
+	 * advice comes before the first fault: 2 MiB pages where the kernel does
+	 * transparent huge pages on request. */
+	if (bytes >= 2 * huge) {
+		uintptr_t begin = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+		uintptr_t end = ((uintptr_t)p + bytes) & ~(huge - 1);
+		if (end > begin)
+			madvise((void *)begin, end - begin, MADV_HUGEPAGE);
+	}
 	return p;
 }
 

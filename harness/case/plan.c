@@ -233,8 +233,7 @@ static void plan_matrix(struct resolver *r, const struct check *ck, struct plan_
 /* The inputs one output element adds: a per-group reference's group (a column's height
  * for column scans), the whole input otherwise. A sweep that grows N keeps a per-group
  * sum exact, since its terms do not grow with N. */
-static size_t terms_per_output(const struct check *ck, const struct plan_check *pc,
-			       size_t count)
+static size_t terms_per_output(const struct check *ck, const struct plan_check *pc, size_t count)
 {
 	if (!ck->ref->per_group || pc->group == 0)
 		return count;

@@ -402,7 +402,9 @@ static int run_one(const struct backend *b, struct backend_session *session, con
 
 	r->repeat = opt->repeat;
 	uint64_t *round_ns = xcalloc(opt->repeat ? opt->repeat : 1, sizeof *round_ns);
+	uint64_t run_start = clock_now_ns();
 	int status = b->execute(session, tc, &plan, in->data, final, opt->repeat, round_ns, r);
+	r->run_ns = clock_now_ns() - run_start;
 	if (status == 0)
 		time_rounds(r, round_ns, opt->repeat, opt->warmup);
 	free(round_ns);

@@ -56,6 +56,7 @@ static const struct field result_fields[] = {
 	R(round_min_ns, F_U64, 0),
 	R(round_median_ns, F_U64, 0),
 	R(round_max_ns, F_U64, 0),
+	R(run_ns, F_U64, 0),
 	R(reference_ns, F_U64, 0),
 	R(compare_ns, F_U64, 0),
 	R(repeat, F_UINT, 0),

@@ -381,6 +381,13 @@ static void json_result(struct reporter *rp, const struct result *r)
 	json_number(&out, kernel_ms(r));
 	json_key(&out, "repeat");
 	strbuf_printf(&out, "%u", r->repeat);
+	/* Where the host's time went, for a reference that must keep up with the device. */
+	json_key(&out, "run_ms");
+	json_number(&out, r->run_ns / 1e6);
+	json_key(&out, "reference_ms");
+	json_number(&out, r->reference_ns / 1e6);
+	json_key(&out, "compare_ms");
+	json_number(&out, r->compare_ns / 1e6);
 	json_key(&out, "drift");
 	json_number(&out, r->drift);
 	if (r->message) {
@@ -487,6 +494,7 @@ void report_result(struct reporter *rp, const struct result *r)
 	if (r->drift > rp->worst_drift)
 		rp->worst_drift = r->drift;
 	rp->kernel_ns += r->kernel_ns;
+	rp->run_ns += r->run_ns;
 	rp->reference_ns += r->reference_ns;
 	rp->compare_ns += r->compare_ns;
 	rp->builds += r->builds;
@@ -609,12 +617,18 @@ void report_finish(struct reporter *rp, size_t ntargets, uint64_t wall_ns, bool 
 		double total = wall_ns / 1e9;
 		double kernel = rp->kernel_ns / 1e9, reference = rp->reference_ns / 1e9,
 		       compare = rp->compare_ns / 1e9;
-		double setup = total - kernel - reference - compare;
+		/* Launch overheads and transfers: the device run's wall time beyond its
+		 * kernels'. */
+		double transfers =
+			rp->run_ns > rp->kernel_ns ? (rp->run_ns - rp->kernel_ns) / 1e9 : 0;
+		double setup = total - kernel - transfers - reference - compare;
 		fprintf(out,
-			"%stime: total %.3f s = setup %.3f s (%.1f%%) + kernel %.3f s (%.1f%%) + "
-			"reference %.3f s (%.1f%%) + comparison %.3f s (%.1f%%)\n",
-			lead, total, setup, 100 * setup / total, kernel, 100 * kernel / total,
-			reference, 100 * reference / total, compare, 100 * compare / total);
+			"%stime: total %.3f s = setup %.3f s (%.1f%%) + transfers %.3f s (%.1f%%) "
+			"+ kernel %.3f s (%.1f%%) + reference %.3f s (%.1f%%) + comparison %.3f "
+			"s (%.1f%%)\n",
+			lead, total, setup, 100 * setup / total, transfers, 100 * transfers / total,
+			kernel, 100 * kernel / total, reference, 100 * reference / total, compare,
+			100 * compare / total);
 		fprintf(out,
 			"%swork: %zu program build%s, %zu input buffer%s generated, %zu "
 			"reference%s computed, %zu run%s\n",

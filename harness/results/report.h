@@ -23,7 +23,7 @@ struct reporter {
 	size_t skipped;
 	size_t broken_cases; /* case files that did not load */
 	double worst_drift;
-	uint64_t kernel_ns, reference_ns, compare_ns;
+	uint64_t kernel_ns, run_ns, reference_ns, compare_ns;
 	size_t builds, generated, references;
 	FILE *junit; /* also write JUnit XML here, when set */
 	struct strbuf junit_cases;

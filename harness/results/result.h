@@ -63,6 +63,9 @@ struct result {
 	 * fastest, median and slowest round's device time. */
 	unsigned rounds_timed;
 	uint64_t round_min_ns, round_median_ns, round_max_ns;
+	/* Wall time of the device run: inputs written, every launch of every round, outputs
+	 * read. */
+	uint64_t run_ns;
 	uint64_t reference_ns;
 	uint64_t compare_ns;
 	unsigned repeat;
