@@ -553,7 +553,9 @@ int bench_page(FILE *out, char *const *paths, size_t npaths, const char *plots_d
 	if (status == 0) {
 		fputs("# clharness bench results\n\n<!-- Written by `make bench-page` from the "
 		      "stored results of `clharness bench --csv`: measure again, not edit. -->\n\n"
-		      "GB/s is the bytes of every global buffer of a case, once, per median round "
+		      "GB/s is the bytes one round moves (the case's bytes: expression where a "
+		      "kernel reads a buffer more than once, else every global buffer once) per "
+		      "median round "
 		      "(device time of all its launches, from profiling events, after a warm-up); "
 		      "in brackets its fraction of the device's copy bandwidth, measured by "
 		      "`cases/bench/copy_float4.yaml` at the same N in the same run. ",
