@@ -17,6 +17,7 @@
 #include "bench/bench.h"
 #include "case/testcase.h"
 #include "check/adhoc.h"
+#include "check/hunt.h"
 #include "exec/backend.h"
 #include "exec/runner.h"
 #include "exec/select.h"
@@ -40,6 +41,9 @@ static const char usage_text[] =
 	"       clharness catalogue [--results FILE]... [CASE|DIR]...\n"
 	"       clharness grade [OPTION]... ASSIGNMENT SUBMISSION...\n"
 	"       clharness bench [OPTION]... CASE|DIR...\n"
+	"       clharness hunt [OPTION]... CASE|DIR...\n"
+	"       clharness hunt [OPTION]... FILE.cl --kernel NAME --global G --local L\n"
+	"                      [--arg SPEC]...\n"
 	"\n"
 	"Runs OpenCL kernel cases on every OpenCL device and under the Oclgrind simulator,\n"
 	"compares each output buffer with a CPU reference, reports the data races, barrier\n"
@@ -97,6 +101,16 @@ static const char usage_text[] =
 	"      --results FILE  write the bench page (Markdown, to standard output) from the\n"
 	"                      rows of --csv runs instead; repeatable, a plot a target\n"
 	"      --plots DIR     where the page's plots go (default .)\n"
+	"\n"
+	"Options of hunt (the races and other bugs one simulated run misses: each case, or\n"
+	"the kernel as check takes it, runs under Oclgrind over input sets, work-group sizes\n"
+	"from 1 to 1024, one to three groups and N that is no multiple of L, optimised and\n"
+	"-cl-opt-disable builds, the cheapest first; each finding is reported once with the\n"
+	"trial that first showed it):\n"
+	"      --budget S      seconds for the whole hunt, shared by its cases (default 60)\n"
+	"  -j, --jobs N        simulator runs side by side (default: every core)\n"
+	"      --timeout S     one trial's wall-clock limit (default 60)\n"
+	"      --color WHEN    colour the report: auto, always or never\n"
 	"\n"
 	"Options of catalogue (writes the catalogue page, Markdown, to standard output):\n"
 	"  -r, --results FILE  results of `clharness run --json` to show; repeatable, so\n"
@@ -703,6 +717,139 @@ out:
 	return status;
 }
 
+/* clharness hunt: a sweep under the simulator for what one run misses. */
+static int cmd_hunt(int argc, char **argv)
+{
+	enum {
+		OPT_KERNEL = 256,
+		OPT_GLOBAL,
+		OPT_LOCAL,
+		OPT_ARG,
+		OPT_BUDGET,
+		OPT_TIMEOUT,
+		OPT_COLOR
+	};
+	static const struct option options[] = {
+		{ "kernel", required_argument, NULL, OPT_KERNEL },
+		{ "global", required_argument, NULL, OPT_GLOBAL },
+		{ "local", required_argument, NULL, OPT_LOCAL },
+		{ "arg", required_argument, NULL, OPT_ARG },
+		{ "budget", required_argument, NULL, OPT_BUDGET },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "color", required_argument, NULL, OPT_COLOR },
+		{ "colour", required_argument, NULL, OPT_COLOR },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct adhoc_request kernel = { .timeout_s = 60 };
+	struct hunt_request rq = { .budget_s = 60, .timeout_s = 60 };
+	const char *colour = "auto";
+	struct walk paths = { 0 };
+	int status = EXIT_USAGE;
+	long long n;
+
+	optind = 1;
+	int c;
+	while ((c = getopt_long(argc, argv, "j:h", options, NULL)) != -1) {
+		switch (c) {
+		case OPT_KERNEL:
+			kernel.kernel = optarg;
+			break;
+		case OPT_GLOBAL:
+		case OPT_LOCAL:
+			if (shape_parse(optarg, c == OPT_GLOBAL ? &kernel.global : &kernel.local) <
+			    0) {
+				usage_error(
+					"--%s takes a positive whole number, or one a dimension "
+					"like 64x64, found '%s'",
+					c == OPT_GLOBAL ? "global" : "local", optarg);
+				goto out;
+			}
+			break;
+		case OPT_ARG:
+			kernel.specs = xreallocarray(kernel.specs, kernel.nspecs + 1,
+						     sizeof *kernel.specs);
+			kernel.specs[kernel.nspecs++] = optarg;
+			break;
+		case OPT_BUDGET:
+			if (parse_positive(optarg, 86400 * 7, &n) < 0) {
+				usage_error("--budget takes whole seconds from 1, found '%s'",
+					    optarg);
+				goto out;
+			}
+			rq.budget_s = (double)n;
+			break;
+		case 'j':
+			if (parse_positive(optarg, 1024, &n) < 0) {
+				usage_error(
+					"--jobs takes a whole number from 1 to 1024, found '%s'",
+					optarg);
+				goto out;
+			}
+			rq.jobs = (unsigned)n;
+			break;
+		case OPT_TIMEOUT:
+			if (timeout_option(optarg, &rq.timeout_s) < 0)
+				goto out;
+			kernel.timeout_s = rq.timeout_s;
+			break;
+		case OPT_COLOR:
+			if (colour_option(optarg, &colour) < 0)
+				goto out;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			status = 0;
+			goto out;
+		default:
+			fprintf(stderr, "Try 'clharness --help'.\n");
+			goto out;
+		}
+	}
+	if (optind == argc) {
+		usage_error("hunt needs case files or folders, or a kernel file with --kernel");
+		goto out;
+	}
+	size_t len = strlen(argv[optind]);
+	bool kernel_form = len > 3 && strcmp(argv[optind] + len - 3, ".cl") == 0;
+	if (kernel_form) {
+		if (optind + 1 != argc || kernel.kernel == NULL || kernel.global.dims == 0 ||
+		    kernel.local.dims == 0 || kernel.global.dims != kernel.local.dims) {
+			usage_error("hunt FILE.cl takes one kernel file with --kernel NAME, and "
+				    "--global G and --local L of as many dimensions");
+			goto out;
+		}
+		kernel.kernel_path = argv[optind];
+		struct stat st;
+		if (stat(kernel.kernel_path, &st) < 0 || !S_ISREG(st.st_mode)) {
+			usage_error("cannot read the kernel file '%s'", kernel.kernel_path);
+			goto out;
+		}
+		rq.kernel = &kernel;
+	} else {
+		if (kernel.kernel || kernel.nspecs) {
+			usage_error("--kernel and --arg belong to hunt FILE.cl, not to case files");
+			goto out;
+		}
+		if (collect_cases(argc, argv, optind, &paths) < 0)
+			goto out;
+		rq.cases = paths.paths;
+		rq.ncases = paths.count;
+	}
+	rq.progress = isatty(STDERR_FILENO);
+	struct reporter reporter;
+	report_init(&reporter, REPORT_TEXT, stdout, colour_wanted(colour));
+	interrupt_install();
+	status = hunt_run(&rq, &reporter);
+	if (interrupt_signal())
+		status = stopped_status();
+out:
+	walk_free(&paths);
+	free(kernel.specs);
+	return status;
+}
+
 /* clharness catalogue: the catalogue page from cases and recorded results. */
 /* The copy kernel's case beside the first case's catalogue, or the installed one. */
 static char *copy_case_path(struct test_case *const *cases, size_t ncases)
@@ -1146,7 +1293,9 @@ int main(int argc, char **argv)
 		return cmd_grade(argc - 1, argv + 1);
 	if (strcmp(cmd, "bench") == 0)
 		return cmd_bench(argc - 1, argv + 1);
+	if (strcmp(cmd, "hunt") == 0)
+		return cmd_hunt(argc - 1, argv + 1);
 	return usage_error("unknown command '%s' (known: devices, run, check, catalogue, grade, "
-			   "bench)",
+			   "bench, hunt)",
 			   cmd);
 }

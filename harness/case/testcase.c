@@ -40,19 +40,8 @@ void case_free_step(struct step *st)
 	free(st->args);
 }
 
-void case_free(struct test_case *tc)
+void case_drop_checks(struct test_case *tc)
 {
-	if (tc == NULL)
-		return;
-	for (size_t s = 0; s < tc->nsteps; s++)
-		case_free_step(&tc->steps[s]);
-	for (size_t b = 0; b < tc->nbuffers; b++) {
-		free(tc->buffers[b].name);
-		record_free(tc->buffers[b].record);
-		expr_free(tc->buffers[b].count.expr);
-		free(tc->buffers[b].init.file);
-		data_file_free(&tc->buffers[b].init.data);
-	}
 	for (size_t c = 0; c < tc->nchecks; c++) {
 		struct check *ck = &tc->checks[c];
 		expr_free(ck->group.expr);
@@ -67,10 +56,28 @@ void case_free(struct test_case *tc)
 		free(ck->expected_file);
 		data_file_free(&ck->expected);
 	}
+	free(tc->checks);
+	tc->checks = NULL;
+	tc->nchecks = 0;
+}
+
+void case_free(struct test_case *tc)
+{
+	if (tc == NULL)
+		return;
+	for (size_t s = 0; s < tc->nsteps; s++)
+		case_free_step(&tc->steps[s]);
+	for (size_t b = 0; b < tc->nbuffers; b++) {
+		free(tc->buffers[b].name);
+		record_free(tc->buffers[b].record);
+		expr_free(tc->buffers[b].count.expr);
+		free(tc->buffers[b].init.file);
+		data_file_free(&tc->buffers[b].init.data);
+	}
+	case_drop_checks(tc);
 	expr_free(tc->bytes.expr);
 	free(tc->steps);
 	free(tc->buffers);
-	free(tc->checks);
 	free(tc->sizes);
 	free(tc->sim_sizes);
 	free(tc->locals);

@@ -152,6 +152,9 @@ bool check_compared_later(const struct check *ck);
  * looked for from its folder, as if the text were a file there. */
 struct test_case *case_load_text(const char *path, const char *text, struct diag_list *diags);
 void case_free(struct test_case *tc);
+/* Forgets the case's output checks: a run then compares nothing, for a search that looks
+ * only for a simulator's findings at inputs and shapes no reference was written for. */
+void case_drop_checks(struct test_case *tc);
 /* Frees what a step holds (not the step itself). */
 void case_free_step(struct step *st);
 /* Bytes of one element of a buffer: its lanes (a 3-vector's padding too), or its struct. */

@@ -21,8 +21,10 @@
 const char *adhoc_set_name(enum input_set set)
 {
 	static const char *const names[] = {
-		[SET_RANDOM] = "random",     [SET_ZEROS] = "zeros",	  [SET_REPEATS] = "repeats",
-		[SET_SCALAR_0] = "scalar-0", [SET_SCALAR_1] = "scalar-1",
+		[SET_RANDOM] = "random",     [SET_ZEROS] = "zeros",
+		[SET_REPEATS] = "repeats",   [SET_SCALAR_0] = "scalar-0",
+		[SET_SCALAR_1] = "scalar-1", [SET_NARROW] = "narrow",
+		[SET_BOUNDARY] = "boundary", [SET_SCALAR_MINUS_1] = "scalar-minus-1",
 	};
 	return names[set];
 }
@@ -233,7 +235,7 @@ void adhoc_binding_free(struct adhoc_binding *binding)
 bool adhoc_set_applies(enum input_set set, const struct kernel_sig *sig,
 		       const struct adhoc_binding *binding)
 {
-	if (set != SET_SCALAR_0 && set != SET_SCALAR_1)
+	if (set != SET_SCALAR_0 && set != SET_SCALAR_1 && set != SET_SCALAR_MINUS_1)
 		return true;
 	for (size_t p = 0; p < sig->count; p++)
 		if (binding->spec_of[p] < 0 && sig->params[p].kind == ARG_SCALAR)
@@ -267,6 +269,49 @@ static char *record_yaml(const struct record *rec)
 	return strbuf_take(&out);
 }
 
+void adhoc_boundary_range(enum elem_type type, double *lo, double *hi)
+{
+	/* The whole numbers a float holds exactly reach 2^precision; a 64-bit integer's
+	 * extremes are past what a double (an init's range) holds. */
+	int bits = elem_is_float(type) ? elem_precision(type) : elem_bits(type);
+	double top = ldexp(1, bits < 54 ? bits : 53);
+	*lo = elem_is_float(type) ? -top : elem_is_signed(type) ? -top / 2 : 0;
+	*hi = elem_is_float(type) ? top : elem_is_signed(type) ? top / 2 - 1 : top - 1;
+}
+
+/* What a generated scalar holds in input set `set`. */
+static const char *scalar_value(enum input_set set)
+{
+	return set == SET_SCALAR_0	   ? "0"
+	       : set == SET_SCALAR_1	   ? "1"
+	       : set == SET_SCALAR_MINUS_1 ? "-1"
+					   : "N";
+}
+
+/* A buffer's init in input set `set`. Whole numbers in every set, so float sums are
+ * exact in any order and devices can be compared exactly; a struct's fields may be
+ * unsigned and char, so their range fits every type. */
+static char *buffer_init(enum input_set set, enum elem_type type, bool is_record)
+{
+	if (set == SET_ZEROS)
+		return xstrdup("{fill: 0}");
+	if (set == SET_REPEATS)
+		return xstrdup("{random_int: [0, 3]}");
+	if (set == SET_NARROW)
+		return xstrdup("{random_int: [0, 1]}");
+	if (set == SET_BOUNDARY && !is_record) {
+		double lo, hi;
+		adhoc_boundary_range(type, &lo, &hi);
+		return xasprintf("{random_int: [%.17g, %.17g]}", lo, hi);
+	}
+	if (is_record)
+		return xstrdup("{random_int: [0, 100]}");
+	if (elem_is_float(type))
+		return xstrdup("{random_int: [-8, 8]}");
+	return xstrdup(elem_is_signed(type) ? "{random_int: [-100, 100]}"
+					    : "{random_int: [0, 100]}");
+}
+
 static void generated_arg(struct strbuf *out, const struct adhoc_request *rq,
 			  const struct kernel_param *p, const struct record *rec,
 			  enum input_set set)
@@ -279,7 +324,7 @@ static void generated_arg(struct strbuf *out, const struct adhoc_request *rq,
 	const char *t = fields ? fields : elem_type_text(type, lanes, tbuf);
 	if (rec && p->kind == ARG_SCALAR) {
 		/* One value a field, each the set's. */
-		const char *value = set == SET_SCALAR_0 ? "0" : set == SET_SCALAR_1 ? "1" : "N";
+		const char *value = scalar_value(set);
 		strbuf_printf(out, "{name: %s, scalar: %s, value: [", p->name, t);
 		for (size_t f = 0; f < rec->nfields; f++)
 			strbuf_printf(out, "%s%s", f ? ", " : "", value);
@@ -294,22 +339,17 @@ static void generated_arg(struct strbuf *out, const struct adhoc_request *rq,
 		return;
 	}
 	if (p->kind == ARG_SCALAR) {
-		const char *value = set == SET_SCALAR_0 ? "0" : set == SET_SCALAR_1 ? "1" : "N";
-		strbuf_printf(out, "{name: %s, scalar: %s, value: %s}", p->name, t, value);
+		strbuf_printf(out, "{name: %s, scalar: %s, value: %s}", p->name, t,
+			      scalar_value(set));
 		free(fields);
 		return;
 	}
-	/* A struct's fields may be unsigned and char: the range fits every type. */
-	const char *init = set == SET_ZEROS	   ? "{fill: 0}"
-			   : set == SET_REPEATS	   ? "{random_int: [0, 3]}"
-			   : rec		   ? "{random_int: [0, 100]}"
-			   : elem_is_float(type)   ? "{random_int: [-8, 8]}"
-			   : !elem_is_signed(type) ? "{random_int: [0, 100]}"
-						   : "{random_int: [-100, 100]}";
+	char *init = buffer_init(set, type, rec != NULL);
 	/* A constant buffer is as long as a work-group: constant memory is small. */
 	strbuf_printf(out, "{name: %s, %s: %s, count: %s, init: %s}", p->name,
 		      p->constant ? "constant" : "buffer", t,
 		      volume_of(p->constant ? &rq->local : &rq->global, p->constant), init);
+	free(init);
 	free(fields);
 }
 
@@ -425,7 +465,7 @@ static void check_emit(void *ctx, struct result *r)
 {
 	struct check_state *st = ctx;
 	enum input_set set = SET_RANDOM;
-	for (int s = 0; s < SET_COUNT; s++)
+	for (int s = 0; s < SET_CHECK_COUNT; s++)
 		if (st->cases[s] && strcmp(st->cases[s]->path, r->case_path) == 0 &&
 		    strcmp(st->cases[s]->name, r->case_name) == 0)
 			set = (enum input_set)s;
@@ -632,6 +672,25 @@ static int inspect(const struct adhoc_request *rq, struct reporter *rp, struct k
 	return status;
 }
 
+int adhoc_prepare(const struct adhoc_request *rq, struct reporter *rp, struct kernel_sig *sig,
+		  struct adhoc_binding *binding)
+{
+	int status = inspect(rq, rp, sig);
+	if (status != 0)
+		return status;
+	struct diag_list diags = { 0 };
+	if (adhoc_bind(rq, sig, binding, &diags) < 0) {
+		struct strbuf msg = { 0 };
+		diag_list_render(&msg, &diags, rp->colour);
+		if (msg.data)
+			fputs(msg.data, stderr);
+		strbuf_free(&msg);
+		status = 2;
+	}
+	diag_list_free(&diags);
+	return status;
+}
+
 int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 {
 	uint64_t start = clock_now_ns();
@@ -651,12 +710,12 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 				  .label = label,
 				  .spec_line = spec_line,
 				  .rp = rp,
-				  .cases = xcalloc(SET_COUNT, sizeof *st.cases) };
-	struct test_case **cases = xcalloc(SET_COUNT, sizeof *cases);
+				  .cases = xcalloc(SET_CHECK_COUNT, sizeof *st.cases) };
+	struct test_case **cases = xcalloc(SET_CHECK_COUNT, sizeof *cases);
 	size_t ncases = 0;
 	if (adhoc_bind(rq, &sig, &binding, &diags) < 0)
 		goto setup_failed;
-	for (int s = 0; s < SET_COUNT; s++) {
+	for (int s = 0; s < SET_CHECK_COUNT; s++) {
 		if (!adhoc_set_applies((enum input_set)s, &sig, &binding))
 			continue;
 		char *text = adhoc_case_text(rq, &sig, &binding, (enum input_set)s, rq->kernel_path,

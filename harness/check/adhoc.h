@@ -36,10 +36,19 @@ enum input_set {
 	SET_REPEATS,  /* values 0 to 3, every one repeated many times; scalars N */
 	SET_SCALAR_0, /* random buffers, scalars 0 */
 	SET_SCALAR_1, /* random buffers, scalars 1 */
+	SET_CHECK_COUNT,
+	/* Beyond check's five, for hunt: */
+	SET_NARROW = SET_CHECK_COUNT, /* values 0 and 1 only: neighbours collide */
+	SET_BOUNDARY,		      /* the element type's extremes (for floats +-2^24) */
+	SET_SCALAR_MINUS_1,	      /* random buffers, scalars -1 */
 	SET_COUNT,
 };
 
 const char *adhoc_set_name(enum input_set set);
+
+/* The whole numbers of SET_BOUNDARY for an element type: an integer type's extremes (to
+ * +-2^52 for 64-bit ones, which a double must hold), +-2^precision for a float type. */
+void adhoc_boundary_range(enum elem_type type, double *lo, double *hi);
 
 /* Where each argument of the kernel comes from: a --arg, or the signature. */
 struct adhoc_binding {
@@ -68,6 +77,13 @@ bool adhoc_set_applies(enum input_set set, const struct kernel_sig *sig,
 char *adhoc_case_text(const struct adhoc_request *rq, const struct kernel_sig *sig,
 		      const struct adhoc_binding *binding, enum input_set set,
 		      const char *kernel_file, int *spec_line);
+
+/* The kernel's signature, asked of the first simulator the request's patterns select
+ * (else the first target), and the --arg texts bound to its parameters. Returns 0; 1
+ * after reporting to rp a kernel that does not build or is missing; 2 when nothing can
+ * run it or an --arg is wrong (said on stderr). */
+int adhoc_prepare(const struct adhoc_request *rq, struct reporter *rp, struct kernel_sig *sig,
+		  struct adhoc_binding *binding);
 
 /* Runs the whole check, reporting to rp. Returns the exit status: 0 when no run failed
  * and no error was found, 1 otherwise, 2 when the check could not be set up. */

@@ -1,0 +1,617 @@
+/* hunt.c - `clharness hunt`: a sweep of simulated runs over input sets, launch shapes and
+ * builds, spread over processes, each finding kept with the trial that first showed it. */
+#include "config.h"
+
+#include "check/hunt.h"
+
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/interrupt.h"
+#include "base/parallel.h"
+#include "base/util.h"
+#include "case/elem.h"
+#include "case/testcase.h"
+#include "exec/select.h"
+#include "exec/wire.h"
+#include "findings/finding.h"
+
+/* Oclgrind's CL_DEVICE_MAX_WORK_GROUP_SIZE. */
+#define SIMULATOR_MAX_GROUP 1024
+
+/* ---- the sweep ---------------------------------------------------------------------- */
+
+static unsigned long long volume(const struct shape *s)
+{
+	unsigned long long v = 1;
+	for (unsigned d = 0; d < s->dims; d++)
+		v *= (unsigned long long)s->d[d];
+	return v;
+}
+
+static bool same_shape(const struct shape *a, const struct shape *b)
+{
+	if (a->dims != b->dims)
+		return false;
+	for (unsigned d = 0; d < a->dims; d++)
+		if (a->d[d] != b->d[d])
+			return false;
+	return true;
+}
+
+struct plan_list {
+	struct hunt_trial *items;
+	size_t count;
+};
+
+static void add_trial(struct plan_list *pl, const struct hunt_trial *t)
+{
+	for (size_t i = 0; i < pl->count; i++)
+		if (pl->items[i].set == t->set && pl->items[i].opt_disable == t->opt_disable &&
+		    same_shape(&pl->items[i].n, &t->n) && same_shape(&pl->items[i].l, &t->l))
+			return;
+	pl->items = xreallocarray(pl->items, pl->count + 1, sizeof *pl->items);
+	pl->items[pl->count++] = *t;
+}
+
+/* The work-group shapes of the sweep: s in every dimension at once, and s in one
+ * dimension with 1 in the others, for s = 1, 2, 4, ... while the group fits. */
+static size_t group_shapes(unsigned dims, unsigned long long max_group, struct shape **out)
+{
+	size_t n = 0;
+	*out = NULL;
+	for (long long s = 1;; s *= 2) {
+		struct shape all = { .dims = dims };
+		for (unsigned d = 0; d < dims; d++)
+			all.d[d] = s;
+		bool fits = volume(&all) <= max_group;
+		if (fits) {
+			*out = xreallocarray(*out, n + 1, sizeof **out);
+			(*out)[n++] = all;
+		}
+		for (unsigned k = 0;
+		     dims > 1 && k < dims && s > 1 && (unsigned long long)s <= max_group; k++) {
+			struct shape one = { .dims = dims };
+			for (unsigned d = 0; d < dims; d++)
+				one.d[d] = d == k ? s : 1;
+			*out = xreallocarray(*out, n + 1, sizeof **out);
+			(*out)[n++] = one;
+		}
+		if ((unsigned long long)s > max_group)
+			break;
+	}
+	return n;
+}
+
+static int by_cost(const void *a, const void *b)
+{
+	const struct hunt_trial *x = a, *y = b;
+	unsigned long long cx = volume(&x->n), cy = volume(&y->n);
+	if (cx != cy)
+		return cx < cy ? -1 : 1;
+	unsigned long long lx = volume(&x->l), ly = volume(&y->l);
+	if (lx != ly)
+		return lx < ly ? -1 : 1;
+	if (x->set != y->set)
+		return x->set < y->set ? -1 : 1;
+	return (int)x->opt_disable - (int)y->opt_disable;
+}
+
+size_t hunt_plan(const struct shape *n_own, const struct shape *l_own, unsigned sets,
+		 unsigned long long max_group, bool ragged, struct hunt_trial **trials)
+{
+	struct plan_list pl = { 0 };
+	/* The plain run first: what one simulated run of the case would show. */
+	add_trial(&pl, &(struct hunt_trial){ .set = SET_RANDOM, .n = *n_own, .l = *l_own });
+	struct shape *groups;
+	size_t ngroups = group_shapes(n_own->dims, max_group, &groups);
+	struct plan_list rest = { 0 };
+	for (size_t g = 0; g < ngroups; g++) {
+		const struct shape *l = &groups[g];
+		for (long long count = 1; count <= 3; count++) {
+			for (int cut = 0; cut <= (ragged ? 1 : 0); cut++) {
+				struct shape n = { .dims = l->dims };
+				bool any_cut = false;
+				for (unsigned d = 0; d < l->dims; d++) {
+					n.d[d] = count * l->d[d];
+					/* Half a group short in the first dimension: a tail. */
+					if (cut && d == 0 && l->d[d] > 1) {
+						n.d[d] -= l->d[d] / 2;
+						any_cut = true;
+					}
+				}
+				if (cut && !any_cut)
+					continue;
+				for (int s = 0; s < SET_COUNT; s++) {
+					if (!(sets & (1u << s)))
+						continue;
+					for (int opt = 0; opt <= 1; opt++)
+						add_trial(&rest, &(struct hunt_trial){
+									 .set = (enum input_set)s,
+									 .n = n,
+									 .l = *l,
+									 .opt_disable = opt });
+				}
+			}
+		}
+	}
+	free(groups);
+	qsort(rest.items, rest.count, sizeof *rest.items, by_cost);
+	for (size_t i = 0; i < rest.count; i++)
+		add_trial(&pl, &rest.items[i]);
+	free(rest.items);
+	*trials = pl.items;
+	return pl.count;
+}
+
+void hunt_trial_text(const struct hunt_trial *t, char *buf, size_t size)
+{
+	char n[SHAPE_TEXT_MAX], l[SHAPE_TEXT_MAX];
+	shape_format(&t->n, n);
+	shape_format(&t->l, l);
+	snprintf(buf, size, "%s inputs, N=%s L=%s, %s build", adhoc_set_name(t->set), n, l,
+		 t->opt_disable ? "-cl-opt-disable" : "optimised");
+}
+
+/* ---- one target: a case file, or a kernel as check takes it -------------------------- */
+
+struct hunt_target {
+	const char *label;     /* for reports: the case or kernel file */
+	const char *case_path; /* the case form */
+	/* The kernel form: */
+	const struct adhoc_request *rq;
+	struct kernel_sig sig;
+	struct adhoc_binding binding;
+	const char *text_label; /* the generated case's name, as check gives it */
+	int *spec_line;
+};
+
+/* Input set `set` in a case's own buffers: those it fills itself (not from a file, not
+ * poisoned outputs) take the set's values instead. */
+static void apply_input_set(struct test_case *tc, enum input_set set)
+{
+	for (size_t b = 0; b < tc->nbuffers; b++) {
+		struct init_spec *init = &tc->buffers[b].init;
+		if (init->kind == INIT_POISON || init->kind == INIT_FILE)
+			continue;
+		switch (set) {
+		case SET_ZEROS:
+			init->kind = INIT_FILL;
+			init->lo = 0;
+			break;
+		case SET_REPEATS:
+			init->kind = INIT_RANDOM_INT;
+			init->lo = 0;
+			init->hi = 3;
+			break;
+		case SET_NARROW:
+			init->kind = INIT_RANDOM_INT;
+			init->lo = 0;
+			init->hi = 1;
+			break;
+		case SET_BOUNDARY:
+			if (tc->buffers[b].record)
+				break;
+			init->kind = INIT_RANDOM_INT;
+			adhoc_boundary_range(tc->buffers[b].type, &init->lo, &init->hi);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+static struct shape *one_shape(const struct shape *s)
+{
+	struct shape *copy = xmalloc(sizeof *copy);
+	*copy = *s;
+	return copy;
+}
+
+/* The case one trial runs, named by the trial's index; NULL when it does not load. */
+static struct test_case *trial_case(const struct hunt_target *t, const struct hunt_trial *trial,
+				    size_t index)
+{
+	struct diag_list diags = { 0 };
+	struct test_case *tc;
+	if (t->case_path) {
+		tc = case_load(t->case_path, &diags);
+		if (tc)
+			apply_input_set(tc, trial->set);
+	} else {
+		char *text = adhoc_case_text(t->rq, &t->sig, &t->binding, trial->set,
+					     t->rq->kernel_path, t->spec_line);
+		tc = case_load_text(t->text_label, text, &diags);
+		free(text);
+	}
+	diag_list_free(&diags);
+	if (tc == NULL)
+		return NULL;
+	/* Only the simulator's findings count: outputs are compared with nothing, so no
+	 * input set is refused for a reference it does not suit. */
+	case_drop_checks(tc);
+	free(tc->sizes);
+	free(tc->sim_sizes);
+	free(tc->locals);
+	free(tc->sim_locals);
+	tc->sizes = one_shape(&trial->n);
+	tc->sim_sizes = one_shape(&trial->n);
+	tc->locals = one_shape(&trial->l);
+	tc->sim_locals = one_shape(&trial->l);
+	tc->nsizes = tc->nsim_sizes = tc->nlocals = tc->nsim_locals = 1;
+	if (trial->opt_disable) {
+		char *options = xasprintf("%s%s-cl-opt-disable", tc->options ? tc->options : "",
+					  tc->options ? " " : "");
+		free(tc->options);
+		tc->options = options;
+	}
+	free(tc->name);
+	tc->name = xasprintf("%zu", index);
+	return tc;
+}
+
+/* ---- the processes that run trials --------------------------------------------------- */
+
+static void send_result(void *ctx, struct result *r)
+{
+	int fd = *(int *)ctx;
+	struct strbuf out = { 0 };
+	wire_result(&out, r);
+	write_all(fd, out.data, out.len); /* a parent gone has no use for it */
+	strbuf_free(&out);
+}
+
+/* In a child: runs trials first, first + step, ... on the simulator, sending each
+ * result to fd; a trial that does not load is sent as a case error. */
+static void run_trials(const struct hunt_target *t, const struct hunt_trial *trials, size_t ntrials,
+		       size_t first, size_t step, unsigned timeout_s, int fd)
+{
+	struct test_case **cases = xcalloc(ntrials / step + 1, sizeof *cases);
+	size_t ncases = 0;
+	for (size_t i = first; i < ntrials; i += step) {
+		struct test_case *tc = trial_case(t, &trials[i], i);
+		if (tc) {
+			cases[ncases++] = tc;
+			continue;
+		}
+		struct result r = { .case_name = xasprintf("%zu", i),
+				    .verdict = VERDICT_CASE_ERROR };
+		send_result(&fd, &r);
+		free(r.case_name);
+	}
+	char *patterns[] = { "oclgrind" };
+	struct run_options opt = { .repeat = 1 };
+	struct selection sel;
+	selection_open(&sel, patterns, 1, cases, ncases, &opt, timeout_s);
+	for (size_t s = 0; s < sel.count; s++)
+		selection_run(&sel, s, send_result, &fd);
+	selection_free(&sel);
+	for (size_t i = 0; i < ncases; i++)
+		case_free(cases[i]);
+	free(cases);
+}
+
+struct hunt_child {
+	pid_t pid;
+	int fd;
+	struct strbuf got;
+};
+
+/* A finding, with the trial that first showed it. */
+struct found {
+	struct finding finding;
+	size_t trial;
+	double after_s;
+};
+
+struct hunt_state {
+	const struct hunt_trial *trials;
+	size_t ntrials;
+	size_t done, not_applicable, lost;
+	struct found *found;
+	size_t nfound;
+	uint64_t start_ns;
+};
+
+static void take_result(struct hunt_state *st, struct result *r)
+{
+	char *end;
+	unsigned long long index = r->case_name ? strtoull(r->case_name, &end, 10) : 0;
+	if (r->case_name == NULL || *end != '\0' || index >= st->ntrials)
+		return;
+	st->done++;
+	if (r->verdict == VERDICT_CASE_ERROR)
+		st->not_applicable++;
+	else if (r->verdict == VERDICT_BUILD_ERROR || r->verdict == VERDICT_TIMEOUT ||
+		 r->verdict == VERDICT_CRASH)
+		st->lost++;
+	for (size_t i = 0; i < r->findings.count; i++) {
+		const struct finding *f = &r->findings.items[i];
+		bool seen = false;
+		for (size_t k = 0; k < st->nfound && !seen; k++) {
+			seen = finding_same(&st->found[k].finding, f);
+			/* Shown again by an earlier trial of the sweep's order: that one is
+			 * the one to name, being the cheaper. */
+			if (seen && index < st->found[k].trial)
+				st->found[k].trial = (size_t)index;
+		}
+		if (seen)
+			continue;
+		st->found = xreallocarray(st->found, st->nfound + 1, sizeof *st->found);
+		struct found *nf = &st->found[st->nfound++];
+		finding_copy(&nf->finding, f);
+		nf->trial = (size_t)index;
+		nf->after_s = (clock_now_ns() - st->start_ns) / 1e9;
+	}
+}
+
+/* Reads what a child sent; returns false once its pipe has closed. */
+static bool read_child(struct hunt_state *st, struct hunt_child *c)
+{
+	char chunk[65536];
+	ssize_t got = read(c->fd, chunk, sizeof chunk);
+	if (got < 0 && errno == EINTR)
+		return true;
+	if (got <= 0)
+		return false;
+	strbuf_append(&c->got, chunk, (size_t)got);
+	size_t used = 0;
+	for (;;) {
+		enum frame_type type;
+		const char *payload;
+		size_t len;
+		long frame =
+			wire_split(c->got.data + used, c->got.len - used, &type, &payload, &len);
+		if (frame <= 0)
+			break;
+		used += (size_t)frame;
+		struct result r = { 0 };
+		if (type == FRAME_RESULT && wire_read_result(payload, len, &r) == 0)
+			take_result(st, &r);
+		result_free(&r);
+	}
+	if (used > 0) {
+		memmove(c->got.data, c->got.data + used, c->got.len - used);
+		c->got.len -= used;
+	}
+	return true;
+}
+
+static void show_progress(const struct hunt_state *st, const char *label, double budget_s)
+{
+	fprintf(stderr, "\r\033[Khunt %s: %zu of %zu trials, %zu finding%s, %.0f of %.0f s", label,
+		st->done, st->ntrials, st->nfound, st->nfound == 1 ? "" : "s",
+		(clock_now_ns() - st->start_ns) / 1e9, budget_s);
+	fflush(stderr);
+}
+
+/* Runs the trials in `jobs` children until all are done or the budget is spent. Returns
+ * whether the budget (or a stop signal) ended it first. */
+static bool run_sweep(const struct hunt_target *t, struct hunt_state *st, unsigned jobs,
+		      unsigned timeout_s, double budget_s, bool progress)
+{
+	if (jobs > st->ntrials)
+		jobs = (unsigned)st->ntrials;
+	struct hunt_child *kids = xcalloc(jobs, sizeof *kids);
+	size_t running = 0;
+	for (unsigned k = 0; k < jobs; k++) {
+		int fds[2];
+		if (pipe(fds) < 0) {
+			fprintf(stderr, "clharness: pipe: %s\n", strerror(errno));
+			exit(2);
+		}
+		fflush(stdout);
+		fflush(stderr);
+		pid_t parent = getpid();
+		pid_t pid = fork();
+		if (pid < 0) {
+			fprintf(stderr, "clharness: fork: %s\n", strerror(errno));
+			exit(2);
+		}
+		if (pid == 0) {
+			interrupt_in_child(parent);
+			close(fds[0]);
+			for (size_t i = 0; i < running; i++)
+				close(kids[i].fd);
+			run_trials(t, st->trials, st->ntrials, k, jobs, timeout_s, fds[1]);
+			_exit(0);
+		}
+		interrupt_track(pid);
+		close(fds[1]);
+		kids[running++] = (struct hunt_child){ .pid = pid, .fd = fds[0] };
+	}
+	uint64_t deadline = st->start_ns + (uint64_t)(budget_s * 1e9);
+	bool cut_short = false;
+	while (running > 0) {
+		uint64_t now = clock_now_ns();
+		if (now >= deadline || interrupt_signal()) {
+			cut_short = true;
+			for (size_t i = 0; i < running; i++)
+				kill(kids[i].pid, SIGKILL);
+		}
+		struct pollfd *pfds = xcalloc(running, sizeof *pfds);
+		for (size_t i = 0; i < running; i++)
+			pfds[i] = (struct pollfd){ .fd = kids[i].fd, .events = POLLIN };
+		int wait_ms = cut_short ? 100 : (int)((deadline - now) / 1000000 + 1);
+		if (progress && wait_ms > 250)
+			wait_ms = 250;
+		poll(pfds, running, wait_ms);
+		for (size_t i = running; i-- > 0;) {
+			if (!(pfds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			if (read_child(st, &kids[i]))
+				continue;
+			int status;
+			while (waitpid(kids[i].pid, &status, 0) < 0 && errno == EINTR)
+				;
+			interrupt_untrack(kids[i].pid);
+			close(kids[i].fd);
+			strbuf_free(&kids[i].got);
+			kids[i] = kids[--running];
+		}
+		free(pfds);
+		if (progress)
+			show_progress(st, t->label, budget_s);
+	}
+	if (progress)
+		fputs("\r\033[K", stderr);
+	free(kids);
+	return cut_short;
+}
+
+/* ---- the report ---------------------------------------------------------------------- */
+
+static int by_trial(const void *a, const void *b)
+{
+	const struct found *x = a, *y = b;
+	return x->trial < y->trial ? -1 : x->trial > y->trial;
+}
+
+/* Reports what the sweep of one target found; returns its errors. */
+static size_t report_hunt(const struct hunt_target *t, struct hunt_state *st, unsigned jobs,
+			  bool cut_short, struct reporter *rp)
+{
+	qsort(st->found, st->nfound, sizeof *st->found, by_trial);
+	struct strbuf text = { 0 };
+	size_t errors = 0, warnings = 0, plain = 0;
+	for (size_t i = 0; i < st->nfound; i++) {
+		const struct found *f = &st->found[i];
+		report_finding(&text, &f->finding, t->label, NULL, rp->colour);
+		char trial[200], msg[400];
+		hunt_trial_text(&st->trials[f->trial], trial, sizeof trial);
+		snprintf(msg, sizeof msg, "first shown by trial %zu of %zu%s: %s", f->trial + 1,
+			 st->ntrials, f->trial == 0 ? ", the plain run" : "", trial);
+		diag_render_header(&text, f->finding.file ? f->finding.file : t->label,
+				   f->finding.at.line, f->finding.at.col, DIAG_NOTE, msg,
+				   rp->colour);
+		errors += f->finding.severity == DIAG_ERROR;
+		warnings += f->finding.severity != DIAG_ERROR;
+		plain += f->trial == 0;
+	}
+	double took = (clock_now_ns() - st->start_ns) / 1e9;
+	strbuf_printf(&text,
+		      "hunt: %s: %zu of %zu trials in %.1f s, %u at a time: %zu error%s and %zu "
+		      "warning%s found, %zu of them by the plain run (its own shape, random "
+		      "inputs, optimised); %zu trial%s did not apply (a shape its expressions "
+		      "refuse), %zu failed (build error, timeout, crash)",
+		      t->label, st->done, st->ntrials, took, jobs, errors, errors == 1 ? "" : "s",
+		      warnings, warnings == 1 ? "" : "s", plain, st->not_applicable,
+		      st->not_applicable == 1 ? "" : "s", st->lost);
+	if (cut_short)
+		strbuf_printf(&text, "; %s before %zu trial%s ran",
+			      interrupt_signal() ? "stopped" : "the budget ran out",
+			      st->ntrials - st->done, st->ntrials - st->done == 1 ? "" : "s");
+	strbuf_puts(&text, "\n");
+	fputs(text.data, rp->out);
+	fflush(rp->out);
+	strbuf_free(&text);
+	return errors;
+}
+
+/* ---- the command ---------------------------------------------------------------------- */
+
+/* The shape and input sets a target's sweep starts from; -1 when it cannot be hunted. */
+static int target_model(const struct hunt_target *t, struct shape *n, struct shape *l,
+			unsigned *sets, bool *ragged)
+{
+	struct diag_list diags = { 0 };
+	struct test_case *tc;
+	if (t->case_path) {
+		tc = case_load(t->case_path, &diags);
+	} else {
+		char *text = adhoc_case_text(t->rq, &t->sig, &t->binding, SET_RANDOM,
+					     t->rq->kernel_path, t->spec_line);
+		tc = case_load_text(t->text_label, text, &diags);
+		free(text);
+	}
+	if (tc == NULL) {
+		struct strbuf msg = { 0 };
+		diag_list_render(&msg, &diags, false);
+		fprintf(stderr, "%s", msg.data ? msg.data : "");
+		strbuf_free(&msg);
+		diag_list_free(&diags);
+		return -1;
+	}
+	diag_list_free(&diags);
+	*n = tc->nsim_sizes ? tc->sim_sizes[0] : tc->sizes[0];
+	*l = tc->nsim_locals ? tc->sim_locals[0] : tc->locals[0];
+	*sets = 0;
+	for (int s = 0; s < SET_COUNT; s++) {
+		bool scalar = s == SET_SCALAR_0 || s == SET_SCALAR_1 || s == SET_SCALAR_MINUS_1;
+		if (t->case_path ? !scalar
+				 : adhoc_set_applies((enum input_set)s, &t->sig, &t->binding))
+			*sets |= 1u << s;
+	}
+	/* A case's expressions may round N up to whole work-groups; a kernel checked as
+	 * check takes it launches N items, which must be whole work-groups. */
+	*ragged = t->case_path != NULL;
+	case_free(tc);
+	return 0;
+}
+
+static int hunt_one(const struct hunt_target *t, const struct hunt_request *rq, double budget_s,
+		    unsigned jobs, struct reporter *rp, size_t *errors)
+{
+	struct shape n, l;
+	unsigned sets;
+	bool ragged;
+	if (target_model(t, &n, &l, &sets, &ragged) < 0)
+		return -1;
+	struct hunt_trial *trials;
+	size_t ntrials = hunt_plan(&n, &l, sets, SIMULATOR_MAX_GROUP, ragged, &trials);
+	struct hunt_state st = { .trials = trials, .ntrials = ntrials, .start_ns = clock_now_ns() };
+	bool cut_short = run_sweep(t, &st, jobs, rq->timeout_s, budget_s, rq->progress);
+	*errors += report_hunt(t, &st, jobs, cut_short, rp);
+	for (size_t i = 0; i < st.nfound; i++)
+		finding_free(&st.found[i].finding);
+	free(st.found);
+	free(trials);
+	return 0;
+}
+
+int hunt_run(const struct hunt_request *rq, struct reporter *rp)
+{
+	uint64_t start = clock_now_ns();
+	unsigned jobs = rq->jobs ? rq->jobs : parallel_threads();
+	size_t targets = rq->ncases + (rq->kernel != NULL);
+	size_t errors = 0;
+	int status = 0;
+	for (size_t i = 0; i < targets && !interrupt_signal(); i++) {
+		/* What is left of the budget, shared by the targets still to hunt. */
+		double spent = (clock_now_ns() - start) / 1e9;
+		double share = (rq->budget_s - spent) / (double)(targets - i);
+		if (share <= 0)
+			share = 0.001;
+		struct hunt_target t = { 0 };
+		if (i < rq->ncases) {
+			t.label = rq->cases[i];
+			t.case_path = rq->cases[i];
+			if (hunt_one(&t, rq, share, jobs, rp, &errors) < 0)
+				status = 2;
+			continue;
+		}
+		t.rq = rq->kernel;
+		t.label = rq->kernel->kernel_path;
+		const char *slash = strrchr(t.label, '/');
+		t.text_label = slash ? slash + 1 : t.label;
+		t.spec_line = xcalloc(rq->kernel->nspecs + 1, sizeof *t.spec_line);
+		int prepared = adhoc_prepare(rq->kernel, rp, &t.sig, &t.binding);
+		if (prepared != 0)
+			status = prepared;
+		else if (hunt_one(&t, rq, share, jobs, rp, &errors) < 0)
+			status = 2;
+		free(t.spec_line);
+		adhoc_binding_free(&t.binding);
+		kernel_sig_free(&t.sig);
+	}
+	if (status == 0 && errors > 0)
+		status = 1;
+	return status;
+}

@@ -1,0 +1,49 @@
+/* hunt.h - `clharness hunt`: the races and other bugs that one simulated run misses,
+ * searched for under Oclgrind over input sets, launch shapes and builds, within a time
+ * budget, on every core. Each finding is reported once, with the trial that first
+ * showed it. */
+#ifndef CLH_HUNT_H
+#define CLH_HUNT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "case/shape.h"
+#include "check/adhoc.h"
+#include "results/report.h"
+
+struct hunt_request {
+	char **cases; /* case files */
+	size_t ncases;
+	const struct adhoc_request *kernel; /* or one kernel as check takes it; NULL: none */
+	double budget_s;		    /* wall clock for the whole hunt */
+	unsigned jobs;			    /* simulator runs side by side (0: every core) */
+	unsigned timeout_s;		    /* one trial's limit */
+	bool progress;			    /* a progress line on stderr */
+};
+
+/* One simulated run of the sweep. */
+struct hunt_trial {
+	enum input_set set;
+	struct shape n, l;
+	bool opt_disable; /* built with -cl-opt-disable */
+};
+
+/* The sweep for a case (or kernel) whose own simulated shape is n_own, l_own, whose
+ * input buffers can take the sets `sets` (a bit per enum input_set), on a simulator
+ * that takes work-groups of up to max_group items: the own shape with random inputs
+ * first, the plain run; then every input set, work-group size (1, 2, 4, ... up to
+ * max_group, in each dimension alone and in all at once), group count (one, two, three;
+ * where ragged, also N that is no multiple of L) and build, the cheapest first. Caller
+ * frees *trials. */
+size_t hunt_plan(const struct shape *n_own, const struct shape *l_own, unsigned sets,
+		 unsigned long long max_group, bool ragged, struct hunt_trial **trials);
+
+/* Describes a trial: "zeros inputs, N=24 L=8, -cl-opt-disable build". */
+void hunt_trial_text(const struct hunt_trial *t, char *buf, size_t size);
+
+/* Runs the hunt, reporting to rp's stream. Returns the exit status: 0 when nothing was
+ * found, 1 when an error was, 2 when the hunt could not start. */
+int hunt_run(const struct hunt_request *rq, struct reporter *rp);
+
+#endif
