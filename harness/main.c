@@ -106,10 +106,13 @@ static const char usage_text[] =
 	"the kernel as check takes it, runs under Oclgrind over input sets, work-group sizes\n"
 	"from 1 to 1024, one to three groups and N that is no multiple of L, optimised and\n"
 	"-cl-opt-disable builds, the cheapest first; each finding is reported once with the\n"
-	"trial that first showed it):\n"
+	"trial that first showed it, then shrunk to the smallest launch that still\n"
+	"shows it):\n"
 	"      --budget S      seconds for the whole hunt, shared by its cases (default 60)\n"
 	"  -j, --jobs N        simulator runs side by side (default: every core)\n"
 	"      --timeout S     one trial's wall-clock limit (default 60)\n"
+	"      --save DIR      write each finding's smallest launch to DIR as a case that\n"
+	"                      shows it in one Oclgrind run (the folder must exist)\n"
 	"      --color WHEN    colour the report: auto, always or never\n"
 	"\n"
 	"Options of catalogue (writes the catalogue page, Markdown, to standard output):\n"
@@ -727,6 +730,7 @@ static int cmd_hunt(int argc, char **argv)
 		OPT_ARG,
 		OPT_BUDGET,
 		OPT_TIMEOUT,
+		OPT_SAVE,
 		OPT_COLOR
 	};
 	static const struct option options[] = {
@@ -735,6 +739,7 @@ static int cmd_hunt(int argc, char **argv)
 		{ "local", required_argument, NULL, OPT_LOCAL },
 		{ "arg", required_argument, NULL, OPT_ARG },
 		{ "budget", required_argument, NULL, OPT_BUDGET },
+		{ "save", required_argument, NULL, OPT_SAVE },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "color", required_argument, NULL, OPT_COLOR },
@@ -771,6 +776,9 @@ static int cmd_hunt(int argc, char **argv)
 			kernel.specs = xreallocarray(kernel.specs, kernel.nspecs + 1,
 						     sizeof *kernel.specs);
 			kernel.specs[kernel.nspecs++] = optarg;
+			break;
+		case OPT_SAVE:
+			rq.save_dir = optarg;
 			break;
 		case OPT_BUDGET:
 			if (parse_positive(optarg, 86400 * 7, &n) < 0) {

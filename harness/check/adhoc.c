@@ -585,11 +585,7 @@ static char *path_from(const char *from, const char *file)
 	return strbuf_take(&rel);
 }
 
-/* How a case saved at `save_path` names the kernel: inside a catalogue, by its path from
- * the catalogue's root (found by the upward search, with no '..' that the loader would
- * refuse); elsewhere, relative to the case. NULL, after saying why, for a kernel outside
- * the catalogue the case would be saved in. */
-static char *kernel_file_for(const char *save_path, const char *kernel_path)
+char *adhoc_kernel_file_for(const char *save_path, const char *kernel_path)
 {
 	char *dir = xstrdup(save_path);
 	char *slash = strrchr(dir, '/');
@@ -618,7 +614,7 @@ static char *kernel_file_for(const char *save_path, const char *kernel_path)
 static int save_case(const struct adhoc_request *rq, const struct kernel_sig *sig,
 		     const struct adhoc_binding *binding)
 {
-	char *kernel_file = kernel_file_for(rq->save_path, rq->kernel_path);
+	char *kernel_file = adhoc_kernel_file_for(rq->save_path, rq->kernel_path);
 	if (kernel_file == NULL)
 		return -1;
 	int *lines = xcalloc(rq->nspecs + 1, sizeof *lines);

@@ -85,6 +85,12 @@ char *adhoc_case_text(const struct adhoc_request *rq, const struct kernel_sig *s
 int adhoc_prepare(const struct adhoc_request *rq, struct reporter *rp, struct kernel_sig *sig,
 		  struct adhoc_binding *binding);
 
+/* How a case saved at `save_path` names the kernel: inside a catalogue, by its path from
+ * the catalogue's root (found by the upward search, with no '..' that the loader would
+ * refuse); elsewhere, relative to the case. NULL, after saying why on stderr, for a
+ * kernel outside the catalogue the case would be saved in. Caller frees. */
+char *adhoc_kernel_file_for(const char *save_path, const char *kernel_path);
+
 /* Runs the whole check, reporting to rp. Returns the exit status: 0 when no run failed
  * and no error was found, 1 otherwise, 2 when the check could not be set up. */
 int adhoc_run(const struct adhoc_request *rq, struct reporter *rp);

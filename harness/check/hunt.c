@@ -14,6 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <libfyaml.h>
+
 #include "base/interrupt.h"
 #include "base/parallel.h"
 #include "base/util.h"
@@ -304,11 +306,14 @@ struct hunt_child {
 	struct strbuf got;
 };
 
-/* A finding, with the trial that first showed it. */
+/* A finding, with the trial that first showed it and the smallest that shows it. */
 struct found {
 	struct finding finding;
 	size_t trial;
 	double after_s;
+	struct hunt_trial smallest;
+	bool shrunk; /* smallest is the end of a shrink, not just the first trial */
+	char *saved; /* --save: the reproducer's path */
 };
 
 struct hunt_state {
@@ -318,6 +323,10 @@ struct hunt_state {
 	struct found *found;
 	size_t nfound;
 	uint64_t start_ns;
+	/* While shrinking: the finding each trial is asked to show, and whether it did. */
+	const struct finding *watch;
+	bool *shows;
+	const char *phase; /* for the progress line: "sweep" or "shrink" */
 };
 
 static void take_result(struct hunt_state *st, struct result *r)
@@ -332,6 +341,12 @@ static void take_result(struct hunt_state *st, struct result *r)
 	else if (r->verdict == VERDICT_BUILD_ERROR || r->verdict == VERDICT_TIMEOUT ||
 		 r->verdict == VERDICT_CRASH)
 		st->lost++;
+	if (st->watch) {
+		for (size_t i = 0; i < r->findings.count; i++)
+			if (finding_same(st->watch, &r->findings.items[i]))
+				st->shows[index] = true;
+		return;
+	}
 	for (size_t i = 0; i < r->findings.count; i++) {
 		const struct finding *f = &r->findings.items[i];
 		bool seen = false;
@@ -386,8 +401,8 @@ static bool read_child(struct hunt_state *st, struct hunt_child *c)
 
 static void show_progress(const struct hunt_state *st, const char *label, double budget_s)
 {
-	fprintf(stderr, "\r\033[Khunt %s: %zu of %zu trials, %zu finding%s, %.0f of %.0f s", label,
-		st->done, st->ntrials, st->nfound, st->nfound == 1 ? "" : "s",
+	fprintf(stderr, "\r\033[Khunt %s, %s: %zu of %zu trials, %zu finding%s, %.0f of %.0f s",
+		label, st->phase, st->done, st->ntrials, st->nfound, st->nfound == 1 ? "" : "s",
 		(clock_now_ns() - st->start_ns) / 1e9, budget_s);
 	fflush(stderr);
 }
@@ -466,19 +481,322 @@ static bool run_sweep(const struct hunt_target *t, struct hunt_state *st, unsign
 	return cut_short;
 }
 
-/* ---- the report ---------------------------------------------------------------------- */
-
 static int by_trial(const void *a, const void *b)
 {
 	const struct found *x = a, *y = b;
 	return x->trial < y->trial ? -1 : x->trial > y->trial;
 }
 
+/* ---- shrinking a finding to its smallest launch --------------------------------------- */
+
+/* How simple a value set is, for choosing between reproducers: zeros before values that
+ * collide, before random ones; the scalar sets say what the scalars are, and stay. */
+static int set_rank(enum input_set set)
+{
+	switch (set) {
+	case SET_ZEROS:
+		return 0;
+	case SET_NARROW:
+		return 1;
+	case SET_REPEATS:
+		return 2;
+	case SET_RANDOM:
+		return 3;
+	case SET_BOUNDARY:
+		return 4;
+	default:
+		return 5;
+	}
+}
+
+static bool scalar_set(enum input_set set)
+{
+	return set == SET_SCALAR_0 || set == SET_SCALAR_1 || set == SET_SCALAR_MINUS_1;
+}
+
+/* Whether a is a smaller reproducer than b: fewer items, then smaller groups, then
+ * simpler values, then the optimised build. */
+static bool smaller(const struct hunt_trial *a, const struct hunt_trial *b)
+{
+	unsigned long long na = volume(&a->n), nb = volume(&b->n);
+	if (na != nb)
+		return na < nb;
+	unsigned long long la = volume(&a->l), lb = volume(&b->l);
+	if (la != lb)
+		return la < lb;
+	if (set_rank(a->set) != set_rank(b->set))
+		return set_rank(a->set) < set_rank(b->set);
+	return !a->opt_disable && b->opt_disable;
+}
+
+/* The launches one step smaller than c: half the work-group (and N) in one dimension,
+ * one group fewer in one dimension, simpler values, the optimised build. */
+static size_t shrink_steps(const struct hunt_trial *c, unsigned sets, struct hunt_trial *out)
+{
+	size_t n = 0;
+	for (unsigned d = 0; d < c->l.dims; d++) {
+		if (c->l.d[d] > 1) {
+			out[n] = *c;
+			out[n].l.d[d] = c->l.d[d] / 2;
+			out[n].n.d[d] = (c->n.d[d] + 1) / 2;
+			n++;
+		}
+		if (c->n.d[d] > c->l.d[d]) {
+			out[n] = *c;
+			out[n].n.d[d] = c->n.d[d] - c->l.d[d];
+			n++;
+		}
+	}
+	static const enum input_set simpler[] = { SET_ZEROS, SET_NARROW, SET_REPEATS };
+	for (size_t s = 0; s < 3 && !scalar_set(c->set); s++) {
+		if (!(sets & (1u << simpler[s])) || set_rank(simpler[s]) >= set_rank(c->set))
+			continue;
+		out[n] = *c;
+		out[n].set = simpler[s];
+		n++;
+	}
+	if (c->opt_disable) {
+		out[n] = *c;
+		out[n].opt_disable = false;
+		n++;
+	}
+	return n;
+}
+
+/* Shrinks f's launch step by step while the same finding (kind, memory space, lines)
+ * persists, until no smaller step shows it or the deadline passes. */
+static void shrink(const struct hunt_target *t, struct found *f, unsigned sets, unsigned jobs,
+		   unsigned timeout_s, uint64_t deadline, bool progress)
+{
+	for (;;) {
+		uint64_t now = clock_now_ns();
+		if (now >= deadline || interrupt_signal())
+			return;
+		struct hunt_trial steps[3 * SHAPE_MAX_DIMS + 8];
+		size_t nsteps = shrink_steps(&f->smallest, sets, steps);
+		if (nsteps == 0)
+			return;
+		bool shows[3 * SHAPE_MAX_DIMS + 8] = { false };
+		struct hunt_state st = { .trials = steps,
+					 .ntrials = nsteps,
+					 .start_ns = now,
+					 .watch = &f->finding,
+					 .shows = shows,
+					 .phase = "shrinking" };
+		run_sweep(t, &st, jobs, timeout_s, (deadline - now) / 1e9, progress);
+		const struct hunt_trial *best = NULL;
+		for (size_t i = 0; i < nsteps; i++)
+			if (shows[i] && (best == NULL || smaller(&steps[i], best)))
+				best = &steps[i];
+		if (best == NULL)
+			return;
+		f->smallest = *best;
+		f->shrunk = true;
+	}
+}
+
+/* ---- a reproducer saved as a case ----------------------------------------------------- */
+
+/* A node parsed from YAML text that the document keeps: libfyaml builds nodes over the
+ * text without copying it. */
+static struct fy_node *yaml_node(struct fy_document *doc, const char *text)
+{
+	char *kept = xstrdup(text);
+	return fy_node_build_from_malloc_string(doc, kept, strlen(kept));
+}
+
+/* Sets key's value in a mapping to the YAML text `value`, adding the key if missing. */
+static void set_key(struct fy_document *doc, struct fy_node *map, const char *key,
+		    const char *value)
+{
+	struct fy_node *v = yaml_node(doc, value);
+	struct fy_node_pair *pair = fy_node_mapping_lookup_pair_by_string(map, key, FY_NT);
+	if (pair)
+		fy_node_pair_set_value(pair, v);
+	else
+		fy_node_mapping_append(map, yaml_node(doc, key), v);
+}
+
+static void drop_key(struct fy_document *doc, struct fy_node *map, const char *key)
+{
+	if (fy_node_mapping_lookup_by_string(map, key, FY_NT))
+		fy_node_mapping_remove_by_key(map, yaml_node(doc, key));
+}
+
+/* A shape as a case's sizes: or local: list holds it: [64] or [[64, 32]]. */
+static void shape_list(const struct shape *s, char *buf, size_t size)
+{
+	char text[SHAPE_TEXT_MAX];
+	shape_format(s, text);
+	if (s->dims == 1) {
+		snprintf(buf, size, "[%s]", text);
+		return;
+	}
+	for (char *x = strchr(text, 'x'); x; x = strchr(x, 'x'))
+		*x = ',';
+	snprintf(buf, size, "[[%s]]", text);
+}
+
+/* The init a case's own buffers take in input set `set`, as YAML; NULL: their own. */
+static char *set_init(enum input_set set, enum elem_type type)
+{
+	double lo, hi;
+	switch (set) {
+	case SET_ZEROS:
+		return xstrdup("{fill: 0}");
+	case SET_REPEATS:
+		return xstrdup("{random_int: [0, 3]}");
+	case SET_NARROW:
+		return xstrdup("{random_int: [0, 1]}");
+	case SET_BOUNDARY:
+		adhoc_boundary_range(type, &lo, &hi);
+		return xasprintf("{random_int: [%.17g, %.17g]}", lo, hi);
+	default:
+		return NULL;
+	}
+}
+
+/* The args of one launch in a reproducer: inputs take the trial's set, and no buffer is
+ * an output, since a reproducer compares nothing. */
+static void rewrite_args(struct fy_document *doc, struct fy_node *args, const struct test_case *tc,
+			 enum input_set set)
+{
+	int count = args ? fy_node_sequence_item_count(args) : 0;
+	for (int i = 0; i < count; i++) {
+		struct fy_node *arg = fy_node_sequence_get_by_index(args, i);
+		if (!fy_node_is_mapping(arg))
+			continue;
+		drop_key(doc, arg, "output");
+		struct fy_node *init = fy_node_mapping_lookup_by_string(arg, "init", FY_NT);
+		struct fy_node *name = fy_node_mapping_lookup_by_string(arg, "name", FY_NT);
+		if (init == NULL || (fy_node_is_mapping(init) &&
+				     fy_node_mapping_lookup_by_string(init, "file", FY_NT)))
+			continue;
+		enum elem_type type = ELEM_FLOAT;
+		const char *text = name ? fy_node_get_scalar0(name) : NULL;
+		for (size_t b = 0; text && b < tc->nbuffers; b++)
+			if (strcmp(tc->buffers[b].name, text) == 0 && tc->buffers[b].record == NULL)
+				type = tc->buffers[b].type;
+		char *value = set_init(set, type);
+		if (value)
+			set_key(doc, arg, "init", value);
+		free(value);
+	}
+}
+
+/* Writes the reproducer of f to DIR/NAME-hunt-K.yaml; returns its path, or NULL after
+ * saying why. */
+static char *save_reproducer(const struct hunt_target *t, const struct found *f, size_t k,
+			     const char *dir)
+{
+	const struct hunt_trial *tr = &f->smallest;
+	const char *base = strrchr(t->label, '/');
+	base = base ? base + 1 : t->label;
+	size_t stem = strcspn(base, ".");
+	char *path = xasprintf("%s/%.*s-hunt-%zu.yaml", dir, (int)stem, base, k + 1);
+	char n[SHAPE_TEXT_MAX + 8], l[SHAPE_TEXT_MAX + 8], trial[200];
+	shape_list(&tr->n, n, sizeof n);
+	shape_list(&tr->l, l, sizeof l);
+	hunt_trial_text(tr, trial, sizeof trial);
+	char *text = NULL;
+	if (t->case_path == NULL) {
+		char *kernel_file = adhoc_kernel_file_for(path, t->rq->kernel_path);
+		if (kernel_file) {
+			struct adhoc_request rq = *t->rq;
+			rq.global = tr->n;
+			rq.local = tr->l;
+			char *body = adhoc_case_text(&rq, &t->sig, &t->binding, tr->set,
+						     kernel_file, t->spec_line);
+			text = xasprintf("# The smallest launch clharness hunt found to show a "
+					 "finding: %s.\n%s%s",
+					 trial, body,
+					 tr->opt_disable ? "options: -cl-opt-disable\n" : "");
+			free(body);
+		}
+		free(kernel_file);
+	} else {
+		struct diag_list diags = { 0 };
+		struct test_case *tc = case_load(t->case_path, &diags);
+		diag_list_free(&diags);
+		struct fy_document *doc = fy_document_build_from_file(NULL, t->case_path);
+		struct fy_node *root = doc ? fy_document_root(doc) : NULL;
+		bool ok = tc && root && fy_node_is_mapping(root);
+		if (ok) {
+			char about[400];
+			snprintf(about, sizeof about,
+				 "'the smallest launch clharness hunt found to show a finding of "
+				 "%s: %s'",
+				 tc->name, trial);
+			set_key(doc, root, "about", about);
+			set_key(doc, root, "sizes", n);
+			set_key(doc, root, "sim_sizes", n);
+			set_key(doc, root, "local", l);
+			set_key(doc, root, "sim_local", l);
+			drop_key(doc, root, "check");
+			if (tr->opt_disable) {
+				char *options = xasprintf("'%s%s-cl-opt-disable'",
+							  tc->options ? tc->options : "",
+							  tc->options ? " " : "");
+				set_key(doc, root, "options", options);
+				free(options);
+			}
+			rewrite_args(doc, fy_node_mapping_lookup_by_string(root, "args", FY_NT), tc,
+				     tr->set);
+			struct fy_node *steps =
+				fy_node_mapping_lookup_by_string(root, "steps", FY_NT);
+			struct fy_node *kernel =
+				fy_node_mapping_lookup_by_string(root, "kernel", FY_NT);
+			for (size_t s = 0; s < tc->nsteps && ok; s++) {
+				struct fy_node *step =
+					steps ? fy_node_sequence_get_by_index(steps, (int)s) : NULL;
+				struct fy_node *names = step ? fy_node_mapping_lookup_by_string(
+								       step, "kernel", FY_NT)
+							     : kernel;
+				if (step)
+					rewrite_args(doc,
+						     fy_node_mapping_lookup_by_string(step, "args",
+										      FY_NT),
+						     tc, tr->set);
+				char *file = adhoc_kernel_file_for(path, tc->steps[s].kernel_path);
+				ok = file != NULL;
+				if (file && names && fy_node_is_mapping(names)) {
+					char *quoted = xasprintf("'%s'", file);
+					set_key(doc, names, "file", quoted);
+					free(quoted);
+				}
+				free(file);
+			}
+		}
+		if (ok)
+			text = fy_emit_document_to_string(doc, FYECF_MODE_PRETTY | FYECF_WIDTH_INF | FYECF_INDENT_2);
+		if (doc)
+			fy_document_destroy(doc);
+		case_free(tc);
+	}
+	if (text == NULL) {
+		free(path);
+		return NULL;
+	}
+	FILE *out = fopen(path, "w");
+	bool written = out && fputs(text, out) >= 0;
+	if (out && fclose(out) != 0)
+		written = false;
+	if (!written)
+		fprintf(stderr, "clharness: cannot write %s: %s\n", path, strerror(errno));
+	free(text);
+	if (!written) {
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+/* ---- the report ---------------------------------------------------------------------- */
+
 /* Reports what the sweep of one target found; returns its errors. */
 static size_t report_hunt(const struct hunt_target *t, struct hunt_state *st, unsigned jobs,
 			  bool cut_short, struct reporter *rp)
 {
-	qsort(st->found, st->nfound, sizeof *st->found, by_trial);
 	struct strbuf text = { 0 };
 	size_t errors = 0, warnings = 0, plain = 0;
 	for (size_t i = 0; i < st->nfound; i++) {
@@ -486,11 +804,17 @@ static size_t report_hunt(const struct hunt_target *t, struct hunt_state *st, un
 		report_finding(&text, &f->finding, t->label, NULL, rp->colour);
 		char trial[200], msg[400];
 		hunt_trial_text(&st->trials[f->trial], trial, sizeof trial);
+		const char *file = f->finding.file ? f->finding.file : t->label;
 		snprintf(msg, sizeof msg, "first shown by trial %zu of %zu%s: %s", f->trial + 1,
 			 st->ntrials, f->trial == 0 ? ", the plain run" : "", trial);
-		diag_render_header(&text, f->finding.file ? f->finding.file : t->label,
-				   f->finding.at.line, f->finding.at.col, DIAG_NOTE, msg,
-				   rp->colour);
+		diag_render_header(&text, file, f->finding.at.line, f->finding.at.col, DIAG_NOTE,
+				   msg, rp->colour);
+		hunt_trial_text(&f->smallest, trial, sizeof trial);
+		snprintf(msg, sizeof msg, "the smallest launch that shows it%s: %s%s%s",
+			 f->shrunk ? "" : " (no smaller one showed it)", trial,
+			 f->saved ? "; saved as " : "", f->saved ? f->saved : "");
+		diag_render_header(&text, file, f->finding.at.line, f->finding.at.col, DIAG_NOTE,
+				   msg, rp->colour);
 		errors += f->finding.severity == DIAG_ERROR;
 		warnings += f->finding.severity != DIAG_ERROR;
 		plain += f->trial == 0;
@@ -566,11 +890,29 @@ static int hunt_one(const struct hunt_target *t, const struct hunt_request *rq, 
 		return -1;
 	struct hunt_trial *trials;
 	size_t ntrials = hunt_plan(&n, &l, sets, SIMULATOR_MAX_GROUP, ragged, &trials);
-	struct hunt_state st = { .trials = trials, .ntrials = ntrials, .start_ns = clock_now_ns() };
-	bool cut_short = run_sweep(t, &st, jobs, rq->timeout_s, budget_s, rq->progress);
+	uint64_t start = clock_now_ns();
+	uint64_t deadline = start + (uint64_t)(budget_s * 1e9);
+	struct hunt_state st = {
+		.trials = trials, .ntrials = ntrials, .start_ns = start, .phase = "sweep"
+	};
+	/* A fifth of the budget is kept for shrinking what the sweep finds. */
+	bool cut_short = run_sweep(t, &st, jobs, rq->timeout_s, budget_s * 0.8, rq->progress);
+	qsort(st.found, st.nfound, sizeof *st.found, by_trial);
+	for (size_t i = 0; i < st.nfound; i++) {
+		struct found *f = &st.found[i];
+		f->smallest = trials[f->trial];
+		/* Each finding gets what is left, shared with those after it. */
+		uint64_t now = clock_now_ns();
+		uint64_t share = now < deadline ? (deadline - now) / (st.nfound - i) : 0;
+		shrink(t, f, sets, jobs, rq->timeout_s, now + share, rq->progress);
+		if (rq->save_dir)
+			f->saved = save_reproducer(t, f, i, rq->save_dir);
+	}
 	*errors += report_hunt(t, &st, jobs, cut_short, rp);
-	for (size_t i = 0; i < st.nfound; i++)
+	for (size_t i = 0; i < st.nfound; i++) {
 		finding_free(&st.found[i].finding);
+		free(st.found[i].saved);
+	}
 	free(st.found);
 	free(trials);
 	return 0;

@@ -20,6 +20,7 @@ struct hunt_request {
 	unsigned jobs;			    /* simulator runs side by side (0: every core) */
 	unsigned timeout_s;		    /* one trial's limit */
 	bool progress;			    /* a progress line on stderr */
+	const char *save_dir;		    /* --save: a reproducer case a finding here */
 };
 
 /* One simulated run of the sweep. */
