@@ -361,9 +361,9 @@ static void take_result(struct hunt_state *st, struct result *r)
 			continue;
 		st->found = xreallocarray(st->found, st->nfound + 1, sizeof *st->found);
 		struct found *nf = &st->found[st->nfound++];
+		*nf = (struct found){ .trial = (size_t)index,
+				      .after_s = (clock_now_ns() - st->start_ns) / 1e9 };
 		finding_copy(&nf->finding, f);
-		nf->trial = (size_t)index;
-		nf->after_s = (clock_now_ns() - st->start_ns) / 1e9;
 	}
 }
 
@@ -768,7 +768,8 @@ static char *save_reproducer(const struct hunt_target *t, const struct found *f,
 			}
 		}
 		if (ok)
-			text = fy_emit_document_to_string(doc, FYECF_MODE_PRETTY | FYECF_WIDTH_INF | FYECF_INDENT_2);
+			text = fy_emit_document_to_string(doc, FYECF_MODE_PRETTY | FYECF_WIDTH_INF |
+								       FYECF_INDENT_2);
 		if (doc)
 			fy_document_destroy(doc);
 		case_free(tc);

@@ -1,0 +1,52 @@
+#!/bin/sh
+# hunt.sh - `clharness hunt` as a user meets it, spoken as TAP: a race that the plain run
+# misses is found by the sweep and shrunk, its saved reproducer shows it in one Oclgrind
+# run, a fixed kernel gives no finding, and mistakes in the command are usage errors.
+# Needs $CLHARNESS and $CLH_TEST_DATA (make check sets both) and Oclgrind.
+
+: "${CLHARNESS:?set CLHARNESS to the clharness binary}"
+: "${CLH_TEST_DATA:?set CLH_TEST_DATA to tests/data}"
+top=$CLH_TEST_DATA/../..
+out=$(mktemp)
+saved=$(mktemp -d)
+trap 'rm -rf "$out" "$saved"' EXIT
+n=0
+
+. "$(dirname "$0")/tap.sh"
+
+# The shift reads what another work-group wrote: at its own launch the shift is a whole
+# number of groups' worth only for some scalars, so the plain run shows nothing.
+missed_by_the_plain_run() {
+	run 1 hunt --budget 20 -j 2 "$top/kernels/shift/across_groups_barrier.cl" \
+		--kernel shift_after_barrier --global 64 --local 16 &&
+		has "across_groups_barrier.cl:10:9: error: read-write data race on global memory: this write conflicts with a read at line 12" &&
+		has "note: first shown by trial" &&
+		has "1 error and 0 warnings found, 0 of them by the plain run"
+}
+# A case's finding shrinks below the case's own launch, and the saved case shows it.
+shrunk_and_saved() {
+	run 1 hunt --budget 20 -j 2 --save "$saved" "$top/cases/reduce/halving_nobarrier.yaml" &&
+		has "halving_nobarrier.cl:14:17: error: read-write data race on local memory" &&
+		has "1 of them by the plain run" &&
+		grep -q "note: the smallest launch that shows it: [a-z]* inputs, N=[0-9]* L=[0-9]*, optimised build; saved as $saved/halving_nobarrier-hunt-1.yaml" "$out" &&
+		run 0 run --device oclgrind "$saved/halving_nobarrier-hunt-1.yaml" &&
+		has "halving_nobarrier.cl:14:17: error: read-write data race on local memory" &&
+		has "summary: 1 result on 1 device"
+}
+# The same reduction with its barrier: nothing to find at any input, shape or build.
+fixed_twin_is_clean() {
+	run 0 hunt --budget 10 -j 2 "$top/cases/reduce/halving.yaml" &&
+		has "0 errors and 0 warnings found"
+}
+usage() {
+	run 2 hunt "$top/kernels/shift/across_groups_barrier.cl" &&
+		has "hunt FILE.cl takes one kernel file with --kernel NAME" &&
+		run 2 hunt --budget 0 "$top/cases/reduce/halving.yaml" &&
+		has "--budget takes whole seconds from 1"
+}
+
+check "hunt finds a race the plain run misses" missed_by_the_plain_run
+check "a finding is shrunk, and its saved case shows it in one Oclgrind run" shrunk_and_saved
+check "a kernel with its barrier gives no finding anywhere in the sweep" fixed_twin_is_clean
+check "a kernel file without --kernel, or a budget of 0, is a usage error" usage
+echo "1..$n"
