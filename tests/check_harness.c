@@ -22,6 +22,7 @@ void remove_tree(const char *root)
 int main(void)
 {
 	SRunner *runner = srunner_create(adhoc_suite());
+	srunner_add_suite(runner, advice_suite());
 	srunner_add_suite(runner, assignment_suite());
 	srunner_add_suite(runner, bench_suite());
 	srunner_add_suite(runner, case_load_suite());

@@ -5,6 +5,7 @@
 #include <check.h>
 
 Suite *adhoc_suite(void);
+Suite *advice_suite(void);
 Suite *assignment_suite(void);
 Suite *bench_suite(void);
 Suite *case_load_suite(void);

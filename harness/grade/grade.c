@@ -11,6 +11,7 @@
 #include "base/util.h"
 #include "case/testcase.h"
 #include "exec/select.h"
+#include "findings/advice.h"
 #include "grade/grade.h"
 
 /* Failing runs a check reports in detail; the rest are counted. */
@@ -171,6 +172,16 @@ static void note_failure(struct check_grade *cg, const struct result *r, unsigne
 			diag_add(&cg->diags, DIAG_NOTE, f->file ? f->file : path,
 				 f->other.line > 0 ? f->other.line : f->at.line,
 				 f->other.line > 0 ? f->other.col : f->at.col, "%s", note.data);
+		/* Where the fix goes, in a sentence the student can act on. */
+		const char *file = f->file ? f->file : path;
+		char *source = read_file(file, NULL);
+		struct advice a;
+		if (advice_for(f, source, &a)) {
+			diag_add(&cg->diags, DIAG_NOTE, file, a.line ? a.line : f->at.line,
+				 a.line ? a.col : f->at.col, "%s", a.text);
+			advice_free(&a);
+		}
+		free(source);
 		strbuf_free(&msg);
 		strbuf_free(&note);
 		any = true;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "findings/advice.h"
 
 void report_init(struct reporter *rp, enum report_format format, FILE *out, bool colour)
 {
@@ -234,6 +235,21 @@ static void run_tag(struct strbuf *out, const struct result *r)
 	strbuf_puts(out, "]");
 }
 
+void report_advice(struct strbuf *out, const struct finding *f, const char *file, bool colour)
+{
+	char *source = file ? read_file(file, NULL) : NULL;
+	struct advice a;
+	if (advice_for(f, source, &a)) {
+		if (a.line > 0)
+			diag_render(out, file, a.line, a.col, DIAG_NOTE, a.text, colour);
+		else
+			diag_render_header(out, file, f->at.line, f->at.col, DIAG_NOTE, a.text,
+					   colour);
+		advice_free(&a);
+	}
+	free(source);
+}
+
 void report_finding(struct strbuf *out, const struct finding *f, const char *file_if_unknown,
 		    const struct result *r, bool colour)
 {
@@ -248,6 +264,7 @@ void report_finding(struct strbuf *out, const struct finding *f, const char *fil
 		diag_render(out, file, f->other.line, f->other.col, DIAG_NOTE, note.data, colour);
 	else if (note.len > 0)
 		diag_render_header(out, file, f->at.line, f->at.col, DIAG_NOTE, note.data, colour);
+	report_advice(out, f, file, colour);
 	strbuf_free(&msg);
 	strbuf_free(&note);
 }

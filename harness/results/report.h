@@ -50,6 +50,9 @@ bool report_all_expected(const struct reporter *rp);
  * file; tagged with the run r came from, unless r is NULL. */
 void report_finding(struct strbuf *out, const struct finding *f, const char *file_if_unknown,
 		    const struct result *r, bool colour);
+/* Where the fix of f goes (advice.h), a note at that line of `file`, the kernel's source,
+ * read here; nothing for findings without advice. */
+void report_advice(struct strbuf *out, const struct finding *f, const char *file, bool colour);
 
 /* Writes s as a JSON string literal, quotes included. */
 void json_string(struct strbuf *out, const char *s);
