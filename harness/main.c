@@ -69,6 +69,9 @@ static const char usage_text[] =
 	"      --timing        print where the wall time went: setup, kernel, reference,\n"
 	"                      comparison\n"
 	"      --color WHEN    colour the text report: auto, always or never\n"
+	"      --suppressions FILE  findings meant to be there (a YAML list of {kind, kernel,\n"
+	"                      space, lines, why}): listed as suppressed, failing nothing;\n"
+	"                      one that matches no finding is a warning\n"
 	"      --bless         write each case's golden, expected/TOPIC/NAME.expect, from this\n"
 	"                      run (needs oclgrind), for a person to review in the diff\n"
 	"  -h, --help          print this help\n"
@@ -204,7 +207,56 @@ struct run_state {
 	size_t ncases;
 	struct test_case **refs; /* reference runs of the cases with a reference kernel */
 	size_t nrefs;
+	/* What each suppression matched: --suppressions' own, then each case's. */
+	const struct suppression_list *suppressions;
+	size_t *matched;
+	size_t **case_matched;
+	bool *case_simulated; /* a case ran on a simulator: its suppressions could match */
+	bool simulated;
 };
+
+/* Counts what the suppressions matched in one result. */
+static void count_suppressed(struct run_state *st, const struct result *r)
+{
+	for (size_t c = 0; c < st->ncases; c++) {
+		if (strcmp(st->cases[c]->path, r->case_path) != 0)
+			continue;
+		st->case_simulated[c] |= r->simulated;
+		st->simulated |= r->simulated;
+		size_t global = st->suppressions ? st->suppressions->count : 0;
+		for (size_t i = 0; i < r->findings.count; i++) {
+			unsigned k = r->findings.items[i].suppressed;
+			if (k == 0)
+				continue;
+			if (k <= global)
+				st->matched[k - 1]++;
+			else if (k - 1 - global < st->cases[c]->suppress.count)
+				st->case_matched[c][k - 1 - global]++;
+		}
+		return;
+	}
+}
+
+static void warn_unmatched(const struct suppression *s)
+{
+	char *what = suppression_text(s);
+	fprintf(stderr, "%s:%d:%d: warning: this suppression matched no finding (%s)\n", s->file,
+		s->pos.line, s->pos.col, what);
+	free(what);
+}
+
+/* A suppression that matched nothing is stale or mistyped: said once the run is over,
+ * for those that had a simulated run to match. */
+static void report_unmatched(const struct run_state *st)
+{
+	for (size_t i = 0; st->suppressions && st->simulated && i < st->suppressions->count; i++)
+		if (st->matched[i] == 0)
+			warn_unmatched(&st->suppressions->items[i]);
+	for (size_t c = 0; c < st->ncases; c++)
+		for (size_t i = 0; st->case_simulated[c] && i < st->cases[c]->suppress.count; i++)
+			if (st->case_matched[c][i] == 0)
+				warn_unmatched(&st->cases[c]->suppress.items[i]);
+}
 
 /* The case files named from argv[first] on, folders searched; with none, the installed
  * catalogue. Entries that are skipped are warned about. Returns -1 after saying what is
@@ -241,6 +293,7 @@ static void emit_result(void *ctx, struct result *r)
 	for (size_t i = 0; i < st->ncases && r->nkept > 0; i++)
 		if (strcmp(st->cases[i]->path, r->case_path) == 0)
 			crosscheck_take(&st->cross, st->cases[i], r);
+	count_suppressed(st, r);
 	golden_book_take(st->book, r);
 	report_result(st->reporter, r);
 }
@@ -408,7 +461,8 @@ static int cmd_run(int argc, char **argv)
 		OPT_REPEAT,
 		OPT_TIMING,
 		OPT_COLOR,
-		OPT_BLESS
+		OPT_BLESS,
+		OPT_SUPPRESSIONS
 	};
 	static const struct option options[] = {
 		{ "device", required_argument, NULL, 'd' },
@@ -423,6 +477,7 @@ static int cmd_run(int argc, char **argv)
 		{ "color", required_argument, NULL, OPT_COLOR },
 		{ "colour", required_argument, NULL, OPT_COLOR },
 		{ "bless", no_argument, NULL, OPT_BLESS },
+		{ "suppressions", required_argument, NULL, OPT_SUPPRESSIONS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -436,6 +491,7 @@ static int cmd_run(int argc, char **argv)
 	bool timing = false, bless = false;
 	const char *colour = "auto";
 	const char *junit_path = NULL;
+	const char *suppressions_path = NULL;
 
 	optind = 1;
 	int c;
@@ -477,6 +533,9 @@ static int cmd_run(int argc, char **argv)
 		case OPT_BLESS:
 			bless = true;
 			break;
+		case OPT_SUPPRESSIONS:
+			suppressions_path = optarg;
+			break;
 		case OPT_COLOR:
 			if (colour_option(optarg, &colour) < 0)
 				return EXIT_USAGE;
@@ -499,7 +558,17 @@ static int cmd_run(int argc, char **argv)
 	struct selection sel = { 0 };
 	struct golden_book book = { 0 };
 	struct run_state state = { 0 };
+	struct suppression_list suppressions = { 0 };
 	int status = 0;
+	if (suppressions_path) {
+		struct diag_list diags = { 0 };
+		if (suppressions_load(suppressions_path, &suppressions, &diags) < 0) {
+			print_diags(&diags);
+			diag_list_free(&diags);
+			status = EXIT_USAGE;
+			goto out;
+		}
+	}
 	if (collect_cases(argc, argv, optind, &paths) < 0) {
 		status = EXIT_USAGE;
 		goto out;
@@ -522,7 +591,8 @@ static int cmd_run(int argc, char **argv)
 				   .nsizes = nsizes,
 				   .locals = locals,
 				   .nlocals = nlocals,
-				   .repeat = (unsigned)repeat };
+				   .repeat = (unsigned)repeat,
+				   .suppressions = &suppressions };
 	/* A golden holds the case's own shapes: other sizes have none to match. */
 	golden_book_open(&book, cases, ncases, bless, sizes == NULL && locals == NULL,
 			 golden_broken, &reporter);
@@ -558,16 +628,28 @@ static int cmd_run(int argc, char **argv)
 		goto out;
 	}
 
-	state = (struct run_state){
-		.reporter = &reporter, .book = &book, .cases = cases, .ncases = ncases
-	};
+	state = (struct run_state){ .reporter = &reporter,
+				    .book = &book,
+				    .cases = cases,
+				    .ncases = ncases,
+				    .suppressions = &suppressions,
+				    .matched =
+					    xcalloc(suppressions.count + 1, sizeof *state.matched),
+				    .case_matched = xcalloc(ncases + 1, sizeof *state.case_matched),
+				    .case_simulated =
+					    xcalloc(ncases + 1, sizeof *state.case_simulated) };
+	for (size_t i = 0; i < ncases; i++)
+		state.case_matched[i] =
+			xcalloc(cases[i]->suppress.count + 1, sizeof **state.case_matched);
 	interrupt_install();
 	run_references(&state, &opt, timeout);
 	for (size_t t = 0; t < sel.count && !interrupt_signal(); t++)
 		selection_run(&sel, t, emit_result, &state);
 	/* After a stop, the cases not run have no result to compare with their goldens. */
-	if (!interrupt_signal())
+	if (!interrupt_signal()) {
 		golden_book_unseen(&book, emit_reported, &reporter);
+		report_unmatched(&state);
+	}
 	report_finish(&reporter, sel.count, clock_now_ns() - start, timing);
 	if (interrupt_signal()) {
 		status = stopped_status();
@@ -581,6 +663,12 @@ static int cmd_run(int argc, char **argv)
 		status = report_all_expected(&reporter) || format == REPORT_TAP ? 0 : EXIT_MISMATCH;
 
 out:
+	for (size_t i = 0; state.case_matched && i < ncases; i++)
+		free(state.case_matched[i]);
+	free(state.case_matched);
+	free(state.case_simulated);
+	free(state.matched);
+	suppression_list_free(&suppressions);
 	crosscheck_free(&state.cross);
 	for (size_t i = 0; i < state.nrefs; i++)
 		case_free(state.refs[i]);

@@ -48,6 +48,23 @@ catalogue_page_current() {
 	[ "$(grep -c '^| \[' "$top/doc/catalogue.md")" -eq "$(cd "$top" && ls cases/*/*.yaml | wc -l)" ]
 }
 
+# A finding a case or a project means to have is listed as suppressed and fails nothing;
+# a suppression that matches nothing is a warning; a broken suppressions file is an
+# error at its line.
+suppressions() {
+	run 0 run --device oclgrind "$cases/suppressed.yaml" &&
+		has "neighbour_race.cl:7:9: note: suppressed: read-write data race on global memory" &&
+		has "1 finding suppressed" &&
+		has "suppressed.yaml:13:6: warning: this suppression matched no finding (barrier-divergence at line 40)" &&
+		lacks "error:" &&
+		run 0 run --device oclgrind --json "$cases/suppressed.yaml" &&
+		has '"suppressed":true' &&
+		run 0 run --device oclgrind --suppressions "$data/suppressions.yaml" "$cases/suppressed.yaml" &&
+		has "suppressions.yaml:3:4: warning: this suppression matched no finding (out-of-bounds in kernel nowhere)" &&
+		run 2 run --device oclgrind --suppressions "$data/suppressions_broken.yaml" "$cases/suppressed.yaml" &&
+		has "suppressions_broken.yaml:1:4: error: unknown finding kind 'races'" &&
+		has "suppressions_broken.yaml:2:24: error: a line is a whole number from 1, found 0"
+}
 check "--help prints usage and exits 0" help_exits_0
 check "an unknown option is a usage error (exit 2)" unknown_option
 check "a case path that does not exist is a usage error (exit 2)" missing_path
@@ -385,6 +402,7 @@ check "check names a deleted barrier's race, its two lines and the memory space"
 check "check runs input sets and says which one exposed each finding" check_input_sets
 check "check --save writes a case that run loads, naming its kernel from the catalogue's root" check_save
 check "check reports a wrong --arg as --arg N and runs nothing" check_bad_arg
+check "suppressed findings are listed, fail nothing, and unmatched suppressions are warned of" suppressions
 check "check launches in two dimensions with --global 32x16 --local 8x8" check_two_dimensions
 check "check makes struct, vector and other-typed arguments from the kernel itself" check_structs_and_types
 check "check flags outputs that differ between targets" check_outputs_differ

@@ -16,6 +16,7 @@
 #include "base/util.h"
 #include "case/gen.h"
 #include "case/plan.h"
+#include "case/suppress.h"
 #include "case/testcase.h"
 #include "case/yamlread.h"
 
@@ -933,10 +934,11 @@ static void validate_plans(struct loader *ld)
 
 static void parse_case(struct loader *ld, struct fy_node *root)
 {
-	static const char *const keys[] = { "about",	 "kernel", "sizes",  "sim_sizes", "local",
-					    "sim_local", "global", "offset", "args",	  "steps",
-					    "check",	 "racy",   "seed",   "options",	  "timeout",
-					    "bytes",	 NULL };
+	static const char *const keys[] = { "about",	"kernel",    "sizes",	"sim_sizes",
+					    "local",	"sim_local", "global",	"offset",
+					    "args",	"steps",     "check",	"racy",
+					    "seed",	"options",   "timeout", "bytes",
+					    "suppress", NULL };
 	struct test_case *tc = ld->tc;
 	struct src_pos top = { 1, 1 };
 	if (!yr_require_mapping(&ld->r, root, top, "a case file"))
@@ -959,6 +961,8 @@ static void parse_case(struct loader *ld, struct fy_node *root)
 	/* What one round moves, where the kernel reads a buffer more than once: bench's GB/s. */
 	if ((v = yr_get(root, "bytes")) != NULL)
 		yr_pexpr(&ld->r, v, top, "bytes", EXPR_SHAPE | EXPR_CU, &tc->bytes);
+	if ((v = yr_get(root, "suppress")) != NULL)
+		suppressions_parse(&ld->r, v, top, &tc->suppress);
 	if ((v = yr_get(root, "options")) != NULL) {
 		tc->options = yr_scalar(&ld->r, v, top, "build options");
 		/* PoCL 3.1 prints LLVM noise and Oclgrind 21.10 refuses a program built with -g. */

@@ -76,6 +76,7 @@ void case_free(struct test_case *tc)
 	}
 	case_drop_checks(tc);
 	expr_free(tc->bytes.expr);
+	suppression_list_free(&tc->suppress);
 	free(tc->steps);
 	free(tc->buffers);
 	free(tc->sizes);

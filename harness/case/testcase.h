@@ -14,6 +14,7 @@
 #include "case/record.h"
 #include "case/reference.h"
 #include "case/shape.h"
+#include "case/suppress.h"
 #include "case/yamlread.h"
 
 enum init_kind { INIT_POISON, INIT_FILL, INIT_IOTA, INIT_RANDOM, INIT_RANDOM_INT, INIT_FILE };
@@ -112,6 +113,7 @@ struct test_case {
 	bool reference_run; /* case_load_reference's: runs a reference kernel, checks nothing */
 	unsigned timeout_s; /* a run's time limit, for a kernel that may hang; 0: the run's */
 	struct pexpr bytes; /* bytes one round moves; expr NULL: every global buffer once */
+	struct suppression_list suppress; /* findings the case means to have */
 	uint64_t seed;
 	struct shape *sizes; /* N (and M, K) */
 	size_t nsizes;

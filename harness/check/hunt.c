@@ -329,6 +329,7 @@ struct hunt_state {
 	const struct hunt_trial *trials;
 	size_t ntrials;
 	size_t done, not_applicable, lost;
+	size_t suppressed; /* findings a case's suppress: list matched, left out */
 	struct found *found;
 	size_t nfound;
 	uint64_t start_ns;
@@ -358,6 +359,10 @@ static void take_result(struct hunt_state *st, struct result *r)
 	}
 	for (size_t i = 0; i < r->findings.count; i++) {
 		const struct finding *f = &r->findings.items[i];
+		if (f->suppressed) {
+			st->suppressed++;
+			continue;
+		}
 		bool seen = false;
 		for (size_t k = 0; k < st->nfound && !seen; k++) {
 			seen = finding_same(&st->found[k].finding, f);
@@ -838,6 +843,9 @@ static size_t report_hunt(const struct hunt_target *t, struct hunt_state *st, un
 		      t->label, st->done, st->ntrials, took, jobs, errors, errors == 1 ? "" : "s",
 		      warnings, warnings == 1 ? "" : "s", plain, st->not_applicable,
 		      st->not_applicable == 1 ? "" : "s", st->lost);
+	if (st->suppressed)
+		strbuf_printf(&text, "; %zu suppressed finding%s left out", st->suppressed,
+			      st->suppressed == 1 ? "" : "s");
 	if (cut_short)
 		strbuf_printf(&text, "; %s before %zu trial%s ran",
 			      interrupt_signal() ? "stopped" : "the budget ran out",

@@ -412,6 +412,8 @@ static int run_one(const struct backend *b, struct backend_session *session, con
 		check_outputs(tc, &plan, in, final, r);
 	if (status == 0)
 		keep_outputs(tc, &plan, final, opt->keep_outputs, r);
+	const struct suppression_list *lists[] = { opt->suppressions, &tc->suppress };
+	finding_list_suppress(&r->findings, lists, 2);
 	result_settle(r);
 
 	for (size_t k = 0; k < tc->nbuffers; k++)

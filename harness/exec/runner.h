@@ -23,6 +23,8 @@ struct run_options {
 	 * its threads together, and bytes of address space. */
 	unsigned cpu_limit_s;
 	uint64_t address_space_limit;
+	/* --suppressions: findings every case means to have, before each case's own. */
+	const struct suppression_list *suppressions;
 };
 
 /* Where results go. begin() announces each run before it starts, so that a run that

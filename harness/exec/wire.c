@@ -103,6 +103,7 @@ static const struct field finding_fields[] = {
 	FD(nexample, F_SIZE, 2),
 	FD(info, F_STR, 0),
 	FD(input_set, F_STR, 0),
+	FD(suppressed, F_UINT, 0),
 };
 #undef FD
 

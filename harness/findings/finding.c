@@ -160,6 +160,37 @@ void finding_list_add(struct finding_list *list, const struct oglog_message *m,
 	list->items[list->count++] = f;
 }
 
+bool finding_suppressed_by(const struct finding *f, const struct suppression *s)
+{
+	if (strcmp(finding_kind_name(f->kind), s->kind) != 0)
+		return false;
+	if (s->kernel && !same_text(f->kernel, s->kernel))
+		return false;
+	if (s->space && !same_text(f->space, s->space))
+		return false;
+	if (s->lines[1])
+		return (f->at.line == s->lines[0] && f->other.line == s->lines[1]) ||
+		       (f->at.line == s->lines[1] && f->other.line == s->lines[0]);
+	return s->lines[0] == 0 || f->at.line == s->lines[0] || f->other.line == s->lines[0];
+}
+
+void finding_list_suppress(struct finding_list *list, const struct suppression_list *const *lists,
+			   size_t nlists)
+{
+	for (size_t i = 0; i < list->count; i++) {
+		struct finding *f = &list->items[i];
+		unsigned index = 0;
+		for (size_t l = 0; l < nlists && f->suppressed == 0; l++) {
+			for (size_t k = 0; lists[l] && k < lists[l]->count; k++) {
+				index++;
+				if (f->suppressed == 0 &&
+				    finding_suppressed_by(f, &lists[l]->items[k]))
+					f->suppressed = index;
+			}
+		}
+	}
+}
+
 void finding_copy(struct finding *dst, const struct finding *src)
 {
 	*dst = *src;
@@ -408,6 +439,8 @@ void finding_note(struct strbuf *out, const struct finding *f)
 
 void finding_normal(struct strbuf *out, const struct finding *f)
 {
+	if (f->suppressed)
+		strbuf_puts(out, "suppressed ");
 	strbuf_printf(out, "%s %s", diag_severity_name(f->severity), finding_kind_name(f->kind));
 	if (f->what) {
 		/* One word a field: "value written" becomes value-written. */

@@ -10,6 +10,7 @@
 
 #include "base/diag.h"
 #include "base/util.h"
+#include "case/suppress.h"
 #include "findings/oglog.h"
 
 enum finding_kind {
@@ -44,6 +45,10 @@ struct finding {
 	size_t nexample;
 	char *info;	 /* details: "Only 16 out of 32 ...", an API error's code and text */
 	char *input_set; /* clharness check: the input set that first showed it; else NULL */
+	/* Matched by a suppression: 1 + its index among the run's suppressions (those of
+	 * --suppressions, then the case's own); 0: not suppressed. A suppressed finding is
+	 * listed, but fails nothing. */
+	unsigned suppressed;
 };
 
 struct finding_list {
@@ -73,6 +78,14 @@ bool finding_same(const struct finding *a, const struct finding *b);
 void finding_copy(struct finding *dst, const struct finding *src);
 void finding_free(struct finding *f);
 void finding_list_free(struct finding_list *list);
+
+/* Whether suppression s covers f: the same kind, and the kernel, memory space and lines s
+ * names, where it names them (two lines in either order). */
+bool finding_suppressed_by(const struct finding *f, const struct suppression *s);
+/* Marks each finding the first matching suppression covers, numbering the suppressions
+ * of `lists` (NULL entries skipped) one after another from 1. */
+void finding_list_suppress(struct finding_list *list, const struct suppression_list *const *lists,
+			   size_t nlists);
 
 const char *finding_kind_name(enum finding_kind kind);
 

@@ -184,6 +184,7 @@ static void json_finding(struct strbuf *out, const struct finding *f)
 	json_text_or_null(out, words.len ? words.data : NULL);
 	strbuf_puts(out, ",\"input_set\":");
 	json_text_or_null(out, f->input_set);
+	strbuf_printf(out, ",\"suppressed\":%s", f->suppressed ? "true" : "false");
 	strbuf_puts(out, "}");
 	strbuf_free(&words);
 }
@@ -255,6 +256,16 @@ void report_finding(struct strbuf *out, const struct finding *f, const char *fil
 {
 	const char *file = f->file ? f->file : file_if_unknown;
 	struct strbuf msg = { 0 }, note = { 0 };
+	if (f->suppressed) {
+		/* Listed, never dropped: a note, which fails nothing. */
+		strbuf_puts(&msg, "suppressed: ");
+		finding_headline(&msg, f);
+		if (r)
+			run_tag(&msg, r);
+		diag_render_header(out, file, f->at.line, f->at.col, DIAG_NOTE, msg.data, colour);
+		strbuf_free(&msg);
+		return;
+	}
 	finding_headline(&msg, f);
 	if (r)
 		run_tag(&msg, r);
@@ -512,6 +523,8 @@ void report_result(struct reporter *rp, const struct result *r)
 		rp->worst_drift = r->drift;
 	rp->kernel_ns += r->kernel_ns;
 	rp->run_ns += r->run_ns;
+	for (size_t i = 0; i < r->findings.count; i++)
+		rp->suppressed += r->findings.items[i].suppressed != 0;
 	rp->reference_ns += r->reference_ns;
 	rp->compare_ns += r->compare_ns;
 	rp->builds += r->builds;
@@ -628,6 +641,9 @@ void report_finish(struct reporter *rp, size_t ntargets, uint64_t wall_ns, bool 
 	if (rp->broken_cases)
 		fprintf(out, "; %zu case file%s did not load", rp->broken_cases,
 			rp->broken_cases == 1 ? "" : "s");
+	if (rp->suppressed)
+		fprintf(out, "; %zu finding%s suppressed", rp->suppressed,
+			rp->suppressed == 1 ? "" : "s");
 	fprintf(out, "; worst float error %.3g of its bound; %.2f s\n", rp->worst_drift,
 		wall_ns / 1e9);
 	if (timing) {

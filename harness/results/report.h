@@ -22,6 +22,7 @@ struct reporter {
 	size_t expected_bugs; /* expected bugs: a simulator's findings, a racy wrong output */
 	size_t skipped;
 	size_t broken_cases; /* case files that did not load */
+	size_t suppressed;   /* findings a suppression matched: listed, failing nothing */
 	double worst_drift;
 	uint64_t kernel_ns, run_ns, reference_ns, compare_ns;
 	size_t builds, generated, references;

@@ -109,8 +109,9 @@ void result_settle(struct result *r)
 	enum verdict worst = r->verdict;
 	for (size_t i = 0; i < r->findings.count; i++) {
 		const struct finding *f = &r->findings.items[i];
-		enum verdict v =
-			f->severity == DIAG_ERROR ? finding_verdict(f->kind) : VERDICT_PASS;
+		enum verdict v = f->severity == DIAG_ERROR && !f->suppressed
+					 ? finding_verdict(f->kind)
+					 : VERDICT_PASS;
 		if (v != VERDICT_PASS &&
 		    (worst == VERDICT_PASS || worst == VERDICT_WRONG_OUTPUT || v < worst))
 			worst = v;
