@@ -95,12 +95,16 @@ static bool read_modify_write(const char *source, int n)
 static int controlling_header(const char *source, int n, char **header)
 {
 	*header = NULL;
+	if (source == NULL)
+		return 0;
 	int depth = 0;
 	int at = 0;
 	/* A body without braces: the line above is a header that ends without ; or {. */
 	size_t len;
 	for (int k = n - 1; k >= 1 && at == 0; k--) {
 		const char *p = line_at(source, k, &len);
+		if (p == NULL)
+			break;
 		while (len > 0 && isspace((unsigned char)p[len - 1]))
 			len--;
 		if (len == 0)
@@ -112,6 +116,8 @@ static int controlling_header(const char *source, int n, char **header)
 	/* Else the block around it: scan back for the { that opens it. */
 	for (int k = n; k >= 1 && at == 0; k--) {
 		const char *p = line_at(source, k, &len);
+		if (p == NULL)
+			continue;
 		for (size_t i = len; i-- > 0 && at == 0;) {
 			if (k == n)
 				continue; /* braces on the line itself open or close its own blocks
@@ -127,6 +133,8 @@ static int controlling_header(const char *source, int n, char **header)
 	/* The header is on the brace's line, or the line above. */
 	for (int k = at; k >= at - 1 && k >= 1; k--) {
 		const char *p = line_at(source, k, &len);
+		if (p == NULL)
+			continue;
 		char *text = xstrndup(p, len);
 		static const char *const keys[] = { "if", "for", "while", "else", "kernel" };
 		char *hit = NULL;
