@@ -114,6 +114,8 @@ static const char usage_text[] =
 	"      --budget S      seconds for the whole hunt, shared by its cases (default 60)\n"
 	"  -j, --jobs N        simulator runs side by side (default: every core)\n"
 	"      --timeout S     one trial's wall-clock limit (default 60)\n"
+	"      --suppressions FILE  findings meant to be there, left out of the hunt and\n"
+	"                      counted (as for run)\n"
 	"      --save DIR      write each finding's smallest launch to DIR as a case that\n"
 	"                      shows it in one Oclgrind run (the folder must exist)\n"
 	"      --color WHEN    colour the report: auto, always or never\n"
@@ -819,6 +821,7 @@ static int cmd_hunt(int argc, char **argv)
 		OPT_BUDGET,
 		OPT_TIMEOUT,
 		OPT_SAVE,
+		OPT_SUPPRESSIONS,
 		OPT_COLOR
 	};
 	static const struct option options[] = {
@@ -826,6 +829,7 @@ static int cmd_hunt(int argc, char **argv)
 		{ "global", required_argument, NULL, OPT_GLOBAL },
 		{ "local", required_argument, NULL, OPT_LOCAL },
 		{ "arg", required_argument, NULL, OPT_ARG },
+		{ "suppressions", required_argument, NULL, OPT_SUPPRESSIONS },
 		{ "budget", required_argument, NULL, OPT_BUDGET },
 		{ "save", required_argument, NULL, OPT_SAVE },
 		{ "jobs", required_argument, NULL, 'j' },
@@ -837,6 +841,7 @@ static int cmd_hunt(int argc, char **argv)
 	};
 	struct adhoc_request kernel = { .timeout_s = 60 };
 	struct hunt_request rq = { .budget_s = 60, .timeout_s = 60 };
+	struct suppression_list suppressions = { 0 };
 	const char *colour = "auto";
 	struct walk paths = { 0 };
 	int status = EXIT_USAGE;
@@ -868,6 +873,16 @@ static int cmd_hunt(int argc, char **argv)
 		case OPT_SAVE:
 			rq.save_dir = optarg;
 			break;
+		case OPT_SUPPRESSIONS: {
+			struct diag_list diags = { 0 };
+			if (suppressions_load(optarg, &suppressions, &diags) < 0) {
+				print_diags(&diags);
+				diag_list_free(&diags);
+				goto out;
+			}
+			rq.suppressions = &suppressions;
+			break;
+		}
 		case OPT_BUDGET:
 			if (parse_positive(optarg, 86400 * 7, &n) < 0) {
 				usage_error("--budget takes whole seconds from 1, found '%s'",
@@ -941,6 +956,7 @@ static int cmd_hunt(int argc, char **argv)
 	if (interrupt_signal())
 		status = stopped_status();
 out:
+	suppression_list_free(&suppressions);
 	walk_free(&paths);
 	free(kernel.specs);
 	return status;

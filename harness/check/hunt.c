@@ -182,6 +182,7 @@ struct hunt_target {
 	struct adhoc_binding binding;
 	const char *text_label; /* the generated case's name, as check gives it */
 	int *spec_line;
+	const struct suppression_list *suppressions; /* --suppressions */
 };
 
 /* Input set `set` in a case's own buffers: those it fills itself (not from a file, not
@@ -298,7 +299,7 @@ static void run_trials(const struct hunt_target *t, const struct hunt_trial *tri
 		free(r.case_name);
 	}
 	char *patterns[] = { "oclgrind" };
-	struct run_options opt = { .repeat = 1 };
+	struct run_options opt = { .repeat = 1, .suppressions = t->suppressions };
 	struct selection sel;
 	selection_open(&sel, patterns, 1, cases, ncases, &opt, timeout_s);
 	for (size_t s = 0; s < sel.count; s++)
@@ -949,7 +950,7 @@ int hunt_run(const struct hunt_request *rq, struct reporter *rp)
 		double share = (rq->budget_s - spent) / (double)(targets - i);
 		if (share <= 0)
 			share = 0.001;
-		struct hunt_target t = { 0 };
+		struct hunt_target t = { .suppressions = rq->suppressions };
 		if (i < rq->ncases) {
 			t.label = rq->cases[i];
 			t.case_path = rq->cases[i];

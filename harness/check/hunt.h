@@ -21,6 +21,7 @@ struct hunt_request {
 	unsigned timeout_s;		    /* one trial's limit */
 	bool progress;			    /* a progress line on stderr */
 	const char *save_dir;		    /* --save: a reproducer case a finding here */
+	const struct suppression_list *suppressions; /* --suppressions: left out, counted */
 };
 
 /* One simulated run of the sweep. */
