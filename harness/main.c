@@ -689,23 +689,80 @@ out:
 	return status;
 }
 
+/* The options that name one kernel as check takes it, shared by check and hunt. */
+enum { OPT_KERNEL = 256, OPT_GLOBAL, OPT_LOCAL, OPT_ARG, OPT_COMMAND_OWN };
+#define KERNEL_FORM_OPTIONS                                                                        \
+	{ "kernel", required_argument, NULL, OPT_KERNEL },                                         \
+		{ "global", required_argument, NULL, OPT_GLOBAL },                                 \
+		{ "local", required_argument, NULL, OPT_LOCAL },                                   \
+	{                                                                                          \
+		"arg", required_argument, NULL, OPT_ARG                                            \
+	}
+
+/* Takes option c if it is one of KERNEL_FORM_OPTIONS: 1 when taken, 0 when c is another,
+ * -1 after a usage error. */
+static int kernel_form_option(int c, char *arg, struct adhoc_request *rq)
+{
+	switch (c) {
+	case OPT_KERNEL:
+		rq->kernel = arg;
+		return 1;
+	case OPT_GLOBAL:
+	case OPT_LOCAL:
+		if (shape_parse(arg, c == OPT_GLOBAL ? &rq->global : &rq->local) < 0) {
+			usage_error("--%s takes a positive whole number, or one a dimension like "
+				    "64x64, found '%s'",
+				    c == OPT_GLOBAL ? "global" : "local", arg);
+			return -1;
+		}
+		return 1;
+	case OPT_ARG:
+		rq->specs = xreallocarray(rq->specs, rq->nspecs + 1, sizeof *rq->specs);
+		rq->specs[rq->nspecs++] = arg;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* The kernel file and what the options said of it, checked as `command` needs them:
+ * a readable file, --kernel, and --global and --local of as many dimensions, the one a
+ * multiple of the other. Returns -1 after a usage error. */
+static int kernel_form_complete(struct adhoc_request *rq, const char *path, const char *command)
+{
+	rq->kernel_path = path;
+	struct stat st;
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return usage_error("cannot read the kernel file '%s'", path), -1;
+	if (rq->kernel == NULL || rq->global.dims == 0 || rq->local.dims == 0) {
+		usage_error("%s FILE.cl needs --kernel NAME, --global G and --local L", command);
+		return -1;
+	}
+	char global[SHAPE_TEXT_MAX], local[SHAPE_TEXT_MAX];
+	shape_format(&rq->global, global);
+	shape_format(&rq->local, local);
+	if (rq->global.dims != rq->local.dims) {
+		usage_error("--global %s has %u dimension%s but --local %s has %u: give one "
+			    "work-group size a dimension",
+			    global, rq->global.dims, rq->global.dims == 1 ? "" : "s", local,
+			    rq->local.dims);
+		return -1;
+	}
+	for (unsigned d = 0; d < rq->global.dims; d++)
+		if (rq->global.d[d] % rq->local.d[d] != 0) {
+			usage_error("--global %s is not a multiple of --local %s in dimension %u: "
+				    "OpenCL 1.2 launches whole work-groups",
+				    global, local, d);
+			return -1;
+		}
+	return 0;
+}
+
 static int cmd_check(int argc, char **argv)
 {
-	enum {
-		OPT_KERNEL = 256,
-		OPT_GLOBAL,
-		OPT_LOCAL,
-		OPT_ARG,
-		OPT_SAVE,
-		OPT_JSON,
-		OPT_TIMEOUT,
-		OPT_COLOR
-	};
+	enum { OPT_SAVE = OPT_COMMAND_OWN, OPT_JSON, OPT_TIMEOUT, OPT_COLOR };
 	static const struct option options[] = {
-		{ "kernel", required_argument, NULL, OPT_KERNEL },
-		{ "global", required_argument, NULL, OPT_GLOBAL },
-		{ "local", required_argument, NULL, OPT_LOCAL },
-		{ "arg", required_argument, NULL, OPT_ARG },
+		KERNEL_FORM_OPTIONS,
 		{ "device", required_argument, NULL, 'd' },
 		{ "save", required_argument, NULL, OPT_SAVE },
 		{ "json", no_argument, NULL, OPT_JSON },
@@ -723,24 +780,12 @@ static int cmd_check(int argc, char **argv)
 	optind = 1;
 	int c;
 	while ((c = getopt_long(argc, argv, "d:h", options, NULL)) != -1) {
+		int taken = kernel_form_option(c, optarg, &rq);
+		if (taken < 0)
+			goto out;
+		if (taken)
+			continue;
 		switch (c) {
-		case OPT_KERNEL:
-			rq.kernel = optarg;
-			break;
-		case OPT_GLOBAL:
-		case OPT_LOCAL:
-			if (shape_parse(optarg, c == OPT_GLOBAL ? &rq.global : &rq.local) < 0) {
-				usage_error(
-					"--%s takes a positive whole number, or one a dimension "
-					"like 64x64, found '%s'",
-					c == OPT_GLOBAL ? "global" : "local", optarg);
-				goto out;
-			}
-			break;
-		case OPT_ARG:
-			rq.specs = xreallocarray(rq.specs, rq.nspecs + 1, sizeof *rq.specs);
-			rq.specs[rq.nspecs++] = optarg;
-			break;
 		case 'd':
 			add_patterns(&rq.patterns, &rq.npatterns, optarg);
 			break;
@@ -771,33 +816,8 @@ static int cmd_check(int argc, char **argv)
 		usage_error("check takes one kernel file, found %d", argc - optind);
 		goto out;
 	}
-	rq.kernel_path = argv[optind];
-	struct stat st;
-	if (stat(rq.kernel_path, &st) < 0 || !S_ISREG(st.st_mode)) {
-		usage_error("cannot read the kernel file '%s'", rq.kernel_path);
+	if (kernel_form_complete(&rq, argv[optind], "check") < 0)
 		goto out;
-	}
-	if (rq.kernel == NULL || rq.global.dims == 0 || rq.local.dims == 0) {
-		usage_error("check needs --kernel NAME, --global G and --local L");
-		goto out;
-	}
-	char global[SHAPE_TEXT_MAX], local[SHAPE_TEXT_MAX];
-	shape_format(&rq.global, global);
-	shape_format(&rq.local, local);
-	if (rq.global.dims != rq.local.dims) {
-		usage_error("--global %s has %u dimension%s but --local %s has %u: give one "
-			    "work-group size a dimension",
-			    global, rq.global.dims, rq.global.dims == 1 ? "" : "s", local,
-			    rq.local.dims);
-		goto out;
-	}
-	for (unsigned d = 0; d < rq.global.dims; d++)
-		if (rq.global.d[d] % rq.local.d[d] != 0) {
-			usage_error("--global %s is not a multiple of --local %s in dimension %u: "
-				    "OpenCL 1.2 launches whole work-groups",
-				    global, local, d);
-			goto out;
-		}
 	struct reporter reporter;
 	report_init(&reporter, format, stdout, colour_wanted(colour));
 	interrupt_install();
@@ -813,22 +833,9 @@ out:
 /* clharness hunt: a sweep under the simulator for what one run misses. */
 static int cmd_hunt(int argc, char **argv)
 {
-	enum {
-		OPT_KERNEL = 256,
-		OPT_GLOBAL,
-		OPT_LOCAL,
-		OPT_ARG,
-		OPT_BUDGET,
-		OPT_TIMEOUT,
-		OPT_SAVE,
-		OPT_SUPPRESSIONS,
-		OPT_COLOR
-	};
+	enum { OPT_BUDGET = OPT_COMMAND_OWN, OPT_TIMEOUT, OPT_SAVE, OPT_SUPPRESSIONS, OPT_COLOR };
 	static const struct option options[] = {
-		{ "kernel", required_argument, NULL, OPT_KERNEL },
-		{ "global", required_argument, NULL, OPT_GLOBAL },
-		{ "local", required_argument, NULL, OPT_LOCAL },
-		{ "arg", required_argument, NULL, OPT_ARG },
+		KERNEL_FORM_OPTIONS,
 		{ "suppressions", required_argument, NULL, OPT_SUPPRESSIONS },
 		{ "budget", required_argument, NULL, OPT_BUDGET },
 		{ "save", required_argument, NULL, OPT_SAVE },
@@ -850,26 +857,12 @@ static int cmd_hunt(int argc, char **argv)
 	optind = 1;
 	int c;
 	while ((c = getopt_long(argc, argv, "j:h", options, NULL)) != -1) {
+		int taken = kernel_form_option(c, optarg, &kernel);
+		if (taken < 0)
+			goto out;
+		if (taken)
+			continue;
 		switch (c) {
-		case OPT_KERNEL:
-			kernel.kernel = optarg;
-			break;
-		case OPT_GLOBAL:
-		case OPT_LOCAL:
-			if (shape_parse(optarg, c == OPT_GLOBAL ? &kernel.global : &kernel.local) <
-			    0) {
-				usage_error(
-					"--%s takes a positive whole number, or one a dimension "
-					"like 64x64, found '%s'",
-					c == OPT_GLOBAL ? "global" : "local", optarg);
-				goto out;
-			}
-			break;
-		case OPT_ARG:
-			kernel.specs = xreallocarray(kernel.specs, kernel.nspecs + 1,
-						     sizeof *kernel.specs);
-			kernel.specs[kernel.nspecs++] = optarg;
-			break;
 		case OPT_SAVE:
 			rq.save_dir = optarg;
 			break;
@@ -925,18 +918,12 @@ static int cmd_hunt(int argc, char **argv)
 	size_t len = strlen(argv[optind]);
 	bool kernel_form = len > 3 && strcmp(argv[optind] + len - 3, ".cl") == 0;
 	if (kernel_form) {
-		if (optind + 1 != argc || kernel.kernel == NULL || kernel.global.dims == 0 ||
-		    kernel.local.dims == 0 || kernel.global.dims != kernel.local.dims) {
-			usage_error("hunt FILE.cl takes one kernel file with --kernel NAME, and "
-				    "--global G and --local L of as many dimensions");
+		if (optind + 1 != argc) {
+			usage_error("hunt takes one kernel file, found %d", argc - optind);
 			goto out;
 		}
-		kernel.kernel_path = argv[optind];
-		struct stat st;
-		if (stat(kernel.kernel_path, &st) < 0 || !S_ISREG(st.st_mode)) {
-			usage_error("cannot read the kernel file '%s'", kernel.kernel_path);
+		if (kernel_form_complete(&kernel, argv[optind], "hunt") < 0)
 			goto out;
-		}
 		rq.kernel = &kernel;
 	} else {
 		if (kernel.kernel || kernel.nspecs) {

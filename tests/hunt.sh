@@ -40,7 +40,7 @@ fixed_twin_is_clean() {
 }
 usage() {
 	run 2 hunt "$top/kernels/shift/across_groups_barrier.cl" &&
-		has "hunt FILE.cl takes one kernel file with --kernel NAME" &&
+		has "hunt FILE.cl needs --kernel NAME, --global G and --local L" &&
 		run 2 hunt --budget 0 "$top/cases/reduce/halving.yaml" &&
 		has "--budget takes whole seconds from 1"
 }

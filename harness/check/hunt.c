@@ -16,6 +16,7 @@
 
 #include <libfyaml.h>
 
+#include "base/child.h"
 #include "base/interrupt.h"
 #include "base/parallel.h"
 #include "base/util.h"
@@ -340,6 +341,21 @@ struct hunt_state {
 	const char *phase; /* for the progress line: "sweep" or "shrink" */
 };
 
+/* What one child of the sweep runs: trials first, first + step, ... */
+struct sweep_job {
+	const struct hunt_target *t;
+	const struct hunt_state *st;
+	size_t first, step;
+	unsigned timeout_s;
+};
+
+static void sweep_child(void *ctx, int fd)
+{
+	const struct sweep_job *job = ctx;
+	run_trials(job->t, job->st->trials, job->st->ntrials, job->first, job->step, job->timeout_s,
+		   fd);
+}
+
 static void take_result(struct hunt_state *st, struct result *r)
 {
 	char *end;
@@ -431,32 +447,14 @@ static bool run_sweep(const struct hunt_target *t, struct hunt_state *st, unsign
 		jobs = (unsigned)st->ntrials;
 	struct hunt_child *kids = xcalloc(jobs, sizeof *kids);
 	size_t running = 0;
+	int *fds = xcalloc(jobs, sizeof *fds);
 	for (unsigned k = 0; k < jobs; k++) {
-		int fds[2];
-		if (pipe(fds) < 0) {
-			fprintf(stderr, "clharness: pipe: %s\n", strerror(errno));
-			exit(2);
-		}
-		fflush(stdout);
-		fflush(stderr);
-		pid_t parent = getpid();
-		pid_t pid = fork();
-		if (pid < 0) {
-			fprintf(stderr, "clharness: fork: %s\n", strerror(errno));
-			exit(2);
-		}
-		if (pid == 0) {
-			interrupt_in_child(parent);
-			close(fds[0]);
-			for (size_t i = 0; i < running; i++)
-				close(kids[i].fd);
-			run_trials(t, st->trials, st->ntrials, k, jobs, timeout_s, fds[1]);
-			_exit(0);
-		}
-		interrupt_track(pid);
-		close(fds[1]);
-		kids[running++] = (struct hunt_child){ .pid = pid, .fd = fds[0] };
+		struct sweep_job job = { t, st, k, jobs, timeout_s };
+		kids[running].pid = child_start(sweep_child, &job, fds, running, &fds[running]);
+		kids[running].fd = fds[running];
+		running++;
 	}
+	free(fds);
 	uint64_t deadline = st->start_ns + (uint64_t)(budget_s * 1e9);
 	bool cut_short = false;
 	while (running > 0) {

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/child.h"
 #include "base/interrupt.h"
 #include "base/util.h"
 #include "grade/batch.h"
@@ -119,6 +120,12 @@ struct grader_child {
 	uint64_t start_ns;
 };
 
+/* What a grader child grades. */
+struct grader_job {
+	const struct batch_options *bo;
+	const struct submission *sub;
+};
+
 /* In the child: grades one submission, writes its reports, sends the summary. */
 static void grade_child(const struct batch_options *bo, const struct submission *sub, int fd)
 {
@@ -127,6 +134,12 @@ static void grade_child(const struct batch_options *bo, const struct submission 
 	bool written = write_reports(bo, &g) == 0;
 	send_summary(fd, &g, written);
 	student_grade_free(&g);
+}
+
+static void grade_job(void *ctx, int fd)
+{
+	const struct grader_job *job = ctx;
+	grade_child(job->bo, job->sub, fd);
 }
 
 /* In the parent: a child has ended; turns what it sent into grades[index]. */
@@ -179,33 +192,16 @@ size_t batch_grade(const struct batch_options *bo, const struct submission *subs
 	size_t nrunning = 0, next = 0, failed_reports = 0;
 	while ((next < n && !interrupt_signal()) || nrunning > 0) {
 		while (next < n && nrunning < jobs && !interrupt_signal()) {
-			int fds[2];
-			if (pipe(fds) < 0) {
-				fprintf(stderr, "clharness: pipe: %s\n", strerror(errno));
-				exit(2);
-			}
-			fflush(stdout);
-			fflush(stderr);
-			pid_t parent = getpid();
-			pid_t pid = fork();
-			if (pid < 0) {
-				fprintf(stderr, "clharness: fork: %s\n", strerror(errno));
-				exit(2);
-			}
-			if (pid == 0) {
-				interrupt_in_child(parent);
-				close(fds[0]);
-				for (size_t i = 0; i < nrunning; i++)
-					close(running[i].fd);
-				grade_child(bo, &subs[next], fds[1]);
-				_exit(0);
-			}
-			interrupt_track(pid);
-			close(fds[1]);
-			running[nrunning++] = (struct grader_child){ .pid = pid,
-								     .fd = fds[0],
-								     .index = next++,
-								     .start_ns = clock_now_ns() };
+			int *others = xcalloc(nrunning + 1, sizeof *others);
+			for (size_t i = 0; i < nrunning; i++)
+				others[i] = running[i].fd;
+			struct grader_job job = { bo, &subs[next] };
+			int fd;
+			pid_t pid = child_start(grade_job, &job, others, nrunning, &fd);
+			free(others);
+			running[nrunning++] = (struct grader_child){
+				.pid = pid, .fd = fd, .index = next++, .start_ns = clock_now_ns()
+			};
 		}
 		/* Read whatever any grader sent; one whose pipe closed has finished. */
 		struct pollfd *pfds = xcalloc(nrunning, sizeof *pfds);
