@@ -86,6 +86,7 @@ static const char usage_text[] =
 	"                      L}', '{scalar: uint, value: 1000}'; bound by its name: or\n"
 	"                      else in order; the rest come from the kernel's signature\n"
 	"      --save FILE     also write the equivalent case file\n"
+	"      --suppressions FILE  findings meant to be there, as for run\n"
 	"The check runs several input sets (random, zeros, repeats, and scalars 0 and 1)\n"
 	"on Oclgrind and every device, reports each finding with the sets that exposed it,\n"
 	"and compares the outputs of the devices.\n"
@@ -198,6 +199,16 @@ static void print_diags(const struct diag_list *diags)
 	if (out.data)
 		fputs(out.data, stderr);
 	strbuf_free(&out);
+}
+
+/* --suppressions FILE, added to `into`; -1 after printing its mistakes. */
+static int load_suppressions(const char *path, struct suppression_list *into)
+{
+	struct diag_list diags = { 0 };
+	int status = suppressions_load(path, into, &diags);
+	print_diags(&diags);
+	diag_list_free(&diags);
+	return status;
 }
 
 /* What the run's results pass through on their way to the reporter. */
@@ -562,14 +573,9 @@ static int cmd_run(int argc, char **argv)
 	struct run_state state = { 0 };
 	struct suppression_list suppressions = { 0 };
 	int status = 0;
-	if (suppressions_path) {
-		struct diag_list diags = { 0 };
-		if (suppressions_load(suppressions_path, &suppressions, &diags) < 0) {
-			print_diags(&diags);
-			diag_list_free(&diags);
-			status = EXIT_USAGE;
-			goto out;
-		}
+	if (suppressions_path && load_suppressions(suppressions_path, &suppressions) < 0) {
+		status = EXIT_USAGE;
+		goto out;
 	}
 	if (collect_cases(argc, argv, optind, &paths) < 0) {
 		status = EXIT_USAGE;
@@ -760,11 +766,12 @@ static int kernel_form_complete(struct adhoc_request *rq, const char *path, cons
 
 static int cmd_check(int argc, char **argv)
 {
-	enum { OPT_SAVE = OPT_COMMAND_OWN, OPT_JSON, OPT_TIMEOUT, OPT_COLOR };
+	enum { OPT_SAVE = OPT_COMMAND_OWN, OPT_JSON, OPT_TIMEOUT, OPT_SUPPRESSIONS, OPT_COLOR };
 	static const struct option options[] = {
 		KERNEL_FORM_OPTIONS,
 		{ "device", required_argument, NULL, 'd' },
 		{ "save", required_argument, NULL, OPT_SAVE },
+		{ "suppressions", required_argument, NULL, OPT_SUPPRESSIONS },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "color", required_argument, NULL, OPT_COLOR },
@@ -773,6 +780,7 @@ static int cmd_check(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct adhoc_request rq = { .timeout_s = 60 };
+	struct suppression_list suppressions = { 0 };
 	enum report_format format = REPORT_TEXT;
 	const char *colour = "auto";
 	int status = EXIT_USAGE;
@@ -791,6 +799,11 @@ static int cmd_check(int argc, char **argv)
 			break;
 		case OPT_SAVE:
 			rq.save_path = optarg;
+			break;
+		case OPT_SUPPRESSIONS:
+			if (load_suppressions(optarg, &suppressions) < 0)
+				goto out;
+			rq.suppressions = &suppressions;
 			break;
 		case OPT_JSON:
 			format = REPORT_JSON;
@@ -825,6 +838,7 @@ static int cmd_check(int argc, char **argv)
 	if (interrupt_signal())
 		status = stopped_status();
 out:
+	suppression_list_free(&suppressions);
 	free(rq.specs);
 	free(rq.patterns);
 	return status;
@@ -866,16 +880,11 @@ static int cmd_hunt(int argc, char **argv)
 		case OPT_SAVE:
 			rq.save_dir = optarg;
 			break;
-		case OPT_SUPPRESSIONS: {
-			struct diag_list diags = { 0 };
-			if (suppressions_load(optarg, &suppressions, &diags) < 0) {
-				print_diags(&diags);
-				diag_list_free(&diags);
+		case OPT_SUPPRESSIONS:
+			if (load_suppressions(optarg, &suppressions) < 0)
 				goto out;
-			}
 			rq.suppressions = &suppressions;
 			break;
-		}
 		case OPT_BUDGET:
 			if (parse_positive(optarg, 86400 * 7, &n) < 0) {
 				usage_error("--budget takes whole seconds from 1, found '%s'",

@@ -61,6 +61,10 @@ suppressions() {
 		has '"suppressed":true' &&
 		run 0 run --device oclgrind --suppressions "$data/suppressions.yaml" "$cases/suppressed.yaml" &&
 		has "suppressions.yaml:3:4: warning: this suppression matched no finding (out-of-bounds in kernel nowhere)" &&
+		run 0 check --device oclgrind --suppressions "$data/suppressions.yaml" "$data/kernels/neighbour_race.cl" \
+			--kernel neighbour --global 64 --local 16 &&
+		has "note: suppressed: read-write data race on global memory" &&
+		has "0 errors and 0 warnings found (and suppressed ones, listed above)" &&
 		run 2 run --device oclgrind --suppressions "$data/suppressions_broken.yaml" "$cases/suppressed.yaml" &&
 		has "suppressions_broken.yaml:1:4: error: unknown finding kind 'races'" &&
 		has "suppressions_broken.yaml:2:24: error: a line is a whole number from 1, found 0"

@@ -736,7 +736,9 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 		goto out;
 	}
 
-	struct run_options opt = { .repeat = 1, .keep_outputs = true };
+	struct run_options opt = { .repeat = 1,
+				   .keep_outputs = true,
+				   .suppressions = rq->suppressions };
 	struct selection sel;
 	selection_open(&sel, rq->patterns, rq->npatterns, cases, ncases, &opt, rq->timeout_s);
 	selection_report_missing(&sel, rp, cases, ncases);
@@ -761,9 +763,11 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 	if (text.len)
 		fputs(text.data, rp->format == REPORT_TEXT ? rp->out : stderr);
 	strbuf_free(&text);
-	size_t errors = 0, warnings = 0;
+	size_t errors = 0, warnings = 0, suppressed = 0;
 	for (size_t i = 0; i < st.merged.count; i++) {
-		if (st.merged.items[i].severity == DIAG_ERROR)
+		if (st.merged.items[i].suppressed)
+			suppressed++;
+		else if (st.merged.items[i].severity == DIAG_ERROR)
 			errors++;
 		else
 			warnings++;
@@ -771,11 +775,12 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 	/* A run that hung or crashed found nothing because it checked nothing: "0 errors"
 	 * alone would read as a clean kernel. */
 	fprintf(rp->format == REPORT_TEXT ? rp->out : stderr,
-		"check: %s on %zu target%s with %zu input set%s: %zu error%s and %zu warning%s found; "
+		"check: %s on %zu target%s with %zu input set%s: %zu error%s and %zu warning%s found%s; "
 		"%zu failed run%s (timeout, crash or build error); "
 		"outputs differ between targets for %zu input set%s; %.2f s\n",
 		rq->kernel, sel.count, sel.count == 1 ? "" : "s", ncases, ncases == 1 ? "" : "s",
-		errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s", st.lost_runs,
+		errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s",
+		suppressed ? " (and suppressed ones, listed above)" : "", st.lost_runs,
 		st.lost_runs == 1 ? "" : "s", differing, differing == 1 ? "" : "s",
 		(clock_now_ns() - start) / 1e9);
 	status = st.failed || sel.count == 0 ? 1 : 0;

@@ -26,6 +26,7 @@ struct adhoc_request {
 	size_t npatterns;
 	unsigned timeout_s;
 	const char *save_path; /* --save: where the equivalent case file goes */
+	const struct suppression_list *suppressions; /* --suppressions: listed, failing nothing */
 };
 
 /* The input sets a check runs: the arguments the user left out are filled a different

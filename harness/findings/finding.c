@@ -273,7 +273,7 @@ void finding_list_sort(struct finding_list *list)
 bool finding_list_has_errors(const struct finding_list *list)
 {
 	for (size_t i = 0; i < list->count; i++)
-		if (list->items[i].severity == DIAG_ERROR)
+		if (list->items[i].severity == DIAG_ERROR && !list->items[i].suppressed)
 			return true;
 	return false;
 }

@@ -72,6 +72,7 @@ void finding_list_merge(struct finding_list *dst, const struct finding_list *src
 /* Orders findings as reports list them: errors first, then by file, line and kind. */
 void finding_list_sort(struct finding_list *list);
 
+/* Whether a finding that fails a run is there: an error no suppression matched. */
 bool finding_list_has_errors(const struct finding_list *list);
 /* Whether two findings are the same diagnostic: kind, what, space, file and lines. */
 bool finding_same(const struct finding *a, const struct finding *b);
