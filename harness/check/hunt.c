@@ -155,7 +155,8 @@ size_t hunt_plan(const struct shape *n_own, const struct shape *l_own, unsigned 
 		}
 	}
 	free(groups);
-	qsort(rest.items, rest.count, sizeof *rest.items, by_cost);
+	if (rest.count > 1)
+		qsort(rest.items, rest.count, sizeof *rest.items, by_cost);
 	for (size_t i = 0; i < rest.count; i++)
 		add_trial(&pl, &rest.items[i]);
 	free(rest.items);
@@ -914,7 +915,8 @@ static int hunt_one(const struct hunt_target *t, const struct hunt_request *rq, 
 	};
 	/* A fifth of the budget is kept for shrinking what the sweep finds. */
 	bool cut_short = run_sweep(t, &st, jobs, rq->timeout_s, budget_s * 0.8, rq->progress);
-	qsort(st.found, st.nfound, sizeof *st.found, by_trial);
+	if (st.nfound > 1) /* qsort takes no null array, even empty */
+		qsort(st.found, st.nfound, sizeof *st.found, by_trial);
 	for (size_t i = 0; i < st.nfound; i++) {
 		struct found *f = &st.found[i];
 		f->smallest = trials[f->trial];
