@@ -288,22 +288,51 @@ static const char *scalar_value(enum input_set set)
 					   : "N";
 }
 
+bool adhoc_set_values(enum input_set set, enum elem_type type, bool is_record, enum init_kind *kind,
+		      double *lo, double *hi)
+{
+	switch (set) {
+	case SET_ZEROS:
+		*kind = INIT_FILL;
+		*lo = 0;
+		return true;
+	case SET_REPEATS:
+	case SET_NARROW:
+		*kind = INIT_RANDOM_INT;
+		*lo = 0;
+		*hi = set == SET_REPEATS ? 3 : 1;
+		return true;
+	case SET_BOUNDARY:
+		/* A struct's fields have types of their own: they keep their values. */
+		if (is_record)
+			return false;
+		*kind = INIT_RANDOM_INT;
+		adhoc_boundary_range(type, lo, hi);
+		return true;
+	default:
+		return false;
+	}
+}
+
+char *adhoc_set_init(enum input_set set, enum elem_type type, bool is_record)
+{
+	enum init_kind kind;
+	double lo, hi;
+	if (!adhoc_set_values(set, type, is_record, &kind, &lo, &hi))
+		return NULL;
+	if (kind == INIT_FILL)
+		return xasprintf("{fill: %.17g}", lo);
+	return xasprintf("{random_int: [%.17g, %.17g]}", lo, hi);
+}
+
 /* A buffer's init in input set `set`. Whole numbers in every set, so float sums are
  * exact in any order and devices can be compared exactly; a struct's fields may be
  * unsigned and char, so their range fits every type. */
 static char *buffer_init(enum input_set set, enum elem_type type, bool is_record)
 {
-	if (set == SET_ZEROS)
-		return xstrdup("{fill: 0}");
-	if (set == SET_REPEATS)
-		return xstrdup("{random_int: [0, 3]}");
-	if (set == SET_NARROW)
-		return xstrdup("{random_int: [0, 1]}");
-	if (set == SET_BOUNDARY && !is_record) {
-		double lo, hi;
-		adhoc_boundary_range(type, &lo, &hi);
-		return xasprintf("{random_int: [%.17g, %.17g]}", lo, hi);
-	}
+	char *fixed = adhoc_set_init(set, type, is_record);
+	if (fixed)
+		return fixed;
 	if (is_record)
 		return xstrdup("{random_int: [0, 100]}");
 	if (elem_is_float(type))

@@ -12,6 +12,7 @@
 #include "base/diag.h"
 #include "case/record.h"
 #include "case/shape.h"
+#include "case/testcase.h"
 #include "exec/backend.h"
 #include "results/report.h"
 
@@ -50,6 +51,15 @@ const char *adhoc_set_name(enum input_set set);
 /* The whole numbers of SET_BOUNDARY for an element type: an integer type's extremes (to
  * +-2^52 for 64-bit ones, which a double must hold), +-2^precision for a float type. */
 void adhoc_boundary_range(enum elem_type type, double *lo, double *hi);
+
+/* The values input set `set` gives a buffer of `type` (of structs, where is_record), as
+ * an init's kind and range. False for the sets that leave a buffer's values as they are
+ * (random, the scalar sets; the extremes for structs, whose fields differ in type). */
+bool adhoc_set_values(enum input_set set, enum elem_type type, bool is_record, enum init_kind *kind,
+		      double *lo, double *hi);
+/* Those values as an init in the case syntax, {fill: 0} or {random_int: [0, 3]}; NULL
+ * where the set leaves them. Caller frees. */
+char *adhoc_set_init(enum input_set set, enum elem_type type, bool is_record);
 
 /* Where each argument of the kernel comes from: a --arg, or the signature. */
 struct adhoc_binding {

@@ -193,32 +193,9 @@ static void apply_input_set(struct test_case *tc, enum input_set set)
 {
 	for (size_t b = 0; b < tc->nbuffers; b++) {
 		struct init_spec *init = &tc->buffers[b].init;
-		if (init->kind == INIT_POISON || init->kind == INIT_FILE)
-			continue;
-		switch (set) {
-		case SET_ZEROS:
-			init->kind = INIT_FILL;
-			init->lo = 0;
-			break;
-		case SET_REPEATS:
-			init->kind = INIT_RANDOM_INT;
-			init->lo = 0;
-			init->hi = 3;
-			break;
-		case SET_NARROW:
-			init->kind = INIT_RANDOM_INT;
-			init->lo = 0;
-			init->hi = 1;
-			break;
-		case SET_BOUNDARY:
-			if (tc->buffers[b].record)
-				break;
-			init->kind = INIT_RANDOM_INT;
-			adhoc_boundary_range(tc->buffers[b].type, &init->lo, &init->hi);
-			break;
-		default:
-			break;
-		}
+		if (init->kind != INIT_POISON && init->kind != INIT_FILE)
+			adhoc_set_values(set, tc->buffers[b].type, tc->buffers[b].record != NULL,
+					 &init->kind, &init->lo, &init->hi);
 	}
 }
 
@@ -229,22 +206,31 @@ static struct shape *one_shape(const struct shape *s)
 	return copy;
 }
 
+/* The target as a case with input set `set`: the case file with its own buffers given
+ * the set's values, or the case check makes of the kernel for that set. NULL, with why
+ * in diags, when it does not load. */
+static struct test_case *load_target(const struct hunt_target *t, enum input_set set,
+				     struct diag_list *diags)
+{
+	if (t->case_path) {
+		struct test_case *tc = case_load(t->case_path, diags);
+		if (tc)
+			apply_input_set(tc, set);
+		return tc;
+	}
+	char *text =
+		adhoc_case_text(t->rq, &t->sig, &t->binding, set, t->rq->kernel_path, t->spec_line);
+	struct test_case *tc = case_load_text(t->text_label, text, diags);
+	free(text);
+	return tc;
+}
+
 /* The case one trial runs, named by the trial's index; NULL when it does not load. */
 static struct test_case *trial_case(const struct hunt_target *t, const struct hunt_trial *trial,
 				    size_t index)
 {
 	struct diag_list diags = { 0 };
-	struct test_case *tc;
-	if (t->case_path) {
-		tc = case_load(t->case_path, &diags);
-		if (tc)
-			apply_input_set(tc, trial->set);
-	} else {
-		char *text = adhoc_case_text(t->rq, &t->sig, &t->binding, trial->set,
-					     t->rq->kernel_path, t->spec_line);
-		tc = case_load_text(t->text_label, text, &diags);
-		free(text);
-	}
+	struct test_case *tc = load_target(t, trial->set, &diags);
 	diag_list_free(&diags);
 	if (tc == NULL)
 		return NULL;
@@ -651,25 +637,6 @@ static void shape_list(const struct shape *s, char *buf, size_t size)
 	snprintf(buf, size, "[[%s]]", text);
 }
 
-/* The init a case's own buffers take in input set `set`, as YAML; NULL: their own. */
-static char *set_init(enum input_set set, enum elem_type type)
-{
-	double lo, hi;
-	switch (set) {
-	case SET_ZEROS:
-		return xstrdup("{fill: 0}");
-	case SET_REPEATS:
-		return xstrdup("{random_int: [0, 3]}");
-	case SET_NARROW:
-		return xstrdup("{random_int: [0, 1]}");
-	case SET_BOUNDARY:
-		adhoc_boundary_range(type, &lo, &hi);
-		return xasprintf("{random_int: [%.17g, %.17g]}", lo, hi);
-	default:
-		return NULL;
-	}
-}
-
 /* The args of one launch in a reproducer: inputs take the trial's set, and no buffer is
  * an output, since a reproducer compares nothing. */
 static void rewrite_args(struct fy_document *doc, struct fy_node *args, const struct test_case *tc,
@@ -687,11 +654,14 @@ static void rewrite_args(struct fy_document *doc, struct fy_node *args, const st
 				     fy_node_mapping_lookup_by_string(init, "file", FY_NT)))
 			continue;
 		enum elem_type type = ELEM_FLOAT;
+		bool is_record = false;
 		const char *text = name ? fy_node_get_scalar0(name) : NULL;
 		for (size_t b = 0; text && b < tc->nbuffers; b++)
-			if (strcmp(tc->buffers[b].name, text) == 0 && tc->buffers[b].record == NULL)
+			if (strcmp(tc->buffers[b].name, text) == 0) {
 				type = tc->buffers[b].type;
-		char *value = set_init(set, type);
+				is_record = tc->buffers[b].record != NULL;
+			}
+		char *value = adhoc_set_init(set, type, is_record);
 		if (value)
 			set_key(doc, arg, "init", value);
 		free(value);
@@ -864,15 +834,7 @@ static int target_model(const struct hunt_target *t, struct shape *n, struct sha
 			unsigned *sets, bool *ragged)
 {
 	struct diag_list diags = { 0 };
-	struct test_case *tc;
-	if (t->case_path) {
-		tc = case_load(t->case_path, &diags);
-	} else {
-		char *text = adhoc_case_text(t->rq, &t->sig, &t->binding, SET_RANDOM,
-					     t->rq->kernel_path, t->spec_line);
-		tc = case_load_text(t->text_label, text, &diags);
-		free(text);
-	}
+	struct test_case *tc = load_target(t, SET_RANDOM, &diags);
 	if (tc == NULL) {
 		struct strbuf msg = { 0 };
 		diag_list_render(&msg, &diags, false);

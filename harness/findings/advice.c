@@ -360,6 +360,14 @@ bool advice_for(const struct finding *f, const char *source, struct advice *a)
 	}
 }
 
+bool advice_for_file(const struct finding *f, const char *file, struct advice *a)
+{
+	char *source = file ? read_file(file, NULL) : NULL;
+	bool any = advice_for(f, source, a);
+	free(source);
+	return any;
+}
+
 void advice_free(struct advice *a)
 {
 	free(a->text);

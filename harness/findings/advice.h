@@ -19,6 +19,8 @@ struct advice {
  * read: the advice then rests on the finding alone). Returns false, with nothing to
  * free, for findings that have none (a simulator's own error, an API error). */
 bool advice_for(const struct finding *f, const char *source, struct advice *a);
+/* advice_for with the source read from `file`, the kernel's own (NULL: none). */
+bool advice_for_file(const struct finding *f, const char *file, struct advice *a);
 void advice_free(struct advice *a);
 
 #endif

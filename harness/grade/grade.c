@@ -174,14 +174,12 @@ static void note_failure(struct check_grade *cg, const struct result *r, unsigne
 				 f->other.line > 0 ? f->other.col : f->at.col, "%s", note.data);
 		/* Where the fix goes, in a sentence the student can act on. */
 		const char *file = f->file ? f->file : path;
-		char *source = read_file(file, NULL);
 		struct advice a;
-		if (advice_for(f, source, &a)) {
+		if (advice_for_file(f, file, &a)) {
 			diag_add(&cg->diags, DIAG_NOTE, file, a.line ? a.line : f->at.line,
 				 a.line ? a.col : f->at.col, "%s", a.text);
 			advice_free(&a);
 		}
-		free(source);
 		strbuf_free(&msg);
 		strbuf_free(&note);
 		any = true;

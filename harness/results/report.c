@@ -238,9 +238,8 @@ static void run_tag(struct strbuf *out, const struct result *r)
 
 void report_advice(struct strbuf *out, const struct finding *f, const char *file, bool colour)
 {
-	char *source = file ? read_file(file, NULL) : NULL;
 	struct advice a;
-	if (advice_for(f, source, &a)) {
+	if (advice_for_file(f, file, &a)) {
 		if (a.line > 0)
 			diag_render(out, file, a.line, a.col, DIAG_NOTE, a.text, colour);
 		else
@@ -248,7 +247,6 @@ void report_advice(struct strbuf *out, const struct finding *f, const char *file
 					   colour);
 		advice_free(&a);
 	}
-	free(source);
 }
 
 void report_finding(struct strbuf *out, const struct finding *f, const char *file_if_unknown,
