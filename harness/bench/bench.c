@@ -285,11 +285,12 @@ int bench_plot(const struct bench_row *rows, size_t nrows, const char *path)
 		return -1;
 	FILE *f = fdopen(fd, "w");
 	fprintf(f,
-		"set terminal svg size 900,560 dynamic background rgb 'white'\n"
+		"set terminal svg size 1200,600 dynamic background rgb 'white'\n"
 		"set output '%s'\n"
 		"set logscale x 2\nset format x '2^{%%L}'\n"
 		"set xlabel 'N (elements)'\nset ylabel 'GB/s (median round)'\n"
-		"set key top left\nset grid\n",
+		/* Beside the plot: a dozen series' names over the curves hide them. */
+		"set key outside right top Left reverse\nset grid\n",
 		path);
 	/* One series a (target, case, work-group size); the copy kernel's are dashed. */
 	struct wordlist {
