@@ -229,6 +229,27 @@ START_TEST(test_debug_build_options_are_refused)
 }
 END_TEST
 
+START_TEST(test_the_simulator_build_is_as_written_unless_asked)
+{
+	const char *names[] = { "cases/dead_racy_load.yaml", "cases/optimised_build.yaml" };
+	for (int i = 0; i < 2; i++) {
+		char *path = test_data_path(names[i]);
+		struct diag_list diags = { 0 };
+		struct test_case *tc = case_load(path, &diags);
+		ck_assert_msg(tc != NULL && diags.count == 0, "%s should load.", names[i]);
+		ck_assert_msg(tc->sim_optimised == (i == 1),
+			      "%s: sim_build should be optimised only where the case says so.",
+			      names[i]);
+		case_free(tc);
+		diag_list_free(&diags);
+		free(path);
+	}
+	expect_error("cases/sim_build_unknown.yaml", 3, 12,
+		     "sim_build must be 'as-written' (the default: every access the source "
+		     "makes) or 'optimised'");
+}
+END_TEST
+
 START_TEST(test_timeout_takes_whole_seconds)
 {
 	expect_error("cases/timeout_zero.yaml", 3, 10, "timeout must be whole seconds");
@@ -399,6 +420,7 @@ Suite *case_load_suite(void)
 	tcase_add_test(tc, test_exact_float_sums_need_exact_partials);
 	tcase_add_test(tc, test_exact_sums_per_group_hold_at_any_size);
 	tcase_add_test(tc, test_debug_build_options_are_refused);
+	tcase_add_test(tc, test_the_simulator_build_is_as_written_unless_asked);
 	tcase_add_test(tc, test_timeout_takes_whole_seconds);
 	tcase_add_test(tc, test_missing_file_is_an_error);
 	tcase_add_test(tc, test_case_name_comes_from_the_path_below_cases);

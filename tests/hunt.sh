@@ -28,7 +28,7 @@ shrunk_and_saved() {
 	run 1 hunt --budget 20 -j 2 --save "$saved" "$top/cases/reduce/halving_nobarrier.yaml" &&
 		has "halving_nobarrier.cl:14:17: error: read-write data race on local memory" &&
 		has "1 of them by the plain run" &&
-		grep -q "note: the smallest launch that shows it: [a-z]* inputs, N=[0-9]* L=[0-9]*, optimised build; saved as $saved/halving_nobarrier-hunt-1.yaml" "$out" &&
+		grep -q "note: the smallest launch that shows it: [a-z]* inputs, N=[0-9]* L=[0-9]*, built as written; saved as $saved/halving_nobarrier-hunt-1.yaml" "$out" &&
 		run 0 run --device oclgrind "$saved/halving_nobarrier-hunt-1.yaml" &&
 		has "halving_nobarrier.cl:14:17: error: read-write data race on local memory" &&
 		has "summary: 1 result on 1 device"
@@ -37,6 +37,21 @@ shrunk_and_saved() {
 fixed_twin_is_clean() {
 	run 0 hunt --budget 10 -j 2 "$top/cases/reduce/halving.yaml" &&
 		has "0 errors and 0 warnings found"
+}
+# sim_build: optimised simulates what the optimiser leaves: an unused racy load is gone,
+# and with it the race that the program as written has; any other build is a case error.
+optimised_build_is_real() {
+	run 1 run --device oclgrind "$CLH_TEST_DATA/cases/dead_racy_load.yaml" \
+		"$CLH_TEST_DATA/cases/optimised_build.yaml" "$CLH_TEST_DATA/cases/sim_build_unknown.yaml" &&
+		has "dead_racy_load.cl:8:9: error: read-write data race on global memory: this write conflicts with a read at line 6" &&
+		grep -q "^pass  *optimised_build  *oclgrind" "$out" &&
+		has "sim_build_unknown.yaml:3:12: error: sim_build must be 'as-written'"
+}
+# Oclgrind crashes on this kernel's optimised program: one probe shows it, and the
+# sweep goes on as written, saying so.
+unsimulable_build_left_out() {
+	run 0 hunt --budget 4 -j 2 "$top/cases/reduce/grid_float4.yaml" &&
+		has "the optimised build was left out: Oclgrind could not simulate it (crash at the plain run's shape)"
 }
 usage() {
 	run 2 hunt "$top/kernels/shift/across_groups_barrier.cl" &&
@@ -48,5 +63,7 @@ usage() {
 check "hunt finds a race the plain run misses" missed_by_the_plain_run
 check "a finding is shrunk, and its saved case shows it in one Oclgrind run" shrunk_and_saved
 check "a kernel with its barrier gives no finding anywhere in the sweep" fixed_twin_is_clean
+check "sim_build: optimised simulates the optimised program" optimised_build_is_real
+check "an optimised build Oclgrind cannot simulate is left out of the sweep, and said so" unsimulable_build_left_out
 check "a kernel file without --kernel, or a budget of 0, is a usage error" usage
 echo "1..$n"

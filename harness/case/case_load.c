@@ -938,7 +938,7 @@ static void parse_case(struct loader *ld, struct fy_node *root)
 					    "local",	"sim_local", "global",	"offset",
 					    "args",	"steps",     "check",	"racy",
 					    "seed",	"options",   "timeout", "bytes",
-					    "suppress", NULL };
+					    "suppress", "sim_build", NULL };
 	struct test_case *tc = ld->tc;
 	struct src_pos top = { 1, 1 };
 	if (!yr_require_mapping(&ld->r, root, top, "a case file"))
@@ -963,6 +963,16 @@ static void parse_case(struct loader *ld, struct fy_node *root)
 		yr_pexpr(&ld->r, v, top, "bytes", EXPR_SHAPE | EXPR_CU, &tc->bytes);
 	if ((v = yr_get(root, "suppress")) != NULL)
 		suppressions_parse(&ld->r, v, top, &tc->suppress);
+	if ((v = yr_get(root, "sim_build")) != NULL) {
+		char *build = yr_scalar(&ld->r, v, top, "the simulator's build");
+		if (build && strcmp(build, "optimised") == 0)
+			tc->sim_optimised = true;
+		else if (build && strcmp(build, "as-written") != 0)
+			yr_error(&ld->r, yr_pos(v, top),
+				 "sim_build must be 'as-written' (the default: every access the "
+				 "source makes) or 'optimised' (what the optimiser leaves)");
+		free(build);
+	}
 	if ((v = yr_get(root, "options")) != NULL) {
 		tc->options = yr_scalar(&ld->r, v, top, "build options");
 		/* PoCL 3.1 prints LLVM noise and Oclgrind 21.10 refuses a program built with -g. */

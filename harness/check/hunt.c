@@ -57,7 +57,7 @@ struct plan_list {
 static void add_trial(struct plan_list *pl, const struct hunt_trial *t)
 {
 	for (size_t i = 0; i < pl->count; i++)
-		if (pl->items[i].set == t->set && pl->items[i].opt_disable == t->opt_disable &&
+		if (pl->items[i].set == t->set && pl->items[i].optimised == t->optimised &&
 		    same_shape(&pl->items[i].n, &t->n) && same_shape(&pl->items[i].l, &t->l))
 			return;
 	pl->items = xreallocarray(pl->items, pl->count + 1, sizeof *pl->items);
@@ -94,12 +94,12 @@ static size_t group_shapes(unsigned dims, unsigned long long max_group, struct s
 }
 
 /* The order of the sweep: the items a trial runs, weighed so that a new shape with the
- * plain inputs and build comes before another input set, and that before the other
+ * plain inputs and build comes before another input set, and that before the optimised
  * build, at the same cost: shapes expose more than values at first, and both more than
- * the build. */
+ * the optimiser, which mostly takes accesses away. */
 static unsigned long long trial_cost(const struct hunt_trial *t)
 {
-	return volume(&t->n) * (t->set != SET_RANDOM ? 4 : 1) * (t->opt_disable ? 4 : 1);
+	return volume(&t->n) * (t->set != SET_RANDOM ? 4 : 1) * (t->optimised ? 4 : 1);
 }
 
 static int by_cost(const void *a, const void *b)
@@ -113,7 +113,7 @@ static int by_cost(const void *a, const void *b)
 		return lx < ly ? -1 : 1;
 	if (x->set != y->set)
 		return x->set < y->set ? -1 : 1;
-	return (int)x->opt_disable - (int)y->opt_disable;
+	return (int)x->optimised - (int)y->optimised;
 }
 
 size_t hunt_plan(const struct shape *n_own, const struct shape *l_own, unsigned sets,
@@ -149,7 +149,7 @@ size_t hunt_plan(const struct shape *n_own, const struct shape *l_own, unsigned 
 									 .set = (enum input_set)s,
 									 .n = n,
 									 .l = *l,
-									 .opt_disable = opt });
+									 .optimised = opt });
 				}
 			}
 		}
@@ -169,8 +169,8 @@ void hunt_trial_text(const struct hunt_trial *t, char *buf, size_t size)
 	char n[SHAPE_TEXT_MAX], l[SHAPE_TEXT_MAX];
 	shape_format(&t->n, n);
 	shape_format(&t->l, l);
-	snprintf(buf, size, "%s inputs, N=%s L=%s, %s build", adhoc_set_name(t->set), n, l,
-		 t->opt_disable ? "-cl-opt-disable" : "optimised");
+	snprintf(buf, size, "%s inputs, N=%s L=%s, %s", adhoc_set_name(t->set), n, l,
+		 t->optimised ? "optimised build" : "built as written");
 }
 
 /* ---- one target: a case file, or a kernel as check takes it -------------------------- */
@@ -246,12 +246,7 @@ static struct test_case *trial_case(const struct hunt_target *t, const struct hu
 	tc->locals = one_shape(&trial->l);
 	tc->sim_locals = one_shape(&trial->l);
 	tc->nsizes = tc->nsim_sizes = tc->nlocals = tc->nsim_locals = 1;
-	if (trial->opt_disable) {
-		char *options = xasprintf("%s%s-cl-opt-disable", tc->options ? tc->options : "",
-					  tc->options ? " " : "");
-		free(tc->options);
-		tc->options = options;
-	}
+	tc->sim_optimised = trial->optimised;
 	free(tc->name);
 	tc->name = xasprintf("%zu", index);
 	return tc;
@@ -318,7 +313,8 @@ struct hunt_state {
 	const struct hunt_trial *trials;
 	size_t ntrials;
 	size_t done, not_applicable, lost;
-	size_t suppressed; /* findings a case's suppress: list matched, left out */
+	enum verdict broke; /* the last build error or crash; VERDICT_PASS: none */
+	size_t suppressed;  /* findings a case's suppress: list matched, left out */
 	struct found *found;
 	size_t nfound;
 	uint64_t start_ns;
@@ -355,6 +351,8 @@ static void take_result(struct hunt_state *st, struct result *r)
 	else if (r->verdict == VERDICT_BUILD_ERROR || r->verdict == VERDICT_TIMEOUT ||
 		 r->verdict == VERDICT_CRASH)
 		st->lost++;
+	if (r->verdict == VERDICT_BUILD_ERROR || r->verdict == VERDICT_CRASH)
+		st->broke = r->verdict;
 	if (st->watch) {
 		for (size_t i = 0; i < r->findings.count; i++)
 			if (finding_same(st->watch, &r->findings.items[i]))
@@ -515,7 +513,7 @@ static bool scalar_set(enum input_set set)
 }
 
 /* Whether a is a smaller reproducer than b: fewer items, then smaller groups, then
- * simpler values, then the optimised build. */
+ * simpler values, then the build every simulated run makes. */
 static bool smaller(const struct hunt_trial *a, const struct hunt_trial *b)
 {
 	unsigned long long na = volume(&a->n), nb = volume(&b->n);
@@ -526,11 +524,11 @@ static bool smaller(const struct hunt_trial *a, const struct hunt_trial *b)
 		return la < lb;
 	if (set_rank(a->set) != set_rank(b->set))
 		return set_rank(a->set) < set_rank(b->set);
-	return !a->opt_disable && b->opt_disable;
+	return !a->optimised && b->optimised;
 }
 
 /* The launches one step smaller than c: half the work-group (and N) in one dimension,
- * one group fewer in one dimension, simpler values, the optimised build. */
+ * one group fewer in one dimension, simpler values, the program as written. */
 static size_t shrink_steps(const struct hunt_trial *c, unsigned sets, struct hunt_trial *out)
 {
 	size_t n = 0;
@@ -555,9 +553,9 @@ static size_t shrink_steps(const struct hunt_trial *c, unsigned sets, struct hun
 		out[n].set = simpler[s];
 		n++;
 	}
-	if (c->opt_disable) {
+	if (c->optimised) {
 		out[n] = *c;
-		out[n].opt_disable = false;
+		out[n].optimised = false;
 		n++;
 	}
 	return n;
@@ -694,7 +692,7 @@ static char *save_reproducer(const struct hunt_target *t, const struct found *f,
 			text = xasprintf("# The smallest launch clharness hunt found to show a "
 					 "finding: %s.\n%s%s",
 					 trial, body,
-					 tr->opt_disable ? "options: -cl-opt-disable\n" : "");
+					 tr->optimised ? "sim_build: optimised\n" : "");
 			free(body);
 		}
 		free(kernel_file);
@@ -717,13 +715,10 @@ static char *save_reproducer(const struct hunt_target *t, const struct found *f,
 			set_key(doc, root, "local", l);
 			set_key(doc, root, "sim_local", l);
 			drop_key(doc, root, "check");
-			if (tr->opt_disable) {
-				char *options = xasprintf("'%s%s-cl-opt-disable'",
-							  tc->options ? tc->options : "",
-							  tc->options ? " " : "");
-				set_key(doc, root, "options", options);
-				free(options);
-			}
+			if (tr->optimised)
+				set_key(doc, root, "sim_build", "optimised");
+			else
+				drop_key(doc, root, "sim_build");
 			rewrite_args(doc, fy_node_mapping_lookup_by_string(root, "args", FY_NT), tc,
 				     tr->set);
 			struct fy_node *steps =
@@ -778,9 +773,10 @@ static char *save_reproducer(const struct hunt_target *t, const struct found *f,
 
 /* ---- the report ---------------------------------------------------------------------- */
 
-/* Reports what the sweep of one target found; returns its errors. */
+/* Reports what the sweep of one target found; returns its errors. optimised_broke: why
+ * the optimised build was left out of the sweep (VERDICT_PASS: it was not). */
 static size_t report_hunt(const struct hunt_target *t, struct hunt_state *st, unsigned jobs,
-			  bool cut_short, struct reporter *rp)
+			  bool cut_short, enum verdict optimised_broke, struct reporter *rp)
 {
 	struct strbuf text = { 0 };
 	size_t errors = 0, warnings = 0, plain = 0;
@@ -805,14 +801,20 @@ static size_t report_hunt(const struct hunt_target *t, struct hunt_state *st, un
 		plain += f->trial == 0;
 	}
 	double took = (clock_now_ns() - st->start_ns) / 1e9;
-	strbuf_printf(&text,
-		      "hunt: %s: %zu of %zu trials in %.1f s, %u at a time: %zu error%s and %zu "
-		      "warning%s found, %zu of them by the plain run (its own shape, random "
-		      "inputs, optimised); %zu trial%s did not apply (a shape its expressions "
-		      "refuse), %zu failed (build error, timeout, crash)",
-		      t->label, st->done, st->ntrials, took, jobs, errors, errors == 1 ? "" : "s",
-		      warnings, warnings == 1 ? "" : "s", plain, st->not_applicable,
-		      st->not_applicable == 1 ? "" : "s", st->lost);
+	strbuf_printf(
+		&text,
+		"hunt: %s: %zu of %zu trials in %.1f s, %u at a time: %zu error%s and %zu "
+		"warning%s found, %zu of them by the plain run (its own shape, random "
+		"inputs, built as written); %zu trial%s did not apply (a shape its expressions "
+		"refuse), %zu failed (build error, timeout, crash)",
+		t->label, st->done, st->ntrials, took, jobs, errors, errors == 1 ? "" : "s",
+		warnings, warnings == 1 ? "" : "s", plain, st->not_applicable,
+		st->not_applicable == 1 ? "" : "s", st->lost);
+	if (optimised_broke != VERDICT_PASS)
+		strbuf_printf(&text,
+			      "; the optimised build was left out: Oclgrind could not simulate "
+			      "it (%s at the plain run's shape)",
+			      verdict_name(optimised_broke));
 	if (st->suppressed)
 		strbuf_printf(&text, "; %zu suppressed finding%s left out", st->suppressed,
 			      st->suppressed == 1 ? "" : "s");
@@ -872,6 +874,24 @@ static int hunt_one(const struct hunt_target *t, const struct hunt_request *rq, 
 	size_t ntrials = hunt_plan(&n, &l, sets, SIMULATOR_MAX_GROUP, ragged, &trials);
 	uint64_t start = clock_now_ns();
 	uint64_t deadline = start + (uint64_t)(budget_s * 1e9);
+	/* Oclgrind 21.10 crashes on, or refuses, some optimised programs (vector loads the
+	 * optimiser widens, llvm.assume): one probe at the plain shape, so that a build it
+	 * cannot simulate costs one trial, not half the sweep. */
+	struct hunt_trial probe = { .set = SET_RANDOM, .n = n, .l = l, .optimised = true };
+	struct hunt_state probing = {
+		.trials = &probe, .ntrials = 1, .start_ns = start, .phase = "probe"
+	};
+	run_sweep(t, &probing, 1, rq->timeout_s, budget_s * 0.8, rq->progress);
+	for (size_t i = 0; i < probing.nfound; i++)
+		finding_free(&probing.found[i].finding);
+	free(probing.found);
+	if (probing.broke != VERDICT_PASS) {
+		size_t kept = 0;
+		for (size_t i = 0; i < ntrials; i++)
+			if (!trials[i].optimised)
+				trials[kept++] = trials[i];
+		ntrials = kept;
+	}
 	struct hunt_state st = {
 		.trials = trials, .ntrials = ntrials, .start_ns = start, .phase = "sweep"
 	};
@@ -889,7 +909,7 @@ static int hunt_one(const struct hunt_target *t, const struct hunt_request *rq, 
 		if (rq->save_dir)
 			f->saved = save_reproducer(t, f, i, rq->save_dir);
 	}
-	*errors += report_hunt(t, &st, jobs, cut_short, rp);
+	*errors += report_hunt(t, &st, jobs, cut_short, probing.broke, rp);
 	for (size_t i = 0; i < st.nfound; i++) {
 		finding_free(&st.found[i].finding);
 		free(st.found[i].saved);

@@ -28,7 +28,7 @@ struct hunt_request {
 struct hunt_trial {
 	enum input_set set;
 	struct shape n, l;
-	bool opt_disable; /* built with -cl-opt-disable */
+	bool optimised; /* the simulator runs the optimised program (sim_build: optimised) */
 };
 
 /* The sweep for a case (or kernel) whose own simulated shape is n_own, l_own, whose
@@ -41,7 +41,7 @@ struct hunt_trial {
 size_t hunt_plan(const struct shape *n_own, const struct shape *l_own, unsigned sets,
 		 unsigned long long max_group, bool ragged, struct hunt_trial **trials);
 
-/* Describes a trial: "zeros inputs, N=24 L=8, -cl-opt-disable build". */
+/* Describes a trial: "zeros inputs, N=24 L=8, optimised build". */
 void hunt_trial_text(const struct hunt_trial *t, char *buf, size_t size);
 
 /* Runs the hunt, reporting to rp's stream. Returns the exit status: 0 when nothing was

@@ -22,6 +22,16 @@
  * emits: simulate the program as written. */
 #define BUILD_OPTIONS "-cl-opt-disable"
 
+/* A case's sim_build: optimised. Oclgrind 21.10 compiles at clang's -O0, which marks
+ * every kernel optnone, so its own -Oz passes would leave the program as written: the
+ * front end must leave that mark off for the optimiser to act. */
+#define OPTIMISED_OPTIONS "-disable-O0-optnone"
+
+static const char *build_options(const struct test_case *tc)
+{
+	return tc->sim_optimised ? OPTIMISED_OPTIONS : BUILD_OPTIONS;
+}
+
 /* Oclgrind counts errors per process and, at its default of 1000, stops printing them,
  * so a flood of early uninitialised reads could hide the race after them. Each case has
  * a process of its own (backend.simulator) with this budget; a run that meets it says so. */
@@ -301,7 +311,7 @@ static int og_build(struct backend_session *session, const struct test_case *tc,
 {
 	struct og_session *s = (struct og_session *)session;
 	long long printed = worker_output_offset();
-	int built = clexec_build(s->strict.cx, tc, BUILD_OPTIONS, failure);
+	int built = clexec_build(s->strict.cx, tc, build_options(tc), failure);
 	if (built < 0)
 		explain_refusal(printed, tc->steps[0].kernel_path, failure);
 	return built;
@@ -325,7 +335,7 @@ static void soften_uniform_writes(struct og_session *s, const struct test_case *
 		return;
 	}
 	if (s->lenient_case != tc) {
-		if (clexec_build(s->lenient.cx, tc, BUILD_OPTIONS, &scratch) < 0) {
+		if (clexec_build(s->lenient.cx, tc, build_options(tc), &scratch) < 0) {
 			result_free(&scratch);
 			return;
 		}
