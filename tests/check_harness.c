@@ -23,6 +23,7 @@ int main(void)
 {
 	SRunner *runner = srunner_create(adhoc_suite());
 	srunner_add_suite(runner, advice_suite());
+	srunner_add_suite(runner, hunt_suite());
 	srunner_add_suite(runner, assignment_suite());
 	srunner_add_suite(runner, bench_suite());
 	srunner_add_suite(runner, case_load_suite());

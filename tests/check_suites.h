@@ -6,6 +6,7 @@
 
 Suite *adhoc_suite(void);
 Suite *advice_suite(void);
+Suite *hunt_suite(void);
 Suite *assignment_suite(void);
 Suite *bench_suite(void);
 Suite *case_load_suite(void);

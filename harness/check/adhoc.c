@@ -21,12 +21,19 @@
 const char *adhoc_set_name(enum input_set set)
 {
 	static const char *const names[] = {
-		[SET_RANDOM] = "random",     [SET_ZEROS] = "zeros",
-		[SET_REPEATS] = "repeats",   [SET_SCALAR_0] = "scalar-0",
-		[SET_SCALAR_1] = "scalar-1", [SET_NARROW] = "narrow",
-		[SET_BOUNDARY] = "boundary", [SET_SCALAR_MINUS_1] = "scalar-minus-1",
+		[SET_RANDOM] = "random",	   [SET_ZEROS] = "zeros",
+		[SET_REPEATS] = "repeats",	   [SET_SCALAR_0] = "scalar-0",
+		[SET_SCALAR_1] = "scalar-1",	   [SET_NARROW] = "narrow",
+		[SET_BOUNDARY] = "boundary",	   [SET_SCALAR_MINUS_1] = "scalar-minus-1",
+		[SET_SCALAR_TAIL] = "scalar-tail",
 	};
 	return names[set];
+}
+
+bool adhoc_set_is_scalar(enum input_set set)
+{
+	return set == SET_SCALAR_0 || set == SET_SCALAR_1 || set == SET_SCALAR_MINUS_1 ||
+	       set == SET_SCALAR_TAIL;
 }
 
 /* The element type a parameter's type names ("float4*", "unsigned int"), if the case
@@ -235,7 +242,7 @@ void adhoc_binding_free(struct adhoc_binding *binding)
 bool adhoc_set_applies(enum input_set set, const struct kernel_sig *sig,
 		       const struct adhoc_binding *binding)
 {
-	if (set != SET_SCALAR_0 && set != SET_SCALAR_1 && set != SET_SCALAR_MINUS_1)
+	if (!adhoc_set_is_scalar(set))
 		return true;
 	for (size_t p = 0; p < sig->count; p++)
 		if (binding->spec_of[p] < 0 && sig->params[p].kind == ARG_SCALAR)
@@ -285,6 +292,7 @@ static const char *scalar_value(enum input_set set)
 	return set == SET_SCALAR_0	   ? "0"
 	       : set == SET_SCALAR_1	   ? "1"
 	       : set == SET_SCALAR_MINUS_1 ? "-1"
+	       : set == SET_SCALAR_TAIL	   ? "N - L / 2"
 					   : "N";
 }
 

@@ -43,10 +43,16 @@ enum input_set {
 	SET_NARROW = SET_CHECK_COUNT, /* values 0 and 1 only: neighbours collide */
 	SET_BOUNDARY,		      /* the element type's extremes (for floats +-2^24) */
 	SET_SCALAR_MINUS_1,	      /* random buffers, scalars -1 */
+	/* Random buffers, scalars N - L / 2: a size half a group short of the launch, so
+	 * the last group has items past it. */
+	SET_SCALAR_TAIL,
 	SET_COUNT,
 };
 
 const char *adhoc_set_name(enum input_set set);
+
+/* Whether `set` is one of those that change only the generated scalars. */
+bool adhoc_set_is_scalar(enum input_set set);
 
 /* The whole numbers of SET_BOUNDARY for an element type: an integer type's extremes (to
  * +-2^52 for 64-bit ones, which a double must hold), +-2^precision for a float type. */

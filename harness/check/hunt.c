@@ -144,6 +144,9 @@ size_t hunt_plan(const struct shape *n_own, const struct shape *l_own, unsigned 
 				for (int s = 0; s < SET_COUNT; s++) {
 					if (!(sets & (1u << s)))
 						continue;
+					/* Half of one item is none: the random set again. */
+					if (s == SET_SCALAR_TAIL && l->d[0] < 2)
+						continue;
 					for (int opt = 0; opt <= 1; opt++)
 						add_trial(&rest, &(struct hunt_trial){
 									 .set = (enum input_set)s,
@@ -507,11 +510,6 @@ static int set_rank(enum input_set set)
 	}
 }
 
-static bool scalar_set(enum input_set set)
-{
-	return set == SET_SCALAR_0 || set == SET_SCALAR_1 || set == SET_SCALAR_MINUS_1;
-}
-
 /* Whether a is a smaller reproducer than b: fewer items, then smaller groups, then
  * simpler values, then the build every simulated run makes. */
 static bool smaller(const struct hunt_trial *a, const struct hunt_trial *b)
@@ -546,7 +544,7 @@ static size_t shrink_steps(const struct hunt_trial *c, unsigned sets, struct hun
 		}
 	}
 	static const enum input_set simpler[] = { SET_ZEROS, SET_NARROW, SET_REPEATS };
-	for (size_t s = 0; s < 3 && !scalar_set(c->set); s++) {
+	for (size_t s = 0; s < 3 && !adhoc_set_is_scalar(c->set); s++) {
 		if (!(sets & (1u << simpler[s])) || set_rank(simpler[s]) >= set_rank(c->set))
 			continue;
 		out[n] = *c;
@@ -850,7 +848,7 @@ static int target_model(const struct hunt_target *t, struct shape *n, struct sha
 	*l = tc->nsim_locals ? tc->sim_locals[0] : tc->locals[0];
 	*sets = 0;
 	for (int s = 0; s < SET_COUNT; s++) {
-		bool scalar = s == SET_SCALAR_0 || s == SET_SCALAR_1 || s == SET_SCALAR_MINUS_1;
+		bool scalar = adhoc_set_is_scalar((enum input_set)s);
 		if (t->case_path ? !scalar
 				 : adhoc_set_applies((enum input_set)s, &t->sig, &t->binding))
 			*sets |= 1u << s;
