@@ -119,6 +119,8 @@ static const char usage_text[] =
 	"                      counted (as for run)\n"
 	"      --save DIR      write each finding's smallest launch to DIR as a case that\n"
 	"                      shows it in one Oclgrind run (the folder must exist)\n"
+	"      --json          JSON Lines: an object a finding, with its first and smallest\n"
+	"                      trials, then one with the sweep's counts, a target each\n"
 	"      --color WHEN    colour the report: auto, always or never\n"
 	"\n"
 	"Options of catalogue (writes the catalogue page, Markdown, to standard output):\n"
@@ -847,9 +849,17 @@ out:
 /* clharness hunt: a sweep under the simulator for what one run misses. */
 static int cmd_hunt(int argc, char **argv)
 {
-	enum { OPT_BUDGET = OPT_COMMAND_OWN, OPT_TIMEOUT, OPT_SAVE, OPT_SUPPRESSIONS, OPT_COLOR };
+	enum {
+		OPT_BUDGET = OPT_COMMAND_OWN,
+		OPT_TIMEOUT,
+		OPT_SAVE,
+		OPT_SUPPRESSIONS,
+		OPT_COLOR,
+		OPT_JSON
+	};
 	static const struct option options[] = {
 		KERNEL_FORM_OPTIONS,
+		{ "json", no_argument, NULL, OPT_JSON },
 		{ "suppressions", required_argument, NULL, OPT_SUPPRESSIONS },
 		{ "budget", required_argument, NULL, OPT_BUDGET },
 		{ "save", required_argument, NULL, OPT_SAVE },
@@ -866,6 +876,7 @@ static int cmd_hunt(int argc, char **argv)
 	const char *colour = "auto";
 	struct walk paths = { 0 };
 	int status = EXIT_USAGE;
+	enum report_format format = REPORT_TEXT;
 	long long n;
 
 	optind = 1;
@@ -877,6 +888,9 @@ static int cmd_hunt(int argc, char **argv)
 		if (taken)
 			continue;
 		switch (c) {
+		case OPT_JSON:
+			format = REPORT_JSON;
+			break;
 		case OPT_SAVE:
 			rq.save_dir = optarg;
 			break;
@@ -946,7 +960,7 @@ static int cmd_hunt(int argc, char **argv)
 	}
 	rq.progress = isatty(STDERR_FILENO);
 	struct reporter reporter;
-	report_init(&reporter, REPORT_TEXT, stdout, colour_wanted(colour));
+	report_init(&reporter, format, stdout, colour_wanted(colour));
 	interrupt_install();
 	status = hunt_run(&rq, &reporter);
 	if (interrupt_signal())

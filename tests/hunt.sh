@@ -53,6 +53,14 @@ unsimulable_build_left_out() {
 	run 0 hunt --budget 4 -j 2 "$top/cases/reduce/grid_float4.yaml" &&
 		has "the optimised build was left out: Oclgrind could not simulate it (crash at the plain run's shape)"
 }
+# JSON Lines for a pipeline: the finding with its trials, then the sweep's counts.
+json_lines() {
+	run 1 hunt --json --budget 20 -j 2 "$top/kernels/shift/across_groups_barrier.cl" \
+		--kernel shift_after_barrier --global 64 --local 16 &&
+		grep -q '^{"target":"[^"]*across_groups_barrier.cl","finding":{"severity":"error","kind":"race".*"first_trial":[0-9]*,"plain_run":false,"first":{"inputs":"[a-z0-9-]*","n":\[[0-9]*\],"l":\[[0-9]*\],"build":"as-written"}.*"smallest":{.*"shrunk":\(true\|false\),"saved":null}$' "$out" &&
+		grep -q '^{"target":"[^"]*across_groups_barrier.cl","summary":{"trials":[0-9]*,"trials_run":[0-9]*,.*"errors":1,"warnings":0,"by_plain_run":0,.*"optimised_left_out":null,"cut_short":\(null\|"budget"\)}}$' "$out" &&
+		! grep -q "note:" "$out"
+}
 usage() {
 	run 2 hunt "$top/kernels/shift/across_groups_barrier.cl" &&
 		has "hunt FILE.cl needs --kernel NAME, --global G and --local L" &&
@@ -65,5 +73,6 @@ check "a finding is shrunk, and its saved case shows it in one Oclgrind run" shr
 check "a kernel with its barrier gives no finding anywhere in the sweep" fixed_twin_is_clean
 check "sim_build: optimised simulates the optimised program" optimised_build_is_real
 check "an optimised build Oclgrind cannot simulate is left out of the sweep, and said so" unsimulable_build_left_out
+check "--json writes each finding with its trials, then the sweep's counts" json_lines
 check "a kernel file without --kernel, or a budget of 0, is a usage error" usage
 echo "1..$n"

@@ -771,6 +771,63 @@ static char *save_reproducer(const struct hunt_target *t, const struct found *f,
 
 /* ---- the report ---------------------------------------------------------------------- */
 
+/* A trial as JSON: {"inputs":"zeros","n":[24],"l":[8],"build":"optimised"}. */
+static void json_trial(struct strbuf *out, const struct hunt_trial *t)
+{
+	strbuf_printf(out, "{\"inputs\":\"%s\",\"n\":[", adhoc_set_name(t->set));
+	for (unsigned d = 0; d < t->n.dims; d++)
+		strbuf_printf(out, "%s%lld", d ? "," : "", t->n.d[d]);
+	strbuf_puts(out, "],\"l\":[");
+	for (unsigned d = 0; d < t->l.dims; d++)
+		strbuf_printf(out, "%s%lld", d ? "," : "", t->l.d[d]);
+	strbuf_printf(out, "],\"build\":\"%s\"}", t->optimised ? "optimised" : "as-written");
+}
+
+/* The hunt of one target as JSON Lines for machines: an object a finding, with the trial
+ * that first showed it and the smallest launch, then one with the sweep's counts. */
+static void report_hunt_json(const struct hunt_target *t, const struct hunt_state *st,
+			     unsigned jobs, bool cut_short, enum verdict optimised_broke,
+			     size_t errors, size_t warnings, size_t plain, struct strbuf *out)
+{
+	for (size_t i = 0; i < st->nfound; i++) {
+		const struct found *f = &st->found[i];
+		strbuf_puts(out, "{\"target\":");
+		json_string(out, t->label);
+		strbuf_puts(out, ",\"finding\":");
+		report_json_finding(out, &f->finding);
+		strbuf_printf(out, ",\"first_trial\":%zu,\"plain_run\":%s,\"first\":", f->trial + 1,
+			      f->trial == 0 ? "true" : "false");
+		json_trial(out, &st->trials[f->trial]);
+		strbuf_printf(out, ",\"after_s\":%.3f,\"smallest\":", f->after_s);
+		json_trial(out, &f->smallest);
+		strbuf_printf(out, ",\"shrunk\":%s,\"saved\":", f->shrunk ? "true" : "false");
+		if (f->saved)
+			json_string(out, f->saved);
+		else
+			strbuf_puts(out, "null");
+		strbuf_puts(out, "}\n");
+	}
+	strbuf_puts(out, "{\"target\":");
+	json_string(out, t->label);
+	strbuf_printf(out,
+		      ",\"summary\":{\"trials\":%zu,\"trials_run\":%zu,\"seconds\":%.1f,"
+		      "\"jobs\":%u,\"errors\":%zu,\"warnings\":%zu,\"by_plain_run\":%zu,"
+		      "\"not_applicable\":%zu,\"failed\":%zu,\"suppressed\":%zu,"
+		      "\"optimised_left_out\":",
+		      st->ntrials, st->done, (clock_now_ns() - st->start_ns) / 1e9, jobs, errors,
+		      warnings, plain, st->not_applicable, st->lost, st->suppressed);
+	if (optimised_broke != VERDICT_PASS)
+		json_string(out, verdict_name(optimised_broke));
+	else
+		strbuf_puts(out, "null");
+	strbuf_puts(out, ",\"cut_short\":");
+	if (cut_short)
+		json_string(out, interrupt_signal() ? "stopped" : "budget");
+	else
+		strbuf_puts(out, "null");
+	strbuf_puts(out, "}}\n");
+}
+
 /* Reports what the sweep of one target found; returns its errors. optimised_broke: why
  * the optimised build was left out of the sweep (VERDICT_PASS: it was not). */
 static size_t report_hunt(const struct hunt_target *t, struct hunt_state *st, unsigned jobs,
@@ -778,6 +835,19 @@ static size_t report_hunt(const struct hunt_target *t, struct hunt_state *st, un
 {
 	struct strbuf text = { 0 };
 	size_t errors = 0, warnings = 0, plain = 0;
+	for (size_t i = 0; i < st->nfound; i++) {
+		errors += st->found[i].finding.severity == DIAG_ERROR;
+		warnings += st->found[i].finding.severity != DIAG_ERROR;
+		plain += st->found[i].trial == 0;
+	}
+	if (rp->format == REPORT_JSON) {
+		report_hunt_json(t, st, jobs, cut_short, optimised_broke, errors, warnings, plain,
+				 &text);
+		fputs(text.data, rp->out);
+		fflush(rp->out);
+		strbuf_free(&text);
+		return errors;
+	}
 	for (size_t i = 0; i < st->nfound; i++) {
 		const struct found *f = &st->found[i];
 		report_finding(&text, &f->finding, t->label, NULL, rp->colour);
@@ -794,9 +864,6 @@ static size_t report_hunt(const struct hunt_target *t, struct hunt_state *st, un
 			 f->saved ? "; saved as " : "", f->saved ? f->saved : "");
 		diag_render_header(&text, file, f->finding.at.line, f->finding.at.col, DIAG_NOTE,
 				   msg, rp->colour);
-		errors += f->finding.severity == DIAG_ERROR;
-		warnings += f->finding.severity != DIAG_ERROR;
-		plain += f->trial == 0;
 	}
 	double took = (clock_now_ns() - st->start_ns) / 1e9;
 	strbuf_printf(

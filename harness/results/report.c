@@ -143,7 +143,7 @@ static void json_text_or_null(struct strbuf *out, const char *s)
 
 /* One finding with the same fields the text report shows: kind, memory space, both
  * sites, how often, an example of the work-items, and the words. */
-static void json_finding(struct strbuf *out, const struct finding *f)
+void report_json_finding(struct strbuf *out, const struct finding *f)
 {
 	struct strbuf words = { 0 };
 	strbuf_printf(out, "{\"severity\":\"%s\",\"kind\":\"%s\",\"what\":",
@@ -430,7 +430,7 @@ static void json_result(struct reporter *rp, const struct result *r)
 		strbuf_puts(&out, "[");
 		for (size_t i = 0; i < r->findings.count; i++) {
 			strbuf_puts(&out, i ? "," : "");
-			json_finding(&out, &r->findings.items[i]);
+			report_json_finding(&out, &r->findings.items[i]);
 		}
 		strbuf_puts(&out, "]");
 	}

@@ -55,6 +55,8 @@ void report_finding(struct strbuf *out, const struct finding *f, const char *fil
  * read here; nothing for findings without advice. */
 void report_advice(struct strbuf *out, const struct finding *f, const char *file, bool colour);
 
+/* One finding as a JSON object, with the fields a run's JSON Lines give it. */
+void report_json_finding(struct strbuf *out, const struct finding *f);
 /* Writes s as a JSON string literal, quotes included. */
 void json_string(struct strbuf *out, const char *s);
 /* A CSV field, quoted where it must be (RFC 4180), and never read as a formula by a
