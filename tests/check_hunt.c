@@ -32,6 +32,10 @@ START_TEST(test_the_plain_run_comes_first_built_as_written)
 	ck_assert_msg(count > 1 && t[0].set == SET_RANDOM && t[0].n.d[0] == 64 &&
 			      t[0].l.d[0] == 16 && !t[0].optimised,
 		      "Trial 1 must be the kernel's own launch, random inputs, built as written.");
+	ck_assert_msg(t[1].set == SET_RANDOM && t[1].n.d[0] == 64 && t[1].l.d[0] == 16 &&
+			      t[1].optimised,
+		      "Trial 2 must be the same launch optimised: it tells whether the simulator "
+		      "can run the optimised build before the sweep spends on it.");
 	free(t);
 }
 END_TEST

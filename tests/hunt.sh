@@ -57,7 +57,7 @@ unsimulable_build_left_out() {
 json_lines() {
 	run 1 hunt --json --budget 20 -j 2 "$top/kernels/shift/across_groups_barrier.cl" \
 		--kernel shift_after_barrier --global 64 --local 16 &&
-		grep -q '^{"target":"[^"]*across_groups_barrier.cl","finding":{"severity":"error","kind":"race".*"first_trial":[0-9]*,"plain_run":false,"first":{"inputs":"[a-z0-9-]*","n":\[[0-9]*\],"l":\[[0-9]*\],"build":"as-written"}.*"smallest":{.*"shrunk":\(true\|false\),"saved":null}$' "$out" &&
+		grep -q '^{"target":"[^"]*across_groups_barrier.cl","finding":{"severity":"error","kind":"race".*"first_trial":[0-9]*,"plain_run":false,"first":{"inputs":"[a-z0-9-]*","N":[0-9]*,"L":[0-9]*,"build":"as-written"}.*"smallest":{.*"shrunk":\(true\|false\),"saved":null}$' "$out" &&
 		grep -q '^{"target":"[^"]*across_groups_barrier.cl","summary":{"trials":[0-9]*,"trials_run":[0-9]*,.*"errors":1,"warnings":0,"by_plain_run":0,.*"optimised_left_out":null,"cut_short":\(null\|"budget"\)}}$' "$out" &&
 		! grep -q "note:" "$out"
 }

@@ -120,8 +120,11 @@ size_t hunt_plan(const struct shape *n_own, const struct shape *l_own, unsigned 
 		 unsigned long long max_group, bool ragged, struct hunt_trial **trials)
 {
 	struct plan_list pl = { 0 };
-	/* The plain run first: what one simulated run of the case would show. */
+	/* The plain run first: what one simulated run of the case would show; then its
+	 * optimised twin, which tells whether the simulator can run the optimised build. */
 	add_trial(&pl, &(struct hunt_trial){ .set = SET_RANDOM, .n = *n_own, .l = *l_own });
+	add_trial(&pl, &(struct hunt_trial){
+			       .set = SET_RANDOM, .n = *n_own, .l = *l_own, .optimised = true });
 	struct shape *groups;
 	size_t ngroups = group_shapes(n_own->dims, max_group, &groups);
 	struct plan_list rest = { 0 };
@@ -315,9 +318,11 @@ struct found {
 struct hunt_state {
 	const struct hunt_trial *trials;
 	size_t ntrials;
+	size_t begin; /* the first trial the children run: those before it have run */
 	size_t done, not_applicable, lost;
-	enum verdict broke; /* the last build error or crash; VERDICT_PASS: none */
-	size_t suppressed;  /* findings a case's suppress: list matched, left out */
+	/* The last build error or crash of an optimised trial; VERDICT_PASS: none. */
+	enum verdict optimised_broke;
+	size_t suppressed; /* findings a case's suppress: list matched, left out */
 	struct found *found;
 	size_t nfound;
 	uint64_t start_ns;
@@ -354,8 +359,9 @@ static void take_result(struct hunt_state *st, struct result *r)
 	else if (r->verdict == VERDICT_BUILD_ERROR || r->verdict == VERDICT_TIMEOUT ||
 		 r->verdict == VERDICT_CRASH)
 		st->lost++;
-	if (r->verdict == VERDICT_BUILD_ERROR || r->verdict == VERDICT_CRASH)
-		st->broke = r->verdict;
+	if ((r->verdict == VERDICT_BUILD_ERROR || r->verdict == VERDICT_CRASH) &&
+	    st->trials[index].optimised)
+		st->optimised_broke = r->verdict;
 	if (st->watch) {
 		for (size_t i = 0; i < r->findings.count; i++)
 			if (finding_same(st->watch, &r->findings.items[i]))
@@ -431,13 +437,13 @@ static void show_progress(const struct hunt_state *st, const char *label, double
 static bool run_sweep(const struct hunt_target *t, struct hunt_state *st, unsigned jobs,
 		      unsigned timeout_s, double budget_s, bool progress)
 {
-	if (jobs > st->ntrials)
-		jobs = (unsigned)st->ntrials;
+	if (jobs > st->ntrials - st->begin)
+		jobs = (unsigned)(st->ntrials - st->begin);
 	struct hunt_child *kids = xcalloc(jobs, sizeof *kids);
 	size_t running = 0;
 	int *fds = xcalloc(jobs, sizeof *fds);
 	for (unsigned k = 0; k < jobs; k++) {
-		struct sweep_job job = { t, st, k, jobs, timeout_s };
+		struct sweep_job job = { t, st, st->begin + k, jobs, timeout_s };
 		kids[running].pid = child_start(sweep_child, &job, fds, running, &fds[running]);
 		kids[running].fd = fds[running];
 		running++;
@@ -771,16 +777,15 @@ static char *save_reproducer(const struct hunt_target *t, const struct found *f,
 
 /* ---- the report ---------------------------------------------------------------------- */
 
-/* A trial as JSON: {"inputs":"zeros","n":[24],"l":[8],"build":"optimised"}. */
+/* A trial as JSON, its shapes as a run's JSON gives them:
+ * {"inputs":"zeros","N":24,"L":8,"build":"optimised"}. */
 static void json_trial(struct strbuf *out, const struct hunt_trial *t)
 {
-	strbuf_printf(out, "{\"inputs\":\"%s\",\"n\":[", adhoc_set_name(t->set));
-	for (unsigned d = 0; d < t->n.dims; d++)
-		strbuf_printf(out, "%s%lld", d ? "," : "", t->n.d[d]);
-	strbuf_puts(out, "],\"l\":[");
-	for (unsigned d = 0; d < t->l.dims; d++)
-		strbuf_printf(out, "%s%lld", d ? "," : "", t->l.d[d]);
-	strbuf_printf(out, "],\"build\":\"%s\"}", t->optimised ? "optimised" : "as-written");
+	strbuf_printf(out, "{\"inputs\":\"%s\",\"N\":", adhoc_set_name(t->set));
+	report_json_shape(out, &t->n);
+	strbuf_puts(out, ",\"L\":");
+	report_json_shape(out, &t->l);
+	strbuf_printf(out, ",\"build\":\"%s\"}", t->optimised ? "optimised" : "as-written");
 }
 
 /* The hunt of one target as JSON Lines for machines: an object a finding, with the trial
@@ -939,29 +944,25 @@ static int hunt_one(const struct hunt_target *t, const struct hunt_request *rq, 
 	size_t ntrials = hunt_plan(&n, &l, sets, SIMULATOR_MAX_GROUP, ragged, &trials);
 	uint64_t start = clock_now_ns();
 	uint64_t deadline = start + (uint64_t)(budget_s * 1e9);
-	/* Oclgrind 21.10 crashes on, or refuses, some optimised programs (vector loads the
-	 * optimiser widens, llvm.assume): one probe at the plain shape, so that a build it
-	 * cannot simulate costs one trial, not half the sweep. */
-	struct hunt_trial probe = { .set = SET_RANDOM, .n = n, .l = l, .optimised = true };
-	struct hunt_state probing = {
-		.trials = &probe, .ntrials = 1, .start_ns = start, .phase = "probe"
-	};
-	run_sweep(t, &probing, 1, rq->timeout_s, budget_s * 0.8, rq->progress);
-	for (size_t i = 0; i < probing.nfound; i++)
-		finding_free(&probing.found[i].finding);
-	free(probing.found);
-	if (probing.broke != VERDICT_PASS) {
-		size_t kept = 0;
-		for (size_t i = 0; i < ntrials; i++)
-			if (!trials[i].optimised)
-				trials[kept++] = trials[i];
-		ntrials = kept;
-	}
+	/* The plain run and its optimised twin come first, alone: Oclgrind 21.10 crashes
+	 * on, or refuses, some optimised programs (vector loads the optimiser widens,
+	 * llvm.assume), and a build it cannot simulate should cost one trial, not half the
+	 * sweep. A fifth of the budget is kept for shrinking what the sweep finds. */
 	struct hunt_state st = {
-		.trials = trials, .ntrials = ntrials, .start_ns = start, .phase = "sweep"
+		.trials = trials, .ntrials = 2, .start_ns = start, .phase = "sweep"
 	};
-	/* A fifth of the budget is kept for shrinking what the sweep finds. */
 	bool cut_short = run_sweep(t, &st, jobs, rq->timeout_s, budget_s * 0.8, rq->progress);
+	enum verdict optimised_broke = st.optimised_broke;
+	if (!cut_short) {
+		size_t kept = st.begin = st.ntrials;
+		for (size_t i = kept; i < ntrials; i++)
+			if (optimised_broke == VERDICT_PASS || !trials[i].optimised)
+				trials[kept++] = trials[i];
+		st.ntrials = kept;
+		cut_short = run_sweep(t, &st, jobs, rq->timeout_s, budget_s * 0.8, rq->progress);
+	} else {
+		st.ntrials = ntrials; /* for the count of trials that did not run */
+	}
 	if (st.nfound > 1) /* qsort takes no null array, even empty */
 		qsort(st.found, st.nfound, sizeof *st.found, by_trial);
 	for (size_t i = 0; i < st.nfound; i++) {
@@ -974,7 +975,7 @@ static int hunt_one(const struct hunt_target *t, const struct hunt_request *rq, 
 		if (rq->save_dir)
 			f->saved = save_reproducer(t, f, i, rq->save_dir);
 	}
-	*errors += report_hunt(t, &st, jobs, cut_short, probing.broke, rp);
+	*errors += report_hunt(t, &st, jobs, cut_short, optimised_broke, rp);
 	for (size_t i = 0; i < st.nfound; i++) {
 		finding_free(&st.found[i].finding);
 		free(st.found[i].saved);

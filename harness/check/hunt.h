@@ -34,10 +34,10 @@ struct hunt_trial {
 /* The sweep for a case (or kernel) whose own simulated shape is n_own, l_own, whose
  * input buffers can take the sets `sets` (a bit per enum input_set), on a simulator
  * that takes work-groups of up to max_group items: the own shape with random inputs
- * first, the plain run; then every input set, work-group size (1, 2, 4, ... up to
- * max_group, in each dimension alone and in all at once), group count (one, two, three;
- * where ragged, also N that is no multiple of L) and build, the cheapest first. Caller
- * frees *trials. */
+ * first, the plain run, and second the same optimised; then every input set, work-group size (1, 2,
+ * 4, ... up to max_group, in each dimension alone and in all at once), group count (one, two,
+ * three; where ragged, also N that is no multiple of L) and build, the cheapest first. Caller frees
+ * *trials. */
 size_t hunt_plan(const struct shape *n_own, const struct shape *l_own, unsigned sets,
 		 unsigned long long max_group, bool ragged, struct hunt_trial **trials);
 

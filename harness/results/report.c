@@ -215,8 +215,7 @@ static void shape(struct strbuf *out, const struct result *r)
 	strbuf_puts(out, r->n.dims > 0 ? shape_run_text(&r->n, &r->l, " ", text) : "build");
 }
 
-/* A shape in JSON: a number for a 1-D one, as results always had; a list for N-D. */
-static void json_shape(struct strbuf *out, const struct shape *s)
+void report_json_shape(struct strbuf *out, const struct shape *s)
 {
 	if (s->dims == 0) {
 		strbuf_puts(out, "null");
@@ -387,9 +386,9 @@ static void json_result(struct reporter *rp, const struct result *r)
 	json_key(&out, "backend");
 	json_string(&out, r->backend);
 	json_key(&out, "N");
-	json_shape(&out, &r->n);
+	report_json_shape(&out, &r->n);
 	json_key(&out, "L");
-	json_shape(&out, &r->l);
+	report_json_shape(&out, &r->l);
 	json_key(&out, "shape");
 	struct strbuf sh = { 0 };
 	shape(&sh, r);

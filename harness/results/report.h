@@ -55,6 +55,8 @@ void report_finding(struct strbuf *out, const struct finding *f, const char *fil
  * read here; nothing for findings without advice. */
 void report_advice(struct strbuf *out, const struct finding *f, const char *file, bool colour);
 
+/* A shape in JSON: a number for a 1-D one, as results always had; a list for N-D. */
+void report_json_shape(struct strbuf *out, const struct shape *s);
 /* One finding as a JSON object, with the fields a run's JSON Lines give it. */
 void report_json_finding(struct strbuf *out, const struct finding *f);
 /* Writes s as a JSON string literal, quotes included. */
