@@ -134,7 +134,9 @@ static const char usage_text[] =
 	"                      and class.md, to DIR (default grades)\n"
 	"  -d, --device NAME   the device for the correct and speed checks (default: the\n"
 	"                      first device `clharness devices` lists)\n"
-	"      --timeout S     a run's wall-clock limit instead of the assignment's\n"
+	"      --timeout S     a run's wall-clock limit (default: after its build, 50 times\n"
+	"                      the reference kernel's slowest run, at least 2 s, at most\n"
+	"                      the assignment's wall limit)\n"
 	"\n"
 	"Exit status: 0 when every result is what its case expects, 1 when any is not,\n"
 	"2 on usage or setup errors. Under --tap a failure is its \"not ok\" line and the\n"
@@ -1331,6 +1333,20 @@ static int cmd_grade(int argc, char **argv)
 	struct grade_options gopt = {
 		.device = device, .simulator = simulator, .wall_s = wall_s, .speed_lock = lock
 	};
+	if (wall_s == 0) {
+		char *note = NULL;
+		grade_calibrate(a, &gopt, &note);
+		fprintf(stderr, "grade: a run may take %u s on %s",
+			gopt.device_run_s ? gopt.device_run_s : a->wall_s, device);
+		if (simulator)
+			fprintf(stderr, ", %u s on %s",
+				gopt.simulator_run_s ? gopt.simulator_run_s : a->wall_s, simulator);
+		fprintf(stderr, " (%d times the reference kernel's slowest run, at least %d s)\n",
+			GRADE_LIMIT_FACTOR, GRADE_LIMIT_FLOOR_S);
+		if (note)
+			fprintf(stderr, "clharness: warning: %s\n", note);
+		free(note);
+	}
 	struct batch_options bo = { .assignment = a,
 				    .grade = &gopt,
 				    .out_dir = out_dir,
@@ -1341,6 +1357,7 @@ static int cmd_grade(int argc, char **argv)
 	interrupt_install();
 	size_t unwritten = batch_grade(&bo, subs, nsubs, grades);
 	free(lock);
+	grade_options_free(&gopt);
 	/* After a stop, the table holds the students who were finished. */
 	size_t graded = 0;
 	for (size_t i = 0; i < nsubs; i++) {

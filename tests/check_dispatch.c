@@ -30,8 +30,7 @@ static int fake_list(struct target **targets, size_t *count, char **cause)
 					 .platform = xstrdup("fake"),
 					 .driver = xstrdup("0"),
 					 .opencl = xstrdup("none"),
-					 .limits = { .compute_units = 1,
-						     .max_work_group = 1024 } };
+					 .limits = { .compute_units = 1, .max_work_group = 1024 } };
 	*count = 1;
 	return 0;
 }
@@ -222,6 +221,40 @@ START_TEST(test_limits_stop_a_run_that_spins_or_allocates_too_much)
 }
 END_TEST
 
+/* Grading's limits: runs after the build get the shorter run limit, and the first run
+ * that hangs ends the dispatch, so a kernel that hangs costs one limit, not one a run. */
+START_TEST(test_a_hang_ends_the_dispatch_under_the_run_limit)
+{
+	const char *names[] = { "hang", "good" };
+	struct test_case *cases[2];
+	named_cases(names, 2, cases);
+
+	struct run_options opt = { .repeat = 1,
+				   .run_limit_s = 1,
+				   .run_limit_why = "the run limit",
+				   .stop_at_timeout = true };
+	struct dispatcher *d;
+	char *cause = NULL;
+	ck_assert_msg(dispatch_open(&backend_fake, cases, 2, &opt, 20, &d, &cause) == 0,
+		      "The fake backend lists its target.");
+	struct collected got = { 0 };
+	uint64_t start = clock_now_ns();
+	dispatch_run(d, 0, collect, &got);
+	dispatch_close(d);
+	double seconds = (clock_now_ns() - start) / 1e9;
+
+	ck_assert_msg(got.count == 1 && got.verdict[0] == VERDICT_TIMEOUT,
+		      "The hanging run is the last result (%zu results, the first %s).", got.count,
+		      got.count ? verdict_name(got.verdict[0]) : "none");
+	ck_assert_msg(seconds < 10,
+		      "The run limit (1 s), not the dispatcher's (20 s), stops the hanging run; "
+		      "it took %.1f s.",
+		      seconds);
+	for (int i = 0; i < 2; i++)
+		case_free(cases[i]);
+}
+END_TEST
+
 /* In a worker: sends the bytes `arg` points at (a struct garbage), then waits to be
  * killed, as a worker whose memory a kernel overwrote might. */
 struct garbage {
@@ -275,6 +308,7 @@ Suite *dispatch_suite(void)
 	tcase_add_test(tc, test_each_failure_costs_one_run_and_the_rest_still_run);
 	tcase_add_test(tc, test_limits_stop_a_run_that_spins_or_allocates_too_much);
 	tcase_add_test(tc, test_a_garbled_stream_is_noticed_at_once);
+	tcase_add_test(tc, test_a_hang_ends_the_dispatch_under_the_run_limit);
 	suite_add_tcase(s, tc);
 	return s;
 }

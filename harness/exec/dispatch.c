@@ -45,6 +45,7 @@ struct run_job {
 	size_t first_run;
 	int fd;
 	struct strbuf out;
+	bool timed_out; /* a run of it timed out (run_options.stop_at_timeout) */
 };
 
 static void job_begin(void *ctx, size_t case_index, size_t run)
@@ -226,11 +227,26 @@ static char *crash_message(const struct run_options *opt, const char *how)
 			 opt->address_space_limit / 1073741824.0);
 }
 
-/* The time limit of one run of case `c`: the case's own, where it sets a shorter one. */
-static unsigned run_limit(const struct run_job *job, size_t c, unsigned timeout_s)
+/* The time limit of run `run` of case `c`: the case's own, where it sets a shorter one,
+ * and after the build the options' run limit, where that is shorter still. */
+static unsigned run_limit(const struct run_job *job, size_t c, size_t run, unsigned timeout_s)
 {
 	unsigned own = c < job->ncases ? job->cases[c]->timeout_s : 0;
-	return own > 0 && own < timeout_s ? own : timeout_s;
+	unsigned limit = own > 0 && own < timeout_s ? own : timeout_s;
+	unsigned after_build = job->opt->run_limit_s;
+	return run > 0 && after_build > 0 && after_build < limit ? after_build : limit;
+}
+
+/* Why a run that hangs was stopped after `limit` seconds. */
+static char *timeout_message(const struct run_job *job, unsigned limit, size_t run)
+{
+	if (run > 0 && job->opt->run_limit_s == limit && job->opt->run_limit_why)
+		return xasprintf("no result after %u s (%s): the kernel hangs or is far too "
+				 "slow, so its worker was killed",
+				 limit, job->opt->run_limit_why);
+	return xasprintf("no result after %u s: the kernel hangs or is too slow, so its worker "
+			 "was killed (raise --timeout, or the case's timeout, if it is only slow)",
+			 limit);
 }
 
 /* Follows one worker of `job` until it finishes or leaves. Returns true when it finished
@@ -274,7 +290,7 @@ static bool follow(struct run_job *job, struct worker *w, unsigned timeout_s,
 		   void (*emit)(void *ctx, struct result *r), void *ctx)
 {
 	size_t cur_case = job->first_case, cur_run = job->first_run;
-	unsigned limit = run_limit(job, cur_case, timeout_s);
+	unsigned limit = run_limit(job, cur_case, 0, timeout_s);
 	uint64_t deadline = clock_now_ns() + limit * NS_PER_S;
 	bool reported = false; /* the current run's result has arrived */
 	char *lost = NULL;
@@ -299,11 +315,8 @@ static bool follow(struct run_job *job, struct worker *w, unsigned timeout_s,
 			free(worker_finish(w, true));
 			lost_verdict = VERDICT_TIMEOUT;
 			if (!reported)
-				lost = xasprintf(
-					"no result after %u s: the kernel hangs or is too slow, so "
-					"its worker was killed (raise "
-					"--timeout, or the case's timeout, if it is only slow)",
-					limit);
+				lost = timeout_message(job, limit, cur_run);
+			job->timed_out = true;
 			break;
 		}
 		const char *malformed = ev == WORKER_GARBLED ? "stream" : NULL;
@@ -334,6 +347,7 @@ static bool follow(struct run_job *job, struct worker *w, unsigned timeout_s,
 			if (limit_s > 0 && (end.signal == SIGXCPU ||
 					    (end.signal == SIGKILL && end.cpu_s >= limit_s))) {
 				lost_verdict = VERDICT_TIMEOUT;
+				job->timed_out = true;
 				if (!reported)
 					lost = xasprintf("over %u s of CPU time (all its threads "
 							 "together), the limit of a run: the "
@@ -347,7 +361,7 @@ static bool follow(struct run_job *job, struct worker *w, unsigned timeout_s,
 			break;
 		}
 		if (type == FRAME_BEGIN) {
-			limit = run_limit(job, cur_case, timeout_s);
+			limit = run_limit(job, cur_case, cur_run, timeout_s);
 			deadline = clock_now_ns() + limit * NS_PER_S;
 		} else if (type == FRAME_ERROR) {
 			char *message = NULL;
@@ -417,6 +431,8 @@ void dispatch_run(struct dispatcher *d, size_t index, void (*emit)(void *ctx, st
 			}
 		}
 		if (follow(&job, &w, d->timeout_s, emit, ctx))
+			return;
+		if (job.timed_out && d->opt->stop_at_timeout)
 			return;
 	}
 }

@@ -25,6 +25,16 @@ struct run_options {
 	uint64_t address_space_limit;
 	/* --suppressions: findings every case means to have, before each case's own. */
 	const struct suppression_list *suppressions;
+	/* A run's wall-clock limit once its case is built, where shorter than the
+	 * dispatcher's (0: that one): grading derives it from the reference kernel's own
+	 * time, while a build keeps the longer limit. run_limit_why says how it was derived,
+	 * for the timeout's message. */
+	unsigned run_limit_s;
+	const char *run_limit_why;
+	/* A run that times out ends the dispatch: a kernel that hangs at one size would hang
+	 * at the next, and each would cost the whole limit. The runs after it give no
+	 * result. */
+	bool stop_at_timeout;
 };
 
 /* Where results go. begin() announces each run before it starts, so that a run that

@@ -17,13 +17,13 @@
 /* Failing runs a check reports in detail; the rest are counted. */
 #define MAX_REPORTED_RUNS 3
 
-/* One run of the submission, kept so that checks asking for the same run share it (a
- * race check and a memory check read the same simulator run). */
-struct cached_run {
-	bool simulated;
-	const char *case_path;
-	struct shape n, l;
-	struct result r;
+/* The runs of one check on its target, in the order the runner makes them. */
+struct check_runs {
+	struct test_case *tc; /* the check's case, the submission in place, its runs the check's */
+	size_t planned;	      /* sizes x work-group sizes */
+	struct result *results;
+	size_t count;
+	size_t same_as; /* an earlier check with the same runs, whose results these are */
 };
 
 struct grader {
@@ -31,24 +31,15 @@ struct grader {
 	const struct grade_options *opt;
 	const char *path; /* the submission */
 	unsigned wall_s;
-	struct cached_run *cache;
-	size_t ncache;
+	struct check_runs *runs; /* one per check */
+	/* The first run that hung, "N=65536, L=64 on pocl-cpu": every run after it, on any
+	 * target, is left out, since each would wait out the limit too. NULL: none hung. */
+	char *hang;
 };
 
 double grade_round(double points)
 {
 	return round(points * 100) / 100;
-}
-
-static void take_result(void *ctx, struct result *r)
-{
-	struct result *out = ctx;
-	/* A failed build ends the run before it starts: it is the one result that counts. */
-	if (out->case_name && out->verdict != VERDICT_PASS)
-		return;
-	result_free(out);
-	*out = *r;
-	*r = (struct result){ 0 };
 }
 
 /* The limits every worker of this grading runs under. */
@@ -57,37 +48,6 @@ static struct run_options limited(const struct grader *g)
 	return (struct run_options){ .repeat = 1,
 				     .cpu_limit_s = g->a->cpu_s,
 				     .address_space_limit = g->a->address_space };
-}
-
-/* Runs `tc` once at (n, l) on the target named `target`, in a worker process of its own
- * (the one that lists the devices runs it). */
-static void run_fresh(const struct grader *g, const char *target, struct test_case *tc,
-		      const struct shape *n, const struct shape *l, unsigned repeat,
-		      struct result *out)
-{
-	struct run_options opt = limited(g);
-	opt.sizes = n;
-	opt.nsizes = 1;
-	opt.locals = l;
-	opt.nlocals = 1;
-	opt.repeat = repeat;
-	char *patterns[] = { (char *)target };
-	struct selection sel;
-	selection_open(&sel, patterns, 1, &tc, 1, &opt, g->wall_s);
-	*out = (struct result){ 0 };
-	if (sel.count > 0)
-		selection_run(&sel, 0, take_result, out);
-	if (out->case_name == NULL) {
-		*out = (struct result){ .case_name = xstrdup(tc->name),
-					.case_path = xstrdup(tc->path),
-					.target = xstrdup(target),
-					.n = *n,
-					.l = *l };
-		result_set_diag(out, VERDICT_CASE_ERROR, g->path, 0, 0, "%s cannot run here%s%s",
-				target, sel.nmissing ? ": " : "",
-				sel.nmissing ? sel.missing[0].reason : "");
-	}
-	selection_free(&sel);
 }
 
 /* Takes the timing lock: exclusive around timed runs, shared around every other run, so
@@ -110,27 +70,63 @@ static void drop_lock(int fd)
 		close(fd);
 }
 
-/* The result of one run of the submission, from an earlier check where it ran before. The
- * result stays valid until the next call. */
-static const struct result *run_once(struct grader *g, bool simulated, const char *case_path,
-				     struct test_case *tc, const struct shape *n,
-				     const struct shape *l)
+/* Replaces a list of shapes with a copy of another. */
+static void set_shapes(struct shape **list, size_t *count, const struct shape *from, size_t n)
 {
-	for (size_t i = 0; i < g->ncache; i++) {
-		const struct cached_run *c = &g->cache[i];
-		if (c->simulated == simulated && strcmp(c->case_path, case_path) == 0 &&
-		    shape_equal(&c->n, n) && shape_equal(&c->l, l))
-			return &c->r;
-	}
-	g->cache = xreallocarray(g->cache, g->ncache + 1, sizeof *g->cache);
-	struct cached_run *c = &g->cache[g->ncache++];
-	*c = (struct cached_run){
-		.simulated = simulated, .case_path = case_path, .n = *n, .l = *l
-	};
-	int lock = take_lock(g->opt->speed_lock, LOCK_SH);
-	run_fresh(g, simulated ? g->opt->simulator : g->opt->device, tc, n, l, 1, &c->r);
-	drop_lock(lock);
-	return &c->r;
+	free(*list);
+	*list = xcalloc(n + 1, sizeof **list);
+	memcpy(*list, from, n * sizeof *from);
+	*count = n;
+}
+
+/* Makes tc run exactly sizes x locals on any target, under `name`. */
+static void set_runs(struct test_case *tc, const char *name, const struct shape *sizes,
+		     size_t nsizes, const struct shape *locals, size_t nlocals)
+{
+	set_shapes(&tc->sizes, &tc->nsizes, sizes, nsizes);
+	set_shapes(&tc->sim_sizes, &tc->nsim_sizes, sizes, nsizes);
+	set_shapes(&tc->locals, &tc->nlocals, locals, nlocals);
+	set_shapes(&tc->sim_locals, &tc->nsim_locals, locals, nlocals);
+	free(tc->pair_sizes);
+	free(tc->pair_locals);
+	tc->pair_sizes = tc->pair_locals = NULL;
+	tc->npairs = 0;
+	free(tc->name);
+	tc->name = xstrdup(name);
+}
+
+/* The sizes and work-group sizes check `c` runs `tc` at: its own, else the case's (a
+ * simulate check's: the case's simulated ones). */
+static void check_shapes(const struct grade_check *c, const struct test_case *tc,
+			 const struct shape **sizes, size_t *nsizes, const struct shape **locals,
+			 size_t *nlocals)
+{
+	bool sim = c->kind == GRADE_SIMULATE;
+	*sizes = c->sizes ? c->sizes : sim ? tc->sim_sizes : tc->sizes;
+	*nsizes = c->sizes ? c->nsizes : sim ? tc->nsim_sizes : tc->nsizes;
+	bool sim_locals = sim && tc->nsim_locals;
+	*locals = c->locals ? c->locals : sim_locals ? tc->sim_locals : tc->locals;
+	*nlocals = c->locals ? c->nlocals : sim_locals ? tc->nsim_locals : tc->nlocals;
+}
+
+/* Makes tc, the case of check `c`, run what the check runs, named by the check (a speed
+ * check: its one size and work-group size). Returns the number of runs. */
+static size_t set_check_runs(struct test_case *tc, const struct grade_check *c)
+{
+	const struct shape *sizes, *locals;
+	size_t nsizes, nlocals;
+	check_shapes(c, tc, &sizes, &nsizes, &locals, &nlocals);
+	if (c->kind == GRADE_SPEED)
+		nsizes = nlocals = 1;
+	/* Copies first: the lists may be the case's own, which set_runs replaces. */
+	struct shape *own_sizes = xcalloc(nsizes + 1, sizeof *own_sizes);
+	struct shape *own_locals = xcalloc(nlocals + 1, sizeof *own_locals);
+	memcpy(own_sizes, sizes, nsizes * sizeof *sizes);
+	memcpy(own_locals, locals, nlocals * sizeof *locals);
+	set_runs(tc, c->name, own_sizes, nsizes, own_locals, nlocals);
+	free(own_sizes);
+	free(own_locals);
+	return nsizes * nlocals;
 }
 
 /* The case of check `c`, with the submission in place of its kernels where `substitute`.
@@ -147,6 +143,116 @@ static struct test_case *check_case(const struct grader *g, const struct grade_c
 	if (substitute)
 		assignment_substitute(g->a, tc, g->path);
 	return tc;
+}
+
+/* Whether two checks make the same runs (a race check and a memory check read one
+ * simulator run). */
+static bool same_runs(const struct grade_check *a, const struct check_runs *ra,
+		      const struct grade_check *b, const struct check_runs *rb)
+{
+	if ((a->kind == GRADE_SIMULATE) != (b->kind == GRADE_SIMULATE) ||
+	    strcmp(a->case_path, b->case_path) != 0 || ra->tc->nsizes != rb->tc->nsizes ||
+	    ra->tc->nlocals != rb->tc->nlocals)
+		return false;
+	for (size_t i = 0; i < ra->tc->nsizes; i++)
+		if (!shape_equal(&ra->tc->sizes[i], &rb->tc->sizes[i]))
+			return false;
+	for (size_t i = 0; i < ra->tc->nlocals; i++)
+		if (!shape_equal(&ra->tc->locals[i], &rb->tc->locals[i]))
+			return false;
+	return true;
+}
+
+/* Loads every correct and simulate check's case with the submission in place and the
+ * check's runs; a check whose case does not load keeps tc NULL and says so. */
+static void plan_checks(struct grader *g, struct student_grade *sg)
+{
+	g->runs = xcalloc(g->a->nchecks + 1, sizeof *g->runs);
+	for (size_t i = 0; i < g->a->nchecks; i++) {
+		const struct grade_check *c = &g->a->checks[i];
+		struct check_runs *cr = &g->runs[i];
+		cr->same_as = i;
+		if (c->kind == GRADE_SPEED)
+			continue;
+		cr->tc = check_case(g, c, true, &sg->checks[i]);
+		if (cr->tc == NULL)
+			continue;
+		cr->planned = set_check_runs(cr->tc, c);
+		for (size_t j = 0; j < i; j++)
+			if (g->runs[j].tc && g->runs[j].same_as == j &&
+			    same_runs(&g->a->checks[j], &g->runs[j], c, cr)) {
+				cr->same_as = j;
+				break;
+			}
+	}
+}
+
+/* Where a phase's results go: the check whose case gave it. */
+static void take_phase_result(void *ctx, struct result *r)
+{
+	struct grader *g = ctx;
+	for (size_t i = 0; i < g->a->nchecks; i++) {
+		struct check_runs *cr = &g->runs[i];
+		if (cr->tc == NULL || cr->same_as != i || strcmp(cr->tc->name, r->case_name) != 0)
+			continue;
+		if (r->verdict == VERDICT_TIMEOUT && g->hang == NULL) {
+			char at[SHAPE_RUN_TEXT_MAX];
+			g->hang = r->n.dims > 0 ? xasprintf("%s on %s",
+							    shape_run_text(&r->n, &r->l, ", ", at),
+							    r->target)
+						: xasprintf("its build on %s", r->target);
+		}
+		cr->results = xreallocarray(cr->results, cr->count + 1, sizeof *cr->results);
+		cr->results[cr->count++] = *r;
+		*r = (struct result){ 0 };
+		return;
+	}
+}
+
+/* Runs every correct check (on the device) or every simulate check (on the simulator)
+ * in one worker, which a hang or crash replaces: a worker's start, the driver's and the
+ * submission's build are paid once, not at every run. */
+static void run_phase(struct grader *g, bool simulated)
+{
+	size_t n = 0;
+	struct test_case **cases = xcalloc(g->a->nchecks + 1, sizeof *cases);
+	for (size_t i = 0; i < g->a->nchecks; i++)
+		if (g->runs[i].tc && g->runs[i].same_as == i &&
+		    (g->a->checks[i].kind == GRADE_SIMULATE) == simulated &&
+		    g->a->checks[i].kind != GRADE_SPEED)
+			cases[n++] = g->runs[i].tc;
+	if (n == 0 || g->hang) {
+		free(cases);
+		return;
+	}
+	struct run_options opt = limited(g);
+	opt.stop_at_timeout = true;
+	if (g->opt->wall_s == 0) {
+		opt.run_limit_s = simulated ? g->opt->simulator_run_s : g->opt->device_run_s;
+		opt.run_limit_why = simulated ? g->opt->simulator_run_why : g->opt->device_run_why;
+	}
+	const char *target = simulated ? g->opt->simulator : g->opt->device;
+	char *patterns[] = { (char *)target };
+	struct selection sel;
+	int lock = take_lock(g->opt->speed_lock, LOCK_SH);
+	selection_open(&sel, patterns, 1, cases, n, &opt, g->wall_s);
+	if (sel.count > 0) {
+		selection_run(&sel, 0, take_phase_result, g);
+	} else {
+		for (size_t k = 0; k < n; k++) {
+			struct result r;
+			r = (struct result){ .case_name = xstrdup(cases[k]->name),
+					     .case_path = xstrdup(cases[k]->path),
+					     .target = xstrdup(target) };
+			result_set_diag(&r, VERDICT_CASE_ERROR, g->path, 0, 0,
+					"%s cannot run here%s%s", target, sel.nmissing ? ": " : "",
+					sel.nmissing ? sel.missing[0].reason : "");
+			take_phase_result(g, &r);
+		}
+	}
+	selection_free(&sel);
+	drop_lock(lock);
+	free(cases);
 }
 
 /* Adds what a failed run says to the check's diagnostics: the simulator's findings at the
@@ -237,66 +343,60 @@ static bool run_passes(const struct grade_check *c, const struct result *r)
 	return true;
 }
 
-/* A correct or simulate check: every size by every work-group size. */
-static void grade_runs(struct grader *g, const struct grade_check *c, struct check_grade *cg)
+/* A correct or simulate check, from its phase's runs: every size by every work-group
+ * size. Runs a hang left out count as failed. */
+static void grade_runs(struct grader *g, size_t index, struct check_grade *cg)
 {
-	struct test_case *tc = check_case(g, c, true, cg);
-	if (tc == NULL) {
+	const struct grade_check *c = &g->a->checks[index];
+	const struct check_runs *cr = &g->runs[g->runs[index].same_as];
+	if (cr->tc == NULL) {
 		cg->summary = xasprintf("its case does not load");
 		return;
 	}
 	bool sim = c->kind == GRADE_SIMULATE;
-	const struct shape *sizes = c->sizes ? c->sizes : sim ? tc->sim_sizes : tc->sizes;
-	size_t nsizes = c->sizes ? c->nsizes : sim ? tc->nsim_sizes : tc->nsizes;
-	const struct shape *locals = c->locals		      ? c->locals
-				     : sim && tc->nsim_locals ? tc->sim_locals
-							      : tc->locals;
-	size_t nlocals = c->locals		  ? c->nlocals
-			 : sim && tc->nsim_locals ? tc->nsim_locals
-						  : tc->nlocals;
-	size_t reported = 0, failed = 0;
-	bool stopped = false; /* a run timed out: the rest of the check would too */
-	for (size_t i = 0; i < nsizes; i++) {
-		for (size_t j = 0; j < nlocals; j++) {
-			if (stopped) {
-				cg->runs++;
-				continue;
-			}
-			const struct result *r =
-				run_once(g, sim, c->case_path, tc, &sizes[i], &locals[j]);
-			if (r->verdict == VERDICT_SKIP)
-				continue; /* the device cannot run this work-group size */
-			cg->runs++;
-			if (run_passes(c, r)) {
-				cg->passed++;
-				continue;
-			}
-			failed++;
-			cg->verdicts |= 1u << r->verdict;
-			if (reported++ < MAX_REPORTED_RUNS)
-				note_failure(cg, r, sim ? c->forbid : 0, g->path);
-			if (r->verdict == VERDICT_TIMEOUT || r->verdict == VERDICT_BUILD_ERROR)
-				stopped = true;
+	size_t reported = 0, received = 0;
+	bool whole_case_skipped = false;
+	for (size_t k = 0; k < cr->count; k++) {
+		const struct result *r = &cr->results[k];
+		if (r->n.dims == 0 && r->verdict == VERDICT_SKIP) {
+			whole_case_skipped = true; /* the device lacks what the case needs */
+			break;
 		}
+		/* A result about the whole case (a failed build) stands for all its runs. */
+		received += r->n.dims > 0 ? 1 : cr->planned;
+		if (r->verdict == VERDICT_SKIP)
+			continue; /* the device cannot run this work-group size */
+		cg->runs += r->n.dims > 0 ? 1 : cr->planned;
+		if (run_passes(c, r)) {
+			cg->passed++;
+			continue;
+		}
+		cg->verdicts |= 1u << r->verdict;
+		if (reported++ < MAX_REPORTED_RUNS)
+			note_failure(cg, r, sim ? c->forbid : 0, g->path);
 	}
+	size_t left_out =
+		whole_case_skipped || received >= cr->planned ? 0 : cr->planned - received;
+	cg->runs += left_out;
 	drop_repeats(&cg->diags);
-	if (failed > MAX_REPORTED_RUNS)
+	if (reported > MAX_REPORTED_RUNS)
 		diag_add(&cg->diags, DIAG_NOTE, g->path, 0, 0,
 			 "%zu more failing run%s of this check not shown",
-			 failed - MAX_REPORTED_RUNS, failed - MAX_REPORTED_RUNS == 1 ? "" : "s");
+			 reported - MAX_REPORTED_RUNS,
+			 reported - MAX_REPORTED_RUNS == 1 ? "" : "s");
 	cg->points = cg->runs ? grade_round(c->points * (double)cg->passed / (double)cg->runs) : 0;
 	if (sim)
 		cg->summary = xasprintf("%zu of %zu simulated runs free of what it forbids",
 					cg->passed, cg->runs);
 	else
 		cg->summary = xasprintf("%zu of %zu runs right", cg->passed, cg->runs);
-	if (stopped) {
+	if (left_out > 0) {
 		char *counted = cg->summary;
-		cg->summary = xasprintf("%s; the runs after a timeout or build error were not run",
-					counted);
+		cg->summary = g->hang ? xasprintf("%s; %zu not run, since the kernel hung at %s",
+						  counted, left_out, g->hang)
+				      : xasprintf("%s; %zu not run", counted, left_out);
 		free(counted);
 	}
-	case_free(tc);
 }
 
 /* The reference of a speed check: the case named by `against`, else the check's own
@@ -312,10 +412,31 @@ static struct test_case *speed_reference(const struct grader *g, const struct gr
 	return tc;
 }
 
+/* The results of a speed check's runs, in the order of its cases. */
+struct timed_runs {
+	struct result *results;
+	size_t count;
+};
+
+static void take_timed_result(void *ctx, struct result *r)
+{
+	struct timed_runs *t = ctx;
+	t->results = xreallocarray(t->results, t->count + 1, sizeof *t->results);
+	t->results[t->count++] = *r;
+	*r = (struct result){ 0 };
+}
+
 /* A speed check: the reference kernel and the submission timed in turns, at the same
- * size, the fastest of `rounds` runs of each kept, since noise only ever adds time. */
+ * size, in one worker, the fastest of `rounds` runs of each kept, since noise only ever
+ * adds time. */
 static void grade_speed(struct grader *g, const struct grade_check *c, struct check_grade *cg)
 {
+	if (g->hang) {
+		cg->runs = 1;
+		cg->verdicts |= 1u << VERDICT_TIMEOUT;
+		cg->summary = xasprintf("not timed, since the kernel hung at %s", g->hang);
+		return;
+	}
 	struct test_case *mine = check_case(g, c, true, cg);
 	struct test_case *ref = mine ? speed_reference(g, c, cg) : NULL;
 	if (ref == NULL) {
@@ -324,40 +445,63 @@ static void grade_speed(struct grader *g, const struct grade_check *c, struct ch
 		return;
 	}
 	const struct shape *n = &c->sizes[0], *l = &c->locals[0];
+	set_runs(mine, "submission", n, 1, l, 1);
+	char *ref_name = xstrdup(ref->name);
+	set_runs(ref, "reference", n, 1, l, 1);
 	char at[SHAPE_RUN_TEXT_MAX];
 	shape_run_text(n, l, ", ", at);
-	uint64_t best_ref = UINT64_MAX, best_mine = UINT64_MAX;
-	int lock = take_lock(g->opt->speed_lock, LOCK_EX);
+
+	struct test_case **turns = xcalloc(2 * c->rounds + 1, sizeof *turns);
 	for (unsigned round = 0; round < c->rounds; round++) {
-		struct result r_ref, r_mine;
-		run_fresh(g, g->opt->device, ref, n, l, c->repeat, &r_ref);
-		run_fresh(g, g->opt->device, mine, n, l, c->repeat, &r_mine);
-		bool ok = r_ref.verdict == VERDICT_PASS && r_mine.verdict == VERDICT_PASS;
-		if (!ok) {
-			cg->runs = 1;
-			cg->verdicts |= 1u << r_mine.verdict;
-			if (r_ref.verdict != VERDICT_PASS)
-				cg->summary = xasprintf("not timed: the reference kernel gave %s "
-							"(%s), a fault of the assignment",
-							verdict_name(r_ref.verdict), at);
-			else {
-				cg->summary = xasprintf("not timed: the submission gave %s at %s",
-							verdict_name(r_mine.verdict), at);
-				note_failure(cg, &r_mine, 0, g->path);
-			}
-		}
-		if (r_ref.kernel_ns < best_ref)
-			best_ref = r_ref.kernel_ns;
-		if (r_mine.kernel_ns < best_mine)
-			best_mine = r_mine.kernel_ns;
-		result_free(&r_ref);
-		result_free(&r_mine);
-		if (!ok)
-			break;
+		turns[2 * round] = ref;
+		turns[2 * round + 1] = mine;
 	}
+	struct run_options opt = limited(g);
+	opt.repeat = c->repeat;
+	opt.stop_at_timeout = true;
+	if (g->opt->wall_s == 0) {
+		opt.run_limit_s = g->opt->speed_run_s;
+		opt.run_limit_why = g->opt->speed_run_why;
+	}
+	char *patterns[] = { (char *)g->opt->device };
+	struct selection sel;
+	struct timed_runs timed = { 0 };
+	int lock = take_lock(g->opt->speed_lock, LOCK_EX);
+	selection_open(&sel, patterns, 1, turns, 2 * c->rounds, &opt, g->wall_s);
+	if (sel.count > 0)
+		selection_run(&sel, 0, take_timed_result, &timed);
+	selection_free(&sel);
 	drop_lock(lock);
+
+	uint64_t best_ref = UINT64_MAX, best_mine = UINT64_MAX;
+	cg->runs = 1;
+	for (size_t k = 0; k < 2 * (size_t)c->rounds; k += 2) {
+		const struct result *r_ref = k < timed.count ? &timed.results[k] : NULL;
+		const struct result *r_mine = k + 1 < timed.count ? &timed.results[k + 1] : NULL;
+		if (r_ref && r_ref->verdict != VERDICT_PASS) {
+			cg->summary = xasprintf("not timed: the reference kernel gave %s (%s), a "
+						"fault of the assignment",
+						verdict_name(r_ref->verdict), at);
+			break;
+		}
+		if (r_ref == NULL || r_mine == NULL) {
+			cg->summary = xasprintf("not timed: %s could not run it at %s",
+						g->opt->device, at);
+			break;
+		}
+		if (r_mine->verdict != VERDICT_PASS) {
+			cg->verdicts |= 1u << r_mine->verdict;
+			cg->summary = xasprintf("not timed: the submission gave %s at %s",
+						verdict_name(r_mine->verdict), at);
+			note_failure(cg, r_mine, 0, g->path);
+			break;
+		}
+		if (r_ref->kernel_ns < best_ref)
+			best_ref = r_ref->kernel_ns;
+		if (r_mine->kernel_ns < best_mine)
+			best_mine = r_mine->kernel_ns;
+	}
 	if (cg->summary == NULL) {
-		cg->runs = 1;
 		cg->speed = best_mine > 0 ? (double)best_ref / (double)best_mine : 0;
 		double share = (cg->speed - c->none) / (c->full - c->none);
 		share = share < 0 ? 0 : share > 1 ? 1 : share;
@@ -367,10 +511,118 @@ static void grade_speed(struct grader *g, const struct grade_check *c, struct ch
 		cg->summary = xasprintf(
 			"%.2f of the reference's speed (%.3f ms against %.3f ms of %s "
 			"for %u launches at %s)",
-			cg->speed, best_mine / 1e6, best_ref / 1e6, ref->name, c->repeat, at);
+			cg->speed, best_mine / 1e6, best_ref / 1e6, ref_name, c->repeat, at);
 	}
+	for (size_t k = 0; k < timed.count; k++)
+		result_free(&timed.results[k]);
+	free(timed.results);
+	free(turns);
+	free(ref_name);
 	case_free(mine);
 	case_free(ref);
+}
+
+/* What the reference runs of one kind took. */
+struct calibration {
+	uint64_t slowest_ns;
+	size_t timed;
+	char *failure; /* the first reference run that did not pass */
+};
+
+static void take_calibration(void *ctx, struct result *r)
+{
+	struct calibration *cal = ctx;
+	if (r->verdict == VERDICT_SKIP)
+		return;
+	if (r->verdict != VERDICT_PASS) {
+		if (cal->failure == NULL) {
+			char at[SHAPE_RUN_TEXT_MAX] = "the build";
+			if (r->n.dims > 0)
+				shape_run_text(&r->n, &r->l, ", ", at);
+			cal->failure = xasprintf("%s gave %s at %s: %s", r->case_path,
+						 verdict_name(r->verdict), at,
+						 r->message ? r->message : "no message");
+		}
+		return;
+	}
+	uint64_t ns = r->run_ns + r->reference_ns + r->compare_ns;
+	if (ns > cal->slowest_ns)
+		cal->slowest_ns = ns;
+	cal->timed++;
+}
+
+/* Runs the reference of every check of `kind` as a submission's runs would be run, and
+ * sets *limit_s and *why from the slowest; leaves them unset and says why in *note when
+ * a reference run fails. */
+static void calibrate_kind(const struct assignment *a, const struct grade_options *opt,
+			   enum grade_kind kind, unsigned *limit_s, char **why, struct strbuf *note)
+{
+	bool simulated = kind == GRADE_SIMULATE;
+	struct test_case **cases = xcalloc(a->nchecks + 1, sizeof *cases);
+	size_t n = 0;
+	for (size_t i = 0; i < a->nchecks; i++) {
+		const struct grade_check *c = &a->checks[i];
+		if (c->kind != kind)
+			continue;
+		struct diag_list diags = { 0 };
+		struct test_case *tc = case_load(c->case_path, &diags);
+		diag_list_free(&diags);
+		if (tc == NULL)
+			continue; /* grading says so for every student */
+		set_check_runs(tc, c);
+		cases[n++] = tc;
+	}
+	struct run_options ropt = { .repeat = 1,
+				    .cpu_limit_s = a->cpu_s,
+				    .address_space_limit = a->address_space };
+	for (size_t i = 0; kind == GRADE_SPEED && i < a->nchecks; i++)
+		if (a->checks[i].kind == GRADE_SPEED && a->checks[i].repeat > ropt.repeat)
+			ropt.repeat = a->checks[i].repeat;
+	struct calibration cal = { 0 };
+	if (n > 0) {
+		char *patterns[] = { (char *)(simulated ? opt->simulator : opt->device) };
+		struct selection sel;
+		selection_open(&sel, patterns, 1, cases, n, &ropt, a->wall_s);
+		if (sel.count > 0)
+			selection_run(&sel, 0, take_calibration, &cal);
+		selection_free(&sel);
+	}
+	if (cal.failure) {
+		strbuf_printf(note, "%s%s runs keep the assignment's limit of %u s, since %s",
+			      note->len ? "; " : "", grade_kind_name(kind), a->wall_s, cal.failure);
+	} else if (cal.timed > 0) {
+		double slowest_s = cal.slowest_ns / 1e9;
+		double limit = ceil(GRADE_LIMIT_FACTOR * slowest_s);
+		limit = limit < GRADE_LIMIT_FLOOR_S ? GRADE_LIMIT_FLOOR_S : limit;
+		*limit_s = limit < a->wall_s ? (unsigned)limit : a->wall_s;
+		*why = xasprintf("the limit of a %s run: %d times the reference kernel's slowest, "
+				 "%.3f s, and at least %d s",
+				 grade_kind_name(kind), GRADE_LIMIT_FACTOR, slowest_s,
+				 GRADE_LIMIT_FLOOR_S);
+	}
+	free(cal.failure);
+	for (size_t i = 0; i < n; i++)
+		case_free(cases[i]);
+	free(cases);
+}
+
+void grade_calibrate(const struct assignment *a, struct grade_options *opt, char **note)
+{
+	struct strbuf why = { 0 };
+	calibrate_kind(a, opt, GRADE_CORRECT, &opt->device_run_s, &opt->device_run_why, &why);
+	if (opt->simulator)
+		calibrate_kind(a, opt, GRADE_SIMULATE, &opt->simulator_run_s,
+			       &opt->simulator_run_why, &why);
+	calibrate_kind(a, opt, GRADE_SPEED, &opt->speed_run_s, &opt->speed_run_why, &why);
+	*note = why.data;
+}
+
+void grade_options_free(struct grade_options *opt)
+{
+	free(opt->device_run_why);
+	free(opt->simulator_run_why);
+	free(opt->speed_run_why);
+	opt->device_run_why = opt->simulator_run_why = opt->speed_run_why = NULL;
 }
 
 bool check_grade_passed(const struct grade_check *c, const struct check_grade *cg)
@@ -483,21 +735,29 @@ void grade_submission(const struct assignment *a, const struct grade_options *op
 		.a = a, .opt = opt, .path = path, .wall_s = opt->wall_s ? opt->wall_s : a->wall_s
 	};
 	if (kernels_match(&g, sg)) {
+		plan_checks(&g, sg);
+		run_phase(&g, false);
+		run_phase(&g, true);
 		for (size_t i = 0; i < a->nchecks; i++) {
 			const struct grade_check *c = &a->checks[i];
 			if (c->kind == GRADE_SPEED)
 				grade_speed(&g, c, &sg->checks[i]);
 			else
-				grade_runs(&g, c, &sg->checks[i]);
+				grade_runs(&g, i, &sg->checks[i]);
 			sg->total += sg->checks[i].points;
 		}
 		sg->total = grade_round(sg->total);
 	} else {
 		mark_not_run(a, sg);
 	}
-	for (size_t i = 0; i < g.ncache; i++)
-		result_free(&g.cache[i].r);
-	free(g.cache);
+	for (size_t i = 0; g.runs && i < a->nchecks; i++) {
+		for (size_t k = 0; k < g.runs[i].count; k++)
+			result_free(&g.runs[i].results[k]);
+		free(g.runs[i].results);
+		case_free(g.runs[i].tc);
+	}
+	free(g.runs);
+	free(g.hang);
 }
 
 void student_grade_free(struct student_grade *g)

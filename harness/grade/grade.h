@@ -12,10 +12,20 @@
 #include "grade/assignment.h"
 #include "results/result.h"
 
+/* A run's limit derived from the reference kernel: this many times its slowest run, and
+ * never less than the floor, which covers a loaded machine's noise. A right but slow
+ * kernel (the sample that adds a whole group's inputs in one item) stays well inside. */
+#define GRADE_LIMIT_FACTOR  50
+#define GRADE_LIMIT_FLOOR_S 2
+
 struct grade_options {
 	const char *device;    /* the real device's name, for correct and speed checks */
 	const char *simulator; /* the simulator's name, for simulate checks */
-	unsigned wall_s;       /* a run's wall-clock limit; 0: the assignment's */
+	/* A run's wall-clock limit, fixed (--timeout); 0: the assignment's for builds, and
+	 * after the build the limits grade_calibrate derived, where set. */
+	unsigned wall_s;
+	unsigned device_run_s, simulator_run_s, speed_run_s;
+	char *device_run_why, *simulator_run_why, *speed_run_why; /* for timeouts' messages */
 	/* A file locked, exclusively around timed runs and shared around the others, so
 	 * graders side by side never run beside another's timed run; NULL: none. */
 	const char *speed_lock;
@@ -44,6 +54,15 @@ struct student_grade {
 	struct check_grade *checks;	/* one per check of the assignment */
 	size_t nchecks;
 };
+
+/* Derives the limits of runs after their build from the reference kernels' own time:
+ * runs every check's case with its own kernels at the check's sizes on the device and
+ * the simulator, as a submission would run, and allows each kind of run a multiple of
+ * the slowest, with a floor. A kind whose reference runs fail keeps the assignment's
+ * wall-clock limit, and `note` (caller frees) says why; NULL when all were derived. */
+void grade_calibrate(const struct assignment *a, struct grade_options *opt, char **note);
+/* Frees what grade_calibrate set. */
+void grade_options_free(struct grade_options *opt);
 
 /* Grades `path` for `student`. Never fails: a submission that cannot be graded gets 0
  * points with the reason in g->blocker; `problem`, when not NULL, is such a reason found
