@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "base/interrupt.h"
+#include "base/shard.h"
 #include "base/util.h"
 #include "base/walk.h"
 #include "bench/bench.h"
@@ -24,12 +25,14 @@
 #include "grade/assignment.h"
 #include "grade/batch.h"
 #include "grade/grade.h"
+#include "grade/gradeout.h"
 #include "grade/gradereport.h"
 #include "grade/submission.h"
 #include "results/catalogue.h"
 #include "results/crosscheck.h"
 #include "results/golden.h"
 #include "results/report.h"
+#include "results/runmerge.h"
 
 #define EXIT_MISMATCH 1
 #define EXIT_USAGE    2
@@ -44,6 +47,8 @@ static const char usage_text[] =
 	"       clharness hunt [OPTION]... CASE|DIR...\n"
 	"       clharness hunt [OPTION]... FILE.cl --kernel NAME --global G --local L\n"
 	"                      [--arg SPEC]...\n"
+	"       clharness merge [-o DIR] [--junit FILE] ASSIGNMENT SHARD-DIR...\n"
+	"       clharness merge [-o FILE] RESULTS...\n"
 	"\n"
 	"Runs OpenCL kernel cases on every OpenCL device and under the Oclgrind simulator,\n"
 	"compares each output buffer with a CPU reference, reports the data races, barrier\n"
@@ -72,6 +77,9 @@ static const char usage_text[] =
 	"      --suppressions FILE  findings meant to be there (a YAML list of {kind, kernel,\n"
 	"                      space, lines, why}): listed as suppressed, failing nothing;\n"
 	"                      one that matches no finding is a warning\n"
+	"      --shard K/N     run shard K of N: every N-th case file from the K-th, in\n"
+	"                      the order the whole run takes them; under --json the output\n"
+	"                      opens with a line naming the shard, for `clharness merge`\n"
 	"      --bless         write each case's golden, expected/TOPIC/NAME.expect, from this\n"
 	"                      run (needs oclgrind), for a person to review in the diff\n"
 	"  -h, --help          print this help\n"
@@ -137,6 +145,25 @@ static const char usage_text[] =
 	"      --timeout S     a run's wall-clock limit (default: after its build, 50 times\n"
 	"                      the reference kernel's slowest run, at least 2 s, at most\n"
 	"                      the assignment's wall limit)\n"
+	"      --shard K/N     grade shard K of N: every N-th student from the K-th, in\n"
+	"                      name order; writes their reports and shard-K-of-N.json, and\n"
+	"                      `clharness merge` writes the class table from all shards\n"
+	"      --resume        keep each student whose report an earlier grading into DIR\n"
+	"                      finished, and grade only the rest\n"
+	"      --gradescope DIR  also write Gradescope's DIR/results.json (one submission)\n"
+	"      --junit FILE    also write a JUnit XML report: a test case a check, failed\n"
+	"                      unless it earned all its points\n"
+	"      --min-score P   exit 1 unless every student scored at least P points\n"
+	"On a terminal a progress line shows students done, the one being graded, the time\n"
+	"spent and an estimate of the time left.\n"
+	"\n"
+	"Options of merge (joins shards into what one grading or run gives):\n"
+	"  -o, --out DIR|FILE  grading: where the reports and class.csv and class.md go\n"
+	"                      (default: the first shard's folder); a run: the merged JSON\n"
+	"                      Lines (default: standard output), which `clharness catalogue\n"
+	"                      --results` makes the catalogue page of\n"
+	"      --junit FILE    grading: also write a JUnit XML report of the class\n"
+	"A shard that is missing, or a student of a shard with no report, is named.\n"
 	"\n"
 	"Exit status: 0 when every result is what its case expects, 1 when any is not,\n"
 	"2 on usage or setup errors. Under --tap a failure is its \"not ok\" line and the\n"
@@ -468,6 +495,50 @@ load_cases(const struct walk *paths, size_t *ncases,
 	return cases;
 }
 
+/* --shard K/N: keeps every N-th case file of the run from the K-th; under --json the
+ * output opens with a line naming the shard and its files, for `clharness merge`. */
+static void keep_shard(struct walk *paths, const struct shard *shard, bool json)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < paths->count; i++) {
+		if (shard_holds(shard, i))
+			paths->paths[kept++] = paths->paths[i];
+		else
+			free(paths->paths[i]);
+	}
+	paths->count = kept;
+	if (json) {
+		struct strbuf header = { 0 };
+		run_shard_header(&header, shard, paths->paths, paths->count);
+		fputs(header.data, stdout);
+		strbuf_free(&header);
+	}
+}
+
+/* clharness merge RESULTS...: the shards of `run --json --shard` as one run's lines. */
+static int merge_runs(int argc, char **argv, int first, const char *out_path)
+{
+	struct diag_list diags = { 0 };
+	struct strbuf merged = { 0 };
+	int status = 0;
+	if (run_merge(argv + first, (size_t)(argc - first), &merged, &diags) < 0) {
+		status = EXIT_USAGE;
+	} else if (out_path) {
+		FILE *f = fopen(out_path, "w");
+		if (f == NULL || fputs(merged.data ? merged.data : "", f) < 0 || fclose(f) != 0) {
+			fprintf(stderr, "clharness: cannot write %s: %s\n", out_path,
+				strerror(errno));
+			status = EXIT_USAGE;
+		}
+	} else {
+		fputs(merged.data ? merged.data : "", stdout);
+	}
+	print_diags(&diags);
+	diag_list_free(&diags);
+	strbuf_free(&merged);
+	return status;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	enum {
@@ -479,7 +550,8 @@ static int cmd_run(int argc, char **argv)
 		OPT_TIMING,
 		OPT_COLOR,
 		OPT_BLESS,
-		OPT_SUPPRESSIONS
+		OPT_SUPPRESSIONS,
+		OPT_SHARD
 	};
 	static const struct option options[] = {
 		{ "device", required_argument, NULL, 'd' },
@@ -495,9 +567,11 @@ static int cmd_run(int argc, char **argv)
 		{ "colour", required_argument, NULL, OPT_COLOR },
 		{ "bless", no_argument, NULL, OPT_BLESS },
 		{ "suppressions", required_argument, NULL, OPT_SUPPRESSIONS },
+		{ "shard", required_argument, NULL, OPT_SHARD },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct shard shard = { 0 };
 	char **patterns = NULL;
 	size_t npatterns = 0;
 	struct shape *sizes = NULL, *locals = NULL;
@@ -553,6 +627,12 @@ static int cmd_run(int argc, char **argv)
 		case OPT_SUPPRESSIONS:
 			suppressions_path = optarg;
 			break;
+		case OPT_SHARD:
+			if (shard_parse(optarg, &shard) < 0)
+				return usage_error("--shard takes K/N, shard K of N (1 <= K <= N), "
+						   "found '%s'",
+						   optarg);
+			break;
 		case OPT_COLOR:
 			if (colour_option(optarg, &colour) < 0)
 				return EXIT_USAGE;
@@ -585,6 +665,8 @@ static int cmd_run(int argc, char **argv)
 		status = EXIT_USAGE;
 		goto out;
 	}
+	if (shard.count)
+		keep_shard(&paths, &shard, format == REPORT_JSON);
 	if (junit_path) {
 		junit = fopen(junit_path, "w");
 		if (junit == NULL) {
@@ -1242,23 +1324,112 @@ static int grading_targets(const struct assignment *a, const char *device_patter
 	return status;
 }
 
-static void grade_progress(void *ctx, const struct student_grade *g, double seconds)
+/* What grade says as it goes: a line a student on stderr, and on a terminal a progress
+ * line under them, redrawn in place, that a pipe or a CI log never gets. */
+struct grade_watch {
+	const struct assignment *a;
+	bool live;
+	bool shown; /* the progress line is on the screen */
+	uint64_t start_ns;
+	size_t resumed;
+};
+
+/* Whether stderr is a person's terminal: not a pipe, a file, or a CI job's log. */
+static bool progress_wanted(void)
 {
-	const struct assignment *a = ctx;
+	const char *term = getenv("TERM");
+	return isatty(STDERR_FILENO) && getenv("CI") == NULL && term && strcmp(term, "dumb") != 0;
+}
+
+static void progress_clear(struct grade_watch *w)
+{
+	if (w->shown)
+		fputs("\r\033[K", stderr);
+	w->shown = false;
+}
+
+static void grade_progress(void *ctx, const struct student_grade *g, double seconds, bool resumed)
+{
+	struct grade_watch *w = ctx;
+	progress_clear(w);
+	if (resumed) {
+		w->resumed++;
+		fprintf(stderr, "kept %s: %.2f / %.2f%s%s (its report from an earlier grading)\n",
+			g->student, g->total, w->a->max_points, g->blocker ? ", " : "",
+			g->blocker ? verdict_name(g->blocker_verdict) : "");
+		return;
+	}
 	fprintf(stderr, "graded %s: %.2f / %.2f%s%s (%.1f s)\n", g->student, g->total,
-		a->max_points, g->blocker ? ", " : "",
+		w->a->max_points, g->blocker ? ", " : "",
 		g->blocker ? verdict_name(g->blocker_verdict) : "", seconds);
+}
+
+static void grade_tick(void *ctx, size_t done, size_t total, const char *current)
+{
+	struct grade_watch *w = ctx;
+	if (!w->live)
+		return;
+	double elapsed = (clock_now_ns() - w->start_ns) / 1e9;
+	size_t graded = done - w->resumed;
+	fprintf(stderr, "\r\033[K[%zu/%zu] grading %s, %.0f s", done, total, current ? current : "",
+		elapsed);
+	if (graded > 0)
+		fprintf(stderr, ", about %.0f s left", elapsed / graded * (total - done));
+	w->shown = true;
+}
+
+/* The grades of the students graded, in order: those a stop left ungraded dropped. */
+static size_t graded_only(struct student_grade *grades, size_t n)
+{
+	size_t graded = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (grades[i].student == NULL)
+			continue;
+		struct student_grade g = grades[i];
+		grades[i] = (struct student_grade){ 0 };
+		grades[graded++] = g;
+	}
+	return graded;
+}
+
+/* --min-score: 1 (and says who) when a student's total is below it. */
+static int below_min_score(const struct student_grade *grades, size_t n, double min_score)
+{
+	size_t below = 0;
+	for (size_t i = 0; i < n; i++)
+		if (grades[i].total < min_score) {
+			fprintf(stderr,
+				"clharness: %s scored %.2f, below the --min-score of %.2f\n",
+				grades[i].student, grades[i].total, min_score);
+			below++;
+		}
+	return below ? EXIT_MISMATCH : 0;
+}
+
+/* Makes folder `dir` for output, saying why not on failure. */
+static int make_out_dir(const char *dir, const char *what)
+{
+	if (mkdir(dir, 0777) == 0 || errno == EEXIST)
+		return 0;
+	fprintf(stderr, "clharness: cannot make the %s folder %s: %s\n", what, dir,
+		strerror(errno));
+	return -1;
 }
 
 /* clharness grade: every submission against an assignment, reports and a class table. */
 static int cmd_grade(int argc, char **argv)
 {
-	enum { OPT_TIMEOUT = 256 };
+	enum { OPT_TIMEOUT = 256, OPT_SHARD, OPT_RESUME, OPT_GRADESCOPE, OPT_JUNIT, OPT_MIN };
 	static const struct option options[] = {
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "device", required_argument, NULL, 'd' },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "shard", required_argument, NULL, OPT_SHARD },
+		{ "resume", no_argument, NULL, OPT_RESUME },
+		{ "gradescope", required_argument, NULL, OPT_GRADESCOPE },
+		{ "junit", required_argument, NULL, OPT_JUNIT },
+		{ "min-score", required_argument, NULL, OPT_MIN },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1266,6 +1437,10 @@ static int cmd_grade(int argc, char **argv)
 	const char *out_dir = "grades";
 	const char *device_pattern = NULL;
 	unsigned wall_s = 0;
+	struct shard shard = { 0 };
+	bool resume = false;
+	struct class_outputs outputs = { 0 };
+	double min_score = -1;
 	optind = 1;
 	int c;
 	while ((c = getopt_long(argc, argv, "j:o:d:h", options, NULL)) != -1) {
@@ -1286,6 +1461,30 @@ static int cmd_grade(int argc, char **argv)
 			if (timeout_option(optarg, &wall_s) < 0)
 				return EXIT_USAGE;
 			break;
+		case OPT_SHARD:
+			if (shard_parse(optarg, &shard) < 0)
+				return usage_error("--shard takes K/N, shard K of N (1 <= K <= N), "
+						   "found '%s'",
+						   optarg);
+			break;
+		case OPT_RESUME:
+			resume = true;
+			break;
+		case OPT_GRADESCOPE:
+			outputs.gradescope_dir = optarg;
+			break;
+		case OPT_JUNIT:
+			outputs.junit_path = optarg;
+			break;
+		case OPT_MIN: {
+			char *end;
+			min_score = strtod(optarg, &end);
+			if (end == optarg || *end != '\0' || !(min_score >= 0))
+				return usage_error("--min-score takes points, a number of 0 or "
+						   "more, found '%s'",
+						   optarg);
+			break;
+		}
 		case 'h':
 			fputs(usage_text, stdout);
 			return 0;
@@ -1300,10 +1499,20 @@ static int cmd_grade(int argc, char **argv)
 	struct diag_list diags = { 0 };
 	struct assignment *a = assignment_load(argv[optind], &diags);
 	struct submission *subs = NULL;
-	size_t nsubs = 0;
+	size_t nsubs = 0, nall = 0;
 	if (a)
-		submissions_collect(argv + optind + 1, (size_t)(argc - optind - 1), &subs, &nsubs,
+		submissions_collect(argv + optind + 1, (size_t)(argc - optind - 1), &subs, &nall,
 				    &diags);
+	/* A shard keeps every N-th student of the whole class, in the class's order. */
+	for (size_t i = 0; i < nall; i++) {
+		if (!shard_holds(&shard, i)) {
+			free(subs[i].student);
+			free(subs[i].path);
+			free(subs[i].problem);
+			continue;
+		}
+		subs[nsubs++] = subs[i];
+	}
 	if (diag_error_count(&diags) > 0) {
 		print_diags(&diags);
 		diag_list_free(&diags);
@@ -1312,15 +1521,26 @@ static int cmd_grade(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	diag_list_free(&diags);
-	if (mkdir(out_dir, 0777) < 0 && errno != EEXIST) {
-		fprintf(stderr, "clharness: cannot make the report folder %s: %s\n", out_dir,
-			strerror(errno));
-		submissions_free(subs, nsubs);
-		assignment_free(a);
-		return EXIT_USAGE;
-	}
+	int status = 0;
 	char *device = NULL, *simulator = NULL;
-	int status = grading_targets(a, device_pattern, &device, &simulator);
+	if (outputs.gradescope_dir && nsubs != 1) {
+		status = usage_error("--gradescope grades one submission, as Gradescope hands in "
+				     "one; found %zu",
+				     nsubs);
+		goto out;
+	}
+	if (make_out_dir(out_dir, "report") < 0 ||
+	    (outputs.gradescope_dir && make_out_dir(outputs.gradescope_dir, "Gradescope") < 0)) {
+		status = EXIT_USAGE;
+		goto out;
+	}
+	if (shard.count && shard_manifest_write(out_dir, a, &shard, subs, nsubs) < 0) {
+		fprintf(stderr, "clharness: cannot write the shard's manifest to %s: %s\n", out_dir,
+			strerror(errno));
+		status = EXIT_USAGE;
+		goto out;
+	}
+	status = grading_targets(a, device_pattern, &device, &simulator);
 	if (status != 0)
 		goto out;
 
@@ -1341,49 +1561,59 @@ static int cmd_grade(int argc, char **argv)
 		if (simulator)
 			fprintf(stderr, ", %u s on %s",
 				gopt.simulator_run_s ? gopt.simulator_run_s : a->wall_s, simulator);
-		fprintf(stderr, " (%d times the reference kernel's slowest run, at least %d s)\n",
+		fprintf(stderr,
+			" after its build (%d times the reference kernel's slowest run, "
+			"at least %d s)\n",
 			GRADE_LIMIT_FACTOR, GRADE_LIMIT_FLOOR_S);
 		if (note)
 			fprintf(stderr, "clharness: warning: %s\n", note);
 		free(note);
 	}
+	struct grade_watch watch = { .a = a, .live = progress_wanted(), .start_ns = start };
 	struct batch_options bo = { .assignment = a,
 				    .grade = &gopt,
 				    .out_dir = out_dir,
 				    .jobs = (unsigned)jobs,
+				    .resume = resume,
 				    .progress = grade_progress,
-				    .ctx = a };
+				    .tick = watch.live ? grade_tick : NULL,
+				    .ctx = &watch };
 	struct student_grade *grades = xcalloc(nsubs + 1, sizeof *grades);
 	interrupt_install();
 	size_t unwritten = batch_grade(&bo, subs, nsubs, grades);
+	progress_clear(&watch);
 	free(lock);
 	grade_options_free(&gopt);
 	/* After a stop, the table holds the students who were finished. */
-	size_t graded = 0;
-	for (size_t i = 0; i < nsubs; i++) {
-		if (grades[i].student == NULL)
-			continue;
-		struct student_grade g = grades[i];
-		grades[i] = (struct student_grade){ 0 };
-		grades[graded++] = g;
-	}
+	size_t graded = graded_only(grades, nsubs);
+	grades_from_reports(out_dir, a, grades, graded);
 
-	struct strbuf csv = { 0 }, md = { 0 };
-	grade_table_csv(&csv, a, grades, graded);
-	grade_table_markdown(&md, a, grades, graded);
-	if (write_text_file(out_dir, "class.csv", csv.data) < 0 ||
-	    write_text_file(out_dir, "class.md", md.data) < 0)
-		unwritten++;
-	fputs(md.data, stdout);
+	/* A shard's table is the merge's to write, from every shard's reports. */
+	char *table = NULL;
+	outputs.out_dir = out_dir;
+	outputs.seconds = (clock_now_ns() - start) / 1e9;
+	outputs.no_table = shard.count > 0;
+	struct diag_list unwritable = { 0 };
+	unwritten += class_outputs_write(&outputs, a, grades, graded, &table, &unwritable);
+	print_diags(&unwritable);
+	diag_list_free(&unwritable);
+	fputs(table, stdout);
+	free(table);
 	fprintf(stderr,
 		"grade: %zu submission%s of %s graded on %s%s%s in %.1f s; reports in "
 		"%s/\n",
 		graded, graded == 1 ? "" : "s", a->name, device, simulator ? " and " : "",
-		simulator ? simulator : "", (clock_now_ns() - start) / 1e9, out_dir);
+		simulator ? simulator : "", outputs.seconds, out_dir);
+	if (shard.count)
+		fprintf(stderr,
+			"grade: shard %u of %u (%zu of the class's %zu students); "
+			"`clharness merge` joins the shards\n",
+			shard.index, shard.count, nsubs, nall);
 	if (interrupt_signal()) {
 		fprintf(stderr,
 			"clharness: stopped by %s: %zu of %zu students graded, each of their "
-			"reports whole and in the class table; the other %zu have none\n",
+			"reports whole and in the class table; the other %zu have none: "
+			"--resume grades only them\n",
 			strsignal(interrupt_signal()), graded, nsubs, nsubs - graded);
 		status = 128 + interrupt_signal();
 	}
@@ -1392,8 +1622,8 @@ static int cmd_grade(int argc, char **argv)
 			unwritten == 1 ? "" : "s", out_dir);
 		status = EXIT_MISMATCH;
 	}
-	strbuf_free(&csv);
-	strbuf_free(&md);
+	if (status == 0 && min_score >= 0)
+		status = below_min_score(grades, graded, min_score);
 	for (size_t i = 0; i < nsubs; i++)
 		student_grade_free(&grades[i]);
 	free(grades);
@@ -1403,6 +1633,83 @@ out:
 	submissions_free(subs, nsubs);
 	assignment_free(a);
 	return status;
+}
+
+/* clharness merge ASSIGNMENT DIR...: the class table of a class graded in shards. */
+static int merge_grades(int argc, char **argv, int first, const char *out_dir,
+			struct class_outputs *outputs)
+{
+	struct diag_list diags = { 0 };
+	struct assignment *a = assignment_load(argv[first], &diags);
+	struct student_grade *grades = NULL;
+	size_t n = 0;
+	const char *out = out_dir ? out_dir : argv[first + 1];
+	int status = 0;
+	if (a == NULL || make_out_dir(out, "report") < 0 ||
+	    grade_merge(a, argv + first + 1, (size_t)(argc - first - 1), out, &grades, &n, &diags) <
+		    0) {
+		print_diags(&diags);
+		status = EXIT_USAGE;
+		goto out;
+	}
+	char *table = NULL;
+	outputs->out_dir = out;
+	size_t unwritten = class_outputs_write(outputs, a, grades, n, &table, &diags);
+	print_diags(&diags);
+	fputs(table, stdout);
+	free(table);
+	fprintf(stderr, "merge: %zu students of %s; reports and class table in %s/\n", n, a->name,
+		out);
+	status = unwritten ? EXIT_MISMATCH : 0;
+out:
+	for (size_t i = 0; i < n; i++)
+		student_grade_free(&grades[i]);
+	free(grades);
+	diag_list_free(&diags);
+	assignment_free(a);
+	return status;
+}
+
+/* clharness merge: joins the shards of a grading or of a run. */
+static int cmd_merge(int argc, char **argv)
+{
+	enum { OPT_JUNIT = 256 };
+	static const struct option options[] = {
+		{ "out", required_argument, NULL, 'o' },
+		{ "junit", required_argument, NULL, OPT_JUNIT },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *out = NULL;
+	struct class_outputs outputs = { 0 };
+	optind = 1;
+	int c;
+	while ((c = getopt_long(argc, argv, "o:h", options, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case OPT_JUNIT:
+			outputs.junit_path = optarg;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 0;
+		default:
+			fprintf(stderr, "Try 'clharness --help'.\n");
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind < 1)
+		return usage_error("merge needs an assignment and the shards' report folders, or "
+				   "the shards' results of run --json --shard");
+	if (is_case_file(argv[optind])) {
+		if (argc - optind < 2)
+			return usage_error("merge needs the shards' report folders after the "
+					   "assignment");
+		return merge_grades(argc, argv, optind, out, &outputs);
+	}
+	return merge_runs(argc, argv, optind, out);
 }
 
 int main(int argc, char **argv)
@@ -1434,7 +1741,9 @@ int main(int argc, char **argv)
 		return cmd_bench(argc - 1, argv + 1);
 	if (strcmp(cmd, "hunt") == 0)
 		return cmd_hunt(argc - 1, argv + 1);
+	if (strcmp(cmd, "merge") == 0)
+		return cmd_merge(argc - 1, argv + 1);
 	return usage_error("unknown command '%s' (known: devices, run, check, catalogue, grade, "
-			   "bench, hunt)",
+			   "bench, hunt, merge)",
 			   cmd);
 }

@@ -51,3 +51,49 @@ void yaml_error_free(struct yaml_error *err)
 	free(err->msg);
 	*err = (struct yaml_error){ 0 };
 }
+
+struct fy_node *json_member(struct fy_node *map, const char *key)
+{
+	return map && fy_node_is_mapping(map) ? fy_node_mapping_lookup_by_string(map, key, FY_NT)
+					      : NULL;
+}
+
+/* A scalar member's text, and whether JSON quoted it (a string, not a number or a word). */
+static const char *scalar_member(struct fy_node *map, const char *key, size_t *len, bool *quoted)
+{
+	struct fy_node *n = json_member(map, key);
+	if (n == NULL || !fy_node_is_scalar(n))
+		return NULL;
+	*quoted = fy_node_get_style(n) != FYNS_PLAIN;
+	return fy_node_get_scalar(n, len);
+}
+
+char *json_text(struct fy_node *map, const char *key)
+{
+	size_t len;
+	bool quoted;
+	const char *text = scalar_member(map, key, &len, &quoted);
+	return text && quoted ? xstrndup(text, len) : NULL;
+}
+
+double json_number(struct fy_node *map, const char *key, double fallback)
+{
+	size_t len;
+	bool quoted;
+	const char *text = scalar_member(map, key, &len, &quoted);
+	if (text == NULL || quoted)
+		return fallback;
+	char *copy = xstrndup(text, len), *end;
+	double value = strtod(copy, &end);
+	bool whole = end != copy && *end == '\0';
+	free(copy);
+	return whole ? value : fallback;
+}
+
+bool json_bool(struct fy_node *map, const char *key)
+{
+	size_t len;
+	bool quoted;
+	const char *text = scalar_member(map, key, &len, &quoted);
+	return text && !quoted && len == 4 && strncmp(text, "true", 4) == 0;
+}

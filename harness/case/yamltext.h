@@ -18,4 +18,13 @@ struct yaml_error {
 struct fy_document *yaml_from_text(const char *text, bool json, bool guard, struct yaml_error *err);
 void yaml_error_free(struct yaml_error *err);
 
+/* Reading back the JSON objects the harness writes. A member of `map` (NULL when map is
+ * NULL or lacks it); a string member copied (NULL when absent, null or not a string); a
+ * number member (`fallback` when absent or not a number); a boolean member (false
+ * unless true). */
+struct fy_node *json_member(struct fy_node *map, const char *key);
+char *json_text(struct fy_node *map, const char *key);
+double json_number(struct fy_node *map, const char *key, double fallback);
+bool json_bool(struct fy_node *map, const char *key);
+
 #endif

@@ -16,6 +16,7 @@
 #include "base/interrupt.h"
 #include "base/util.h"
 #include "grade/batch.h"
+#include "grade/gradeload.h"
 #include "grade/gradereport.h"
 
 int write_text_file(const char *dir, const char *name, const char *text)
@@ -178,10 +179,28 @@ static size_t finish_child(const struct batch_options *bo, struct grader_child *
 	if (!written)
 		failed_reports++;
 	if (bo->progress)
-		bo->progress(bo->ctx, g, (clock_now_ns() - c->start_ns) / 1e9);
+		bo->progress(bo->ctx, g, (clock_now_ns() - c->start_ns) / 1e9, false);
 	strbuf_free(&c->got);
 	close(c->fd);
 	return failed_reports;
+}
+
+/* --resume: the grade of subs's student from the report an earlier grading finished.
+ * Reports are written whole or not at all (write_text_file), the JSON one last. */
+static bool resumed(const struct batch_options *bo, const struct submission *sub,
+		    struct student_grade *g)
+{
+	if (!bo->resume)
+		return false;
+	char *path = xasprintf("%s/%s.json", bo->out_dir, sub->student);
+	char *cause = NULL;
+	bool ok =
+		access(path, F_OK) == 0 && grade_report_read(path, bo->assignment, g, &cause) == 0;
+	free(cause);
+	free(path);
+	if (ok && bo->progress)
+		bo->progress(bo->ctx, g, 0, true);
+	return ok;
 }
 
 size_t batch_grade(const struct batch_options *bo, const struct submission *subs, size_t n,
@@ -189,9 +208,15 @@ size_t batch_grade(const struct batch_options *bo, const struct submission *subs
 {
 	unsigned jobs = bo->jobs ? bo->jobs : 1;
 	struct grader_child *running = xcalloc(jobs, sizeof *running);
-	size_t nrunning = 0, next = 0, failed_reports = 0;
+	size_t nrunning = 0, next = 0, done = 0, failed_reports = 0;
+	const char *current = NULL;
 	while ((next < n && !interrupt_signal()) || nrunning > 0) {
 		while (next < n && nrunning < jobs && !interrupt_signal()) {
+			if (resumed(bo, &subs[next], &grades[next])) {
+				next++;
+				done++;
+				continue;
+			}
 			int *others = xcalloc(nrunning + 1, sizeof *others);
 			for (size_t i = 0; i < nrunning; i++)
 				others[i] = running[i].fd;
@@ -199,15 +224,21 @@ size_t batch_grade(const struct batch_options *bo, const struct submission *subs
 			int fd;
 			pid_t pid = child_start(grade_job, &job, others, nrunning, &fd);
 			free(others);
+			current = subs[next].student;
 			running[nrunning++] = (struct grader_child){
 				.pid = pid, .fd = fd, .index = next++, .start_ns = clock_now_ns()
 			};
 		}
+		if (nrunning == 0)
+			continue;
+		if (bo->tick)
+			bo->tick(bo->ctx, done, n, current);
 		/* Read whatever any grader sent; one whose pipe closed has finished. */
 		struct pollfd *pfds = xcalloc(nrunning, sizeof *pfds);
 		for (size_t i = 0; i < nrunning; i++)
 			pfds[i] = (struct pollfd){ .fd = running[i].fd, .events = POLLIN };
-		while (poll(pfds, nrunning, -1) < 0 && errno == EINTR && !interrupt_signal())
+		int wait_ms = bo->tick ? 250 : -1;
+		while (poll(pfds, nrunning, wait_ms) < 0 && errno == EINTR && !interrupt_signal())
 			;
 		for (size_t i = nrunning; i-- > 0;) {
 			if (!(pfds[i].revents & (POLLIN | POLLHUP | POLLERR)))
@@ -225,6 +256,7 @@ size_t batch_grade(const struct batch_options *bo, const struct submission *subs
 				;
 			interrupt_untrack(running[i].pid);
 			failed_reports += finish_child(bo, &running[i], subs, grades, status);
+			done++;
 			running[i] = running[--nrunning];
 		}
 		free(pfds);

@@ -17,8 +17,15 @@ struct batch_options {
 	const char *out_dir; /* <student>.txt and <student>.json go here */
 	unsigned jobs;
 	bool colour; /* in the text reports printed to a terminal; the files have none */
-	/* Called in the parent as each student's grade arrives, in the order they finish. */
-	void (*progress)(void *ctx, const struct student_grade *g, double seconds);
+	/* Takes a student's grade from the report an earlier grading left in out_dir, where
+	 * there is a whole one for this assignment, instead of grading again. */
+	bool resume;
+	/* Called in the parent as each student's grade arrives, in the order they finish;
+	 * `resumed` when it came from an earlier report. */
+	void (*progress)(void *ctx, const struct student_grade *g, double seconds, bool resumed);
+	/* Called in the parent about every quarter second while graders run, where set:
+	 * students finished, of all, and the one started last. */
+	void (*tick)(void *ctx, size_t done, size_t total, const char *current);
 	void *ctx;
 };
 

@@ -53,6 +53,9 @@ struct student_grade {
 	char *blocker_log;		/* the build log, or what the worker printed; NULL: none */
 	struct check_grade *checks;	/* one per check of the assignment */
 	size_t nchecks;
+	/* Bits (1 << enum verdict) of failed runs known only as a whole: a report read back
+	 * names the timeouts and crashes of its hidden checks without saying which. */
+	unsigned verdicts;
 };
 
 /* Derives the limits of runs after their build from the reference kernels' own time:

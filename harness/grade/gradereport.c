@@ -1,6 +1,7 @@
 /* gradereport.c - students' reports and the class table. */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "grade/gradereport.h"
@@ -21,6 +22,26 @@ static const char *check_outcome(const struct grade_check *c, const struct check
 	if (!c->hidden)
 		return cg->summary ? cg->summary : "";
 	return check_grade_passed(c, cg) ? "passed (hidden check)" : "failed (hidden check)";
+}
+
+/* Why no check ran: a build error at its line, any other blocker in its own words, then
+ * the build log. */
+static void blocker_text(struct strbuf *out, const struct student_grade *g, bool colour)
+{
+	if (g->blocker_diags.count > 0)
+		diag_list_render(out, &g->blocker_diags, colour);
+	else
+		diag_render(out, g->submission ? g->submission : g->student, 0, 0, DIAG_ERROR,
+			    g->blocker, colour);
+	if (g->blocker_log) {
+		strbuf_puts(out, "the build log:\n");
+		for (const char *p = g->blocker_log; *p;) {
+			const char *nl = strchr(p, '\n');
+			size_t len = nl ? (size_t)(nl - p) : strlen(p);
+			strbuf_printf(out, "    %.*s\n", (int)len, p);
+			p += len + (nl != NULL);
+		}
+	}
 }
 
 void grade_report_text(struct strbuf *out, const struct assignment *a,
@@ -52,21 +73,7 @@ void grade_report_text(struct strbuf *out, const struct assignment *a,
 
 	if (g->blocker) {
 		strbuf_puts(out, "\n");
-		/* A build error is told at its line; any other blocker in its own words. */
-		if (g->blocker_diags.count > 0)
-			diag_list_render(out, &g->blocker_diags, colour);
-		else
-			diag_render(out, g->submission ? g->submission : g->student, 0, 0,
-				    DIAG_ERROR, g->blocker, colour);
-		if (g->blocker_log) {
-			strbuf_puts(out, "the build log:\n");
-			for (const char *p = g->blocker_log; *p;) {
-				const char *nl = strchr(p, '\n');
-				size_t len = nl ? (size_t)(nl - p) : strlen(p);
-				strbuf_printf(out, "    %.*s\n", (int)len, p);
-				p += len + (nl != NULL);
-			}
-		}
+		blocker_text(out, g, colour);
 		return;
 	}
 	for (size_t i = 0; i < a->nchecks; i++) {
@@ -78,6 +85,26 @@ void grade_report_text(struct strbuf *out, const struct assignment *a,
 			      c->about ? c->about : "");
 		diag_list_render(out, &cg->diags, colour);
 	}
+}
+
+/* What the table says beside a student's points: why the checks could not run, or that
+ * runs hung or crashed, which an instructor will want to look at. */
+static void row_note(struct strbuf *out, const struct student_grade *g)
+{
+	if (g->blocker) {
+		strbuf_puts(out, verdict_name(g->blocker_verdict));
+		return;
+	}
+	unsigned seen = g->verdicts;
+	for (size_t i = 0; i < g->nchecks; i++)
+		seen |= g->checks[i].verdicts;
+	const enum verdict told[] = { VERDICT_TIMEOUT, VERDICT_CRASH };
+	const char *sep = "";
+	for (size_t k = 0; k < 2; k++)
+		if (seen & (1u << told[k])) {
+			strbuf_printf(out, "%s%s", sep, verdict_name(told[k]));
+			sep = " and ";
+		}
 }
 
 static void json_diags(struct strbuf *out, const struct diag_list *list)
@@ -108,7 +135,12 @@ void grade_report_json(struct strbuf *out, const struct assignment *a,
 		json_string(out, g->submission);
 	else
 		strbuf_puts(out, "null");
-	strbuf_printf(out, ",\"total\":%.2f,\"max\":%.2f,\"blocker\":", g->total, a->max_points);
+	strbuf_printf(out, ",\"total\":%.2f,\"max\":%.2f,\"note\":", g->total, a->max_points);
+	struct strbuf note = { 0 };
+	row_note(&note, g);
+	json_string(out, note.data ? note.data : "");
+	strbuf_free(&note);
+	strbuf_puts(out, ",\"blocker\":");
 	if (g->blocker) {
 		strbuf_printf(out,
 			      "{\"verdict\":\"%s\",\"message\":", verdict_name(g->blocker_verdict));
@@ -148,26 +180,6 @@ void grade_report_json(struct strbuf *out, const struct assignment *a,
 		strbuf_puts(out, "}");
 	}
 	strbuf_puts(out, "]}\n");
-}
-
-/* What the table says beside a student's points: why the checks could not run, or that
- * runs hung or crashed, which an instructor will want to look at. */
-static void row_note(struct strbuf *out, const struct student_grade *g)
-{
-	if (g->blocker) {
-		strbuf_puts(out, verdict_name(g->blocker_verdict));
-		return;
-	}
-	unsigned seen = 0;
-	for (size_t i = 0; i < g->nchecks; i++)
-		seen |= g->checks[i].verdicts;
-	const enum verdict told[] = { VERDICT_TIMEOUT, VERDICT_CRASH };
-	const char *sep = "";
-	for (size_t k = 0; k < 2; k++)
-		if (seen & (1u << told[k])) {
-			strbuf_printf(out, "%s%s", sep, verdict_name(told[k]));
-			sep = " and ";
-		}
 }
 
 void grade_table_csv(struct strbuf *out, const struct assignment *a,
@@ -238,4 +250,109 @@ void grade_table_markdown(struct strbuf *out, const struct assignment *a,
 		strbuf_puts(out, " |\n");
 		strbuf_free(&note);
 	}
+}
+
+/* What one check tells the student on Gradescope or in JUnit: what it checks, its
+ * outcome, and for a visible check what went wrong at the submission's lines. */
+static void check_text(struct strbuf *out, const struct grade_check *c,
+		       const struct check_grade *cg, const struct student_grade *g)
+{
+	if (c->about)
+		strbuf_printf(out, "%s\n", c->about);
+	strbuf_printf(out, "%s\n", g->blocker ? "not run" : check_outcome(c, cg));
+	if (!c->hidden && !g->blocker && cg->diags.count > 0) {
+		strbuf_puts(out, "\n");
+		diag_list_render(out, &cg->diags, false);
+	}
+}
+
+void grade_report_gradescope(struct strbuf *out, const struct assignment *a,
+			     const struct student_grade *g, double seconds)
+{
+	struct strbuf text = { 0 };
+	strbuf_printf(&text, "%s: %s\n", a->name, g->submission ? g->submission : g->student);
+	if (g->blocker) {
+		strbuf_puts(&text, "\nNo check could run:\n");
+		blocker_text(&text, g, false);
+	}
+	strbuf_printf(out, "{\"score\":%.2f,\"execution_time\":%.0f,\"output\":", g->total,
+		      ceil(seconds));
+	json_string(out, text.data);
+	strbuf_puts(out, ",\"output_format\":\"text\",\"test_output_format\":\"text\","
+			 "\"stdout_visibility\":\"hidden\",\"tests\":[");
+	for (size_t i = 0; i < a->nchecks; i++) {
+		const struct grade_check *c = &a->checks[i];
+		const struct check_grade *cg = &g->checks[i];
+		strbuf_free(&text);
+		check_text(&text, c, cg, g);
+		strbuf_printf(out, "%s{\"name\":", i ? "," : "");
+		json_string(out, c->name);
+		strbuf_printf(out,
+			      ",\"number\":\"%zu\",\"score\":%.2f,\"max_score\":%.2f,"
+			      "\"status\":\"%s\",\"visibility\":\"%s\",\"output\":",
+			      i + 1, cg->points, c->points,
+			      check_grade_passed(c, cg) ? "passed" : "failed",
+			      c->hidden ? "after_published" : "visible");
+		json_string(out, text.data);
+		strbuf_puts(out, ",\"output_format\":\"text\"}");
+	}
+	strbuf_puts(out, "]}\n");
+	strbuf_free(&text);
+}
+
+void grade_report_junit(struct strbuf *out, const struct assignment *a,
+			const struct student_grade *grades, size_t n)
+{
+	size_t failures = 0;
+	for (size_t s = 0; s < n; s++)
+		for (size_t i = 0; i < a->nchecks; i++)
+			failures += !check_grade_passed(&a->checks[i], &grades[s].checks[i]);
+	strbuf_puts(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"");
+	xml_text(out, a->name);
+	strbuf_printf(out, "\" tests=\"%zu\" failures=\"%zu\">\n", n * a->nchecks, failures);
+	struct strbuf text = { 0 };
+	for (size_t s = 0; s < n; s++) {
+		const struct student_grade *g = &grades[s];
+		size_t failed = 0;
+		for (size_t i = 0; i < a->nchecks; i++)
+			failed += !check_grade_passed(&a->checks[i], &g->checks[i]);
+		strbuf_puts(out, "  <testsuite name=\"");
+		xml_text(out, g->student);
+		strbuf_printf(out, "\" tests=\"%zu\" failures=\"%zu\">\n", a->nchecks, failed);
+		for (size_t i = 0; i < a->nchecks; i++) {
+			const struct grade_check *c = &a->checks[i];
+			const struct check_grade *cg = &g->checks[i];
+			strbuf_puts(out, "    <testcase classname=\"");
+			xml_text(out, g->student);
+			strbuf_puts(out, "\" name=\"");
+			xml_text(out, c->name);
+			strbuf_puts(out, "\">");
+			strbuf_free(&text);
+			check_text(&text, c, cg, g);
+			if (g->blocker)
+				blocker_text(&text, g, false);
+			struct strbuf pts = { 0 };
+			points_text(&pts, cg->points);
+			strbuf_puts(&pts, " of ");
+			points_text(&pts, c->points);
+			strbuf_puts(&pts, " points");
+			if (check_grade_passed(c, cg)) {
+				strbuf_puts(out, "\n      <system-out>");
+				xml_text(out, pts.data);
+				strbuf_puts(out, "\n");
+				xml_text(out, text.data);
+				strbuf_puts(out, "</system-out>\n    </testcase>\n");
+			} else {
+				strbuf_puts(out, "\n      <failure message=\"");
+				xml_text(out, pts.data);
+				strbuf_puts(out, "\">");
+				xml_text(out, text.data);
+				strbuf_puts(out, "</failure>\n    </testcase>\n");
+			}
+			strbuf_free(&pts);
+		}
+		strbuf_puts(out, "  </testsuite>\n");
+	}
+	strbuf_puts(out, "</testsuites>\n");
+	strbuf_free(&text);
 }

@@ -19,6 +19,17 @@ void grade_report_text(struct strbuf *out, const struct assignment *a,
 void grade_report_json(struct strbuf *out, const struct assignment *a,
 		       const struct student_grade *g);
 
+/* Gradescope's results.json for one student: the total, and a test a check with its
+ * points, passed or failed, and the student's diagnostics at their lines; a hidden check
+ * is shown after the grades are published and says only pass or fail. `seconds`: how
+ * long grading took. */
+void grade_report_gradescope(struct strbuf *out, const struct assignment *a,
+			     const struct student_grade *g, double seconds);
+/* JUnit XML: a test suite a student, a test case a check, failed unless it earned all
+ * its points, with what the student's report says of it. */
+void grade_report_junit(struct strbuf *out, const struct assignment *a,
+			const struct student_grade *grades, size_t n);
+
 /* The class, one row a student in the order given: student, points per check, total. */
 void grade_table_csv(struct strbuf *out, const struct assignment *a,
 		     const struct student_grade *grades, size_t n);

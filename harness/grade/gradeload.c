@@ -1,0 +1,151 @@
+/* gradeload.c - a student's JSON report read back through libfyaml's JSON mode. */
+#include "config.h"
+
+#include "grade/gradeload.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "case/yamltext.h"
+#include "results/result.h"
+
+/* The verdict a report names; -1 for a name no verdict has. */
+static int verdict_named(const char *name)
+{
+	for (int v = VERDICT_PASS; name && v <= VERDICT_SKIP; v++)
+		if (strcmp(verdict_name((enum verdict)v), name) == 0)
+			return v;
+	return -1;
+}
+
+static void read_diags(struct fy_node *seq, struct diag_list *list)
+{
+	if (seq == NULL || !fy_node_is_sequence(seq))
+		return;
+	void *iter = NULL;
+	struct fy_node *d;
+	while ((d = fy_node_sequence_iterate(seq, &iter)) != NULL) {
+		char *file = json_text(d, "file"), *severity = json_text(d, "severity"),
+		     *message = json_text(d, "message");
+		enum diag_severity sev = DIAG_ERROR;
+		for (int s = DIAG_ERROR; severity && s <= DIAG_NOTE; s++)
+			if (strcmp(diag_severity_name((enum diag_severity)s), severity) == 0)
+				sev = (enum diag_severity)s;
+		diag_add(list, sev, file ? file : "", (int)json_number(d, "line", 0),
+			 (int)json_number(d, "col", 0), "%s", message ? message : "");
+		free(file);
+		free(severity);
+		free(message);
+	}
+}
+
+/* The check of the report's `checks` list at `node` into cg; -1 when it is not check
+ * `c`. */
+static int read_check(struct fy_node *node, const struct grade_check *c, struct check_grade *cg)
+{
+	char *name = json_text(node, "name");
+	bool same = name && strcmp(name, c->name) == 0;
+	free(name);
+	if (!same)
+		return -1;
+	cg->points = json_number(node, "points", 0);
+	bool passed = json_bool(node, "passed");
+	if (c->hidden) {
+		/* All a hidden check's report holds: enough for check_grade_passed. */
+		cg->runs = 1;
+		cg->passed = passed;
+		return 0;
+	}
+	cg->runs = (size_t)json_number(node, "runs", 0);
+	cg->passed = (size_t)json_number(node, "runs_passed", 0);
+	cg->speed = json_number(node, "speed", 0);
+	cg->summary = json_text(node, "summary");
+	read_diags(json_member(node, "diagnostics"), &cg->diags);
+	return 0;
+}
+
+/* The table's note ("timeout", "crash and timeout") as verdict bits. */
+static unsigned note_verdicts(const char *note)
+{
+	unsigned bits = 0;
+	const enum verdict told[] = { VERDICT_TIMEOUT, VERDICT_CRASH };
+	for (size_t k = 0; note && k < 2; k++)
+		if (strstr(note, verdict_name(told[k])))
+			bits |= 1u << told[k];
+	return bits;
+}
+
+int grade_report_read(const char *path, const struct assignment *a, struct student_grade *g,
+		      char **cause)
+{
+	*g = (struct student_grade){ 0 };
+	size_t len;
+	char *text = read_file(path, &len);
+	if (text == NULL) {
+		*cause = xasprintf("cannot read %s: %s", path, file_error(errno));
+		return -1;
+	}
+	struct yaml_error err;
+	struct fy_document *doc = yaml_from_text(text, true, true, &err);
+	struct fy_node *root = doc ? fy_document_root(doc) : NULL;
+	char *assignment = json_text(root, "assignment");
+	char *student = json_text(root, "student");
+	struct fy_node *checks = json_member(root, "checks");
+	int status = -1;
+	if (doc == NULL) {
+		*cause = xasprintf("%s:%d:%d: %s", path, err.line, err.col,
+				   err.msg ? err.msg : "not JSON");
+		goto out;
+	}
+	if (student == NULL || assignment == NULL || checks == NULL ||
+	    !fy_node_is_sequence(checks)) {
+		*cause = xasprintf("%s is no student's report: it lacks \"assignment\", "
+				   "\"student\" or \"checks\"",
+				   path);
+		goto out;
+	}
+	if (strcmp(assignment, a->name) != 0 ||
+	    fy_node_sequence_item_count(checks) != (int)a->nchecks) {
+		*cause = xasprintf("%s is a report of %s, not of this %s", path, assignment,
+				   a->name);
+		goto out;
+	}
+	char *submission = json_text(root, "submission");
+	student_grade_init(a, student, submission, g);
+	free(submission);
+	g->total = json_number(root, "total", 0);
+	char *note = json_text(root, "note");
+	g->verdicts = note_verdicts(note);
+	free(note);
+	struct fy_node *blocker = json_member(root, "blocker");
+	if (blocker && fy_node_is_mapping(blocker)) {
+		char *verdict = json_text(blocker, "verdict");
+		int v = verdict_named(verdict);
+		free(verdict);
+		g->blocker_verdict = v < 0 ? VERDICT_CASE_ERROR : (enum verdict)v;
+		g->blocker = json_text(blocker, "message");
+		if (g->blocker == NULL)
+			g->blocker = xstrdup("not gradable");
+		g->blocker_log = json_text(blocker, "log");
+		read_diags(json_member(blocker, "diagnostics"), &g->blocker_diags);
+	}
+	for (size_t i = 0; i < a->nchecks; i++) {
+		if (read_check(fy_node_sequence_get_by_index(checks, (int)i), &a->checks[i],
+			       &g->checks[i]) < 0) {
+			*cause = xasprintf("%s: check %zu is not %s, as this %s has it", path,
+					   i + 1, a->checks[i].name, a->name);
+			student_grade_free(g);
+			goto out;
+		}
+	}
+	status = 0;
+out:
+	free(assignment);
+	free(student);
+	fy_document_destroy(doc);
+	yaml_error_free(&err);
+	free(text);
+	return status;
+}
