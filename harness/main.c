@@ -1509,6 +1509,7 @@ static int cmd_grade(int argc, char **argv)
 			free(subs[i].student);
 			free(subs[i].path);
 			free(subs[i].problem);
+			free(subs[i].folder);
 			continue;
 		}
 		subs[nsubs++] = subs[i];

@@ -68,6 +68,22 @@ START_TEST(test_build_log_positions)
 }
 END_TEST
 
+START_TEST(test_build_log_names_the_users_file)
+{
+	char *named = buildlog_name_source(
+		"error: /root/.cache/pocl/kcache/tempfile_Ab12Cd.cl:4:26: use of 'q'\n"
+		"<kernel>:7:12: error: expected ';'\nsee tempfile_Ab12Cd.cl for more\n",
+		"student/k.cl");
+	ck_assert_msg(strcmp(named, "error: student/k.cl:4:26: use of 'q'\n"
+				    "student/k.cl:7:12: error: expected ';'\n"
+				    "see tempfile_Ab12Cd.cl for more\n") == 0,
+		      "A driver's name for the source, where it heads a position, becomes the "
+		      "user's file; elsewhere it stays: %s",
+		      named);
+	free(named);
+}
+END_TEST
+
 Suite *devname_suite(void)
 {
 	Suite *s = suite_create("devname");
@@ -75,6 +91,7 @@ Suite *devname_suite(void)
 	tcase_add_test(tc, test_short_names);
 	tcase_add_test(tc, test_device_patterns);
 	tcase_add_test(tc, test_build_log_positions);
+	tcase_add_test(tc, test_build_log_names_the_users_file);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -20,6 +20,7 @@ Suite *finding_suite(void);
 Suite *gen_suite(void);
 Suite *golden_suite(void);
 Suite *gradereport_suite(void);
+Suite *includes_suite(void);
 Suite *npy_suite(void);
 Suite *oglog_suite(void);
 Suite *reference_suite(void);

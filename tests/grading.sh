@@ -86,7 +86,8 @@ signature_named() {
 }
 
 hang_and_crash_named() {
-	has "$work/reduce_sum/hanging.txt" "error: timeout: no result after 2 s (the limit of a correct run: 50 times the reference kernel's slowest" &&
+	has "$work/reduce_sum/hanging.txt" "error: timeout: no result after " &&
+		has "$work/reduce_sum/hanging.txt" " s (the limit of a correct run: 50 times the reference kernel's slowest, " &&
 		has "$work/reduce_sum/hanging.txt" "0 of 4 simulated runs free of what it forbids; 4 not run, since the kernel hung at N=1024, L=32 on" &&
 		has "$work/reduce_sum/crashing.txt" "error: crash: the worker running this died: killed by signal 11" &&
 		has "$work/reduce_sum/slow.txt" "of the reference's speed"
@@ -105,6 +106,40 @@ broken_assignment() {
 	has "$work/broken.err" "broken.yaml:3:26: error: unknown key 'corect' in a check; did you mean 'correct'?"
 }
 
+# includes: only the student's own folder's files are included; every other way is
+# refused at its line before any compiler reads it, so no report quotes the file.
+includes_refused() {
+	scores includes || return 1
+	for r in "$work"/includes/*.txt "$work"/includes/*.json; do
+		lacks "$r" "root:x:0:0" && lacks "$r" "fills its slot, the ones past the end" ||
+			return 1
+	done
+	has "$work/includes/system_file.txt" 'system_file.cl:2:1: error: #include "/etc/passwd": a submission handed in as a lone .cl file may include nothing' &&
+		has "$work/includes/climbs_out.txt" 'climbs_out/reduce_sum.cl:2:1: error: #include "../own_helpers/helpers.h" reaches outside the submission' &&
+		has "$work/includes/through_macro.txt" "through_macro.cl:3:1: error: #include names its file through a macro"
+}
+
+# A build log of thousands of errors reaches the student cut, its start and end kept.
+build_log_flood_cut() {
+	mkdir -p "$work/flood"
+	{
+		echo 'kernel void reduce_sum(global const int *in, uint n, local int *part, global int *out)'
+		echo '{'
+		i=0
+		while [ $i -lt 3000 ]; do
+			echo "	undeclared_$i = $i;"
+			i=$((i + 1))
+		done
+		echo '}'
+	} >"$work/flood/error_flood.cl"
+	"$CLHARNESS" grade -o "$work/flood/out" "$assignments/reduce_sum.yaml" \
+		"$work/flood/error_flood.cl" >/dev/null 2>&1
+	r=$work/flood/out/error_flood.txt
+	has "$r" "of the build log cut here" && has "$r" "undeclared_0" || return 1
+	size=$(wc -c <"$r")
+	[ "$size" -lt 40000 ] || { echo "the report holds $size bytes" >>"$work/why"; return 1; }
+}
+
 # One after another: a class graded beside another would time its kernels on a busy
 # machine.
 grade reduce_sum
@@ -112,6 +147,10 @@ grade dot_product
 # The catalogue's own scan is the right submission here.
 grade inclusive_scan "$CLH_TEST_DATA/../../kernels/scan/whole_array.cl" \
 	"$corpus/inclusive_scan/no_downsweep_barrier.cl"
+# Against reduce_sum, saved under includes/.
+"$CLHARNESS" grade -j 2 -o "$work/includes" "$assignments/reduce_sum.yaml" "$corpus/includes/" \
+	>"$work/includes.md" 2>"$work/includes.err"
+echo $? >"$work/includes.status"
 check "every sample submission for reduce_sum gets its expected score" reduce_scores
 check "the dot-product samples get their expected scores" dot_scores
 check "the inclusive-scan samples get their expected scores" scan_scores
@@ -123,6 +162,8 @@ check "a wrong signature names the parameter and the prototype asked for" signat
 check "a hang and a crash are named in the report" hang_and_crash_named
 check "a missing kernel names the prototype asked for" missing_kernel_named
 check "a broken assignment is reported at its line and nothing is graded" broken_assignment
+check "an #include outside the student's folder is refused at its line, and no report quotes the file" includes_refused
+check "a flood of build errors reaches the student's report cut" build_log_flood_cut
 
 echo "1..$n"
 exit 0

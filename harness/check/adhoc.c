@@ -695,7 +695,7 @@ static int inspect(const struct adhoc_request *rq, struct reporter *rp, struct k
 				  .target = xstrdup(selection_target(&sel, pick)->name),
 				  .backend = xstrdup("check") };
 	int status = 0;
-	if (dispatch_inspect(d, index, rq->kernel_path, rq->kernel, sig, &failure) < 0) {
+	if (dispatch_inspect(d, index, rq->kernel_path, rq->kernel, "", sig, &failure) < 0) {
 		failure.output = failure.verdict;
 		report_result(rp, &failure);
 		status = 1;

@@ -97,11 +97,12 @@ struct backend {
 	int (*execute)(struct backend_session *session, const struct test_case *tc,
 		       const struct plan *plan, void *const *initial, void **final, unsigned repeat,
 		       uint64_t *round_ns, struct result *failure);
-	/* Builds the program in `path` and describes the parameters of its `kernel`, for
-	 * checks that generate the arguments a user leaves out. Returns 0, or -1 after
-	 * filling `failure` (build-error with the log, or case-error for a missing kernel). */
+	/* Builds the program in `path` with build `options` besides the backend's own, and
+	 * describes the parameters of its `kernel`, for checks that generate the arguments a
+	 * user leaves out. Returns 0, or -1 after filling `failure` (build-error with the log,
+	 * or case-error for a missing kernel). */
 	int (*inspect)(struct backend_session *session, const char *path, const char *kernel,
-		       struct kernel_sig *sig, struct result *failure);
+		       const char *options, struct kernel_sig *sig, struct result *failure);
 	void (*close)(struct backend_session *session);
 };
 

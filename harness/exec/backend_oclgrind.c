@@ -384,11 +384,13 @@ static int og_execute(struct backend_session *session, const struct test_case *t
 }
 
 static int og_inspect(struct backend_session *session, const char *path, const char *kernel,
-		      struct kernel_sig *sig, struct result *failure)
+		      const char *options, struct kernel_sig *sig, struct result *failure)
 {
 	struct og_session *s = (struct og_session *)session;
 	long long printed = worker_output_offset();
-	int status = clexec_inspect(s->strict.cx, path, kernel, BUILD_OPTIONS, sig, failure);
+	char *all = xasprintf("%s%s%s", BUILD_OPTIONS, *options ? " " : "", options);
+	int status = clexec_inspect(s->strict.cx, path, kernel, all, sig, failure);
+	free(all);
 	if (status < 0)
 		explain_refusal(printed, path, failure);
 	return status;

@@ -57,3 +57,37 @@ bool buildlog_first_error(const char *log, int *line, int *col, char **message)
 	}
 	return false;
 }
+
+/* Whether `name` (len bytes) is how a driver names source it was handed in memory. */
+static bool driver_source_name(const char *name, size_t len)
+{
+	const char *base = name;
+	for (size_t i = 0; i < len; i++)
+		if (name[i] == '/')
+			base = name + i + 1;
+	size_t blen = len - (size_t)(base - name);
+	return (blen > 9 && strncmp(base, "tempfile_", 9) == 0) ||
+	       (blen == 8 && strncmp(base, "<source>", 8) == 0) ||
+	       (blen == 8 && strncmp(base, "<kernel>", 8) == 0);
+}
+
+char *buildlog_name_source(const char *log, const char *path)
+{
+	struct strbuf out = { 0 };
+	const char *copied = log;
+	for (const char *p = log; *p; p++) {
+		int line, col;
+		if (*p != ':' || position(p, &line, &col) == NULL)
+			continue;
+		const char *start = p;
+		while (start > copied && !isspace((unsigned char)start[-1]))
+			start--;
+		if (start == p || !driver_source_name(start, (size_t)(p - start)))
+			continue;
+		strbuf_append(&out, copied, (size_t)(start - copied));
+		strbuf_puts(&out, path);
+		copied = p;
+	}
+	strbuf_puts(&out, copied);
+	return strbuf_take(&out);
+}

@@ -11,4 +11,10 @@
  * so only the position and the message are kept. *message is newly allocated. */
 bool buildlog_first_error(const char *log, int *line, int *col, char **message);
 
+/* The log with the driver's name for the program's source (PoCL's temporary
+ * ".../tempfile_XXXXXX.cl", Clang's "<source>" or "<kernel>") replaced by `path` wherever
+ * it heads a position, so the log names the file the user wrote and reads the same in
+ * every run. Caller frees. */
+char *buildlog_name_source(const char *log, const char *path);
+
 #endif

@@ -117,7 +117,7 @@ static void build_failed(struct result *failure, const char *kernel_path, const 
 				ocl_error_name(err), err);
 	free(first);
 	free(failure->detail);
-	failure->detail = xstrdup(log);
+	failure->detail = buildlog_name_source(log, kernel_path);
 }
 
 /* Returns the cached or freshly built program for one step, or NULL after filling

@@ -31,7 +31,8 @@ struct dispatcher {
 /* The limits every worker of these options runs under. */
 static struct worker_limits limits_of(const struct run_options *opt)
 {
-	return (struct worker_limits){ opt->cpu_limit_s, opt->address_space_limit };
+	return (struct worker_limits){ opt->cpu_limit_s, opt->address_space_limit,
+				       opt->file_size_limit };
 }
 
 /* What one worker runs: every case on one target from (first_case, first_run) on. */
@@ -442,6 +443,7 @@ struct inspect_job {
 	const struct target *target;
 	const char *path;
 	const char *kernel;
+	const char *options;
 };
 
 /* In a worker: opens the target and sends the kernel's signature, or why there is none. */
@@ -458,7 +460,8 @@ static void inspect_main(void *arg, int fd, int control)
 	}
 	struct kernel_sig sig;
 	struct result failure = { 0 };
-	if (job->backend->inspect(session, job->path, job->kernel, &sig, &failure) == 0)
+	if (job->backend->inspect(session, job->path, job->kernel, job->options, &sig, &failure) ==
+	    0)
 		wire_signature(&out, &sig);
 	else
 		wire_result(&out, &failure);
@@ -468,9 +471,9 @@ static void inspect_main(void *arg, int fd, int control)
 }
 
 int dispatch_inspect(struct dispatcher *d, size_t index, const char *path, const char *kernel,
-		     struct kernel_sig *sig, struct result *failure)
+		     const char *options, struct kernel_sig *sig, struct result *failure)
 {
-	struct inspect_job job = { d->backend, &d->targets[index], path, kernel };
+	struct inspect_job job = { d->backend, &d->targets[index], path, kernel, options };
 	struct worker w;
 	char *cause = NULL;
 	struct worker_limits limits = limits_of(d->opt);

@@ -27,12 +27,12 @@ const struct target *dispatch_target(const struct dispatcher *d, size_t index);
 void dispatch_run(struct dispatcher *d, size_t index, void (*emit)(void *ctx, struct result *r),
 		  void *ctx);
 
-/* Describes `kernel` of the program at `path` on target `index`, in a worker of its own
- * (a build can crash a driver too). Returns 0 with *sig filled, or -1 with the verdict
+/* Describes `kernel` of the program at `path`, built with `options`, on target `index`, in a worker
+ * of its own (a build can crash a driver too). Returns 0 with *sig filled, or -1 with the verdict
  * and diagnostic in `failure`: build-error with its log, case-error for a missing kernel,
  * timeout or crash. */
 int dispatch_inspect(struct dispatcher *d, size_t index, const char *path, const char *kernel,
-		     struct kernel_sig *sig, struct result *failure);
+		     const char *options, struct kernel_sig *sig, struct result *failure);
 
 /* Ends the waiting worker, if any, and frees the dispatcher. Accepts NULL. */
 void dispatch_close(struct dispatcher *d);

@@ -23,6 +23,7 @@ struct run_options {
 	 * its threads together, and bytes of address space. */
 	unsigned cpu_limit_s;
 	uint64_t address_space_limit;
+	uint64_t file_size_limit; /* bytes a file the worker writes may hold (0: none) */
 	/* --suppressions: findings every case means to have, before each case's own. */
 	const struct suppression_list *suppressions;
 	/* A run's wall-clock limit once its case is built, where shorter than the

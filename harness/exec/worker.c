@@ -66,6 +66,11 @@ static void apply_limits(const struct worker_limits *limits)
 		struct rlimit as = { limits->address_space, limits->address_space };
 		setrlimit(RLIMIT_AS, &as);
 	}
+	if (limits->file_size > 0) {
+		struct rlimit fsize = { limits->file_size, limits->file_size };
+		signal(SIGXFSZ, SIG_IGN); /* the write fails with EFBIG instead of killing */
+		setrlimit(RLIMIT_FSIZE, &fsize);
+	}
 }
 
 int worker_start(struct worker *w, const struct worker_limits *limits,

@@ -26,6 +26,10 @@ struct worker {
 struct worker_limits {
 	unsigned cpu_s;		/* CPU time of all its threads together: SIGXCPU ends it */
 	uint64_t address_space; /* bytes of virtual memory (RLIMIT_AS) */
+	/* Bytes any one file it writes may hold (RLIMIT_FSIZE): what a driver prints and
+	 * the caches it fills stay under it, a write past it failing rather than filling
+	 * the disk. */
+	uint64_t file_size;
 };
 
 /* Whether workers run under the address-space limit they are given: not in a build with

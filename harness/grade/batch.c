@@ -131,7 +131,7 @@ struct grader_job {
 static void grade_child(const struct batch_options *bo, const struct submission *sub, int fd)
 {
 	struct student_grade g;
-	grade_submission(bo->assignment, bo->grade, sub->student, sub->path, sub->problem, &g);
+	grade_submission(bo->assignment, bo->grade, sub, &g);
 	bool written = write_reports(bo, &g) == 0;
 	send_summary(fd, &g, written);
 	student_grade_free(&g);

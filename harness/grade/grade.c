@@ -13,6 +13,7 @@
 #include "exec/select.h"
 #include "findings/advice.h"
 #include "grade/grade.h"
+#include "grade/includes.h"
 
 /* Failing runs a check reports in detail; the rest are counted. */
 #define MAX_REPORTED_RUNS 3
@@ -29,7 +30,8 @@ struct check_runs {
 struct grader {
 	const struct assignment *a;
 	const struct grade_options *opt;
-	const char *path; /* the submission */
+	const char *path;    /* the submission */
+	const char *options; /* its build options: its own folder to include from */
 	unsigned wall_s;
 	struct check_runs *runs; /* one per check */
 	/* The first run that hung, "N=65536, L=64 on pocl-cpu": every run after it, on any
@@ -47,7 +49,8 @@ static struct run_options limited(const struct grader *g)
 {
 	return (struct run_options){ .repeat = 1,
 				     .cpu_limit_s = g->a->cpu_s,
-				     .address_space_limit = g->a->address_space };
+				     .address_space_limit = g->a->address_space,
+				     .file_size_limit = GRADE_FILE_SIZE_LIMIT };
 }
 
 /* Takes the timing lock: exclusive around timed runs, shared around every other run, so
@@ -140,8 +143,15 @@ static struct test_case *check_case(const struct grader *g, const struct grade_c
 		diag_list_move(&cg->diags, &diags);
 		return NULL;
 	}
-	if (substitute)
+	if (substitute) {
 		assignment_substitute(g->a, tc, g->path);
+		if (*g->options) {
+			char *own = tc->options;
+			tc->options =
+				xasprintf("%s%s%s", own ? own : "", own ? " " : "", g->options);
+			free(own);
+		}
+	}
 	return tc;
 }
 
@@ -654,7 +664,8 @@ static bool kernels_match(struct grader *g, struct student_grade *sg)
 		const struct kernel_proto *want = &g->a->kernels[k];
 		struct kernel_sig sig = { 0 };
 		struct result failure = { 0 };
-		if (dispatch_inspect(d, index, g->path, want->name, &sig, &failure) < 0) {
+		if (dispatch_inspect(d, index, g->path, want->name, g->options, &sig, &failure) <
+		    0) {
 			ok = false;
 			sg->blocker_verdict = failure.verdict;
 			if (failure.verdict == VERDICT_CASE_ERROR)
@@ -670,6 +681,7 @@ static bool kernels_match(struct grader *g, struct student_grade *sg)
 					 failure.col, "%s", failure.message);
 			sg->blocker_log = failure.detail;
 			failure.detail = NULL;
+			text_cut(&sg->blocker_log, RESULT_DETAIL_MAX, "build log");
 		} else {
 			char *why = kernel_sig_mismatch(&want->sig, &sig);
 			if (why) {
@@ -719,21 +731,35 @@ void grade_blocked(const struct assignment *a, const char *student, const char *
 }
 
 void grade_submission(const struct assignment *a, const struct grade_options *opt,
-		      const char *student, const char *path, const char *problem,
-		      struct student_grade *sg)
+		      const struct submission *sub, struct student_grade *sg)
 {
-	if (problem || path == NULL || access(path, R_OK) != 0) {
-		char *why = problem ? xstrdup(problem)
-			    : path  ? xasprintf("cannot read %s", path)
-				    : xstrdup("no kernel file to grade");
+	const char *student = sub->student, *path = sub->path;
+	if (sub->problem || path == NULL || access(path, R_OK) != 0) {
+		char *why = sub->problem ? xstrdup(sub->problem)
+			    : path	 ? xasprintf("cannot read %s", path)
+					 : xstrdup("no kernel file to grade");
 		grade_blocked(a, student, path, VERDICT_CASE_ERROR, why, sg);
 		free(why);
 		return;
 	}
+	/* Refused before any compiler reads it, so no build log quotes another's file. */
+	struct diag_list refused = { 0 };
+	if (includes_check(path, sub->folder, &refused) < 0) {
+		grade_blocked(a, student, path, VERDICT_BUILD_ERROR, refused.items[0].message, sg);
+		diag_list_move(&sg->blocker_diags, &refused);
+		return;
+	}
 	student_grade_init(a, student, path, sg);
-	struct grader g = {
-		.a = a, .opt = opt, .path = path, .wall_s = opt->wall_s ? opt->wall_s : a->wall_s
-	};
+	/* A folder's own files are included from it; a lone file includes none. Build options
+	 * are split at spaces, so a folder with one cannot be named. */
+	char *options = sub->folder && !strpbrk(sub->folder, " \t\"'\\")
+				? xasprintf("-I %s", sub->folder)
+				: xstrdup("");
+	struct grader g = { .a = a,
+			    .opt = opt,
+			    .path = path,
+			    .options = options,
+			    .wall_s = opt->wall_s ? opt->wall_s : a->wall_s };
 	if (kernels_match(&g, sg)) {
 		plan_checks(&g, sg);
 		run_phase(&g, false);
@@ -758,6 +784,7 @@ void grade_submission(const struct assignment *a, const struct grade_options *op
 	}
 	free(g.runs);
 	free(g.hang);
+	free(options);
 }
 
 void student_grade_free(struct student_grade *g)

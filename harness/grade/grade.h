@@ -10,6 +10,7 @@
 
 #include "base/diag.h"
 #include "grade/assignment.h"
+#include "grade/submission.h"
 #include "results/result.h"
 
 /* A run's limit derived from the reference kernel: this many times its slowest run, and
@@ -17,6 +18,9 @@
  * kernel (the sample that adds a whole group's inputs in one item) stays well inside. */
 #define GRADE_LIMIT_FACTOR  50
 #define GRADE_LIMIT_FLOOR_S 2
+/* The most a file a grading worker writes may hold: what a submission makes its driver
+ * print, or fill a cache with, cannot fill the disk other students' grading needs. */
+#define GRADE_FILE_SIZE_LIMIT ((uint64_t)256 << 20)
 
 struct grade_options {
 	const char *device;    /* the real device's name, for correct and speed checks */
@@ -67,12 +71,12 @@ void grade_calibrate(const struct assignment *a, struct grade_options *opt, char
 /* Frees what grade_calibrate set. */
 void grade_options_free(struct grade_options *opt);
 
-/* Grades `path` for `student`. Never fails: a submission that cannot be graded gets 0
- * points with the reason in g->blocker; `problem`, when not NULL, is such a reason found
- * before grading (a folder without a .cl file). */
+/* Grades a student's submission. Never fails: a submission that cannot be graded gets 0
+ * points with the reason in g->blocker: its problem (a folder without a .cl file), an
+ * #include that reaches outside the student's folder, a build error, kernels other than
+ * the assignment's. */
 void grade_submission(const struct assignment *a, const struct grade_options *opt,
-		      const char *student, const char *path, const char *problem,
-		      struct student_grade *g);
+		      const struct submission *sub, struct student_grade *g);
 /* A grade of 0 for every check, with nothing said yet. */
 void student_grade_init(const struct assignment *a, const char *student, const char *path,
 			struct student_grade *g);

@@ -30,10 +30,11 @@ static char *student_name(const char *path)
 	return name;
 }
 
-static void add(struct submission **out, size_t *count, char *student, char *path, char *problem)
+static void add(struct submission **out, size_t *count, char *student, char *path, char *problem,
+		char *folder)
 {
 	*out = xreallocarray(*out, *count + 1, sizeof **out);
-	(*out)[(*count)++] = (struct submission){ student, path, problem };
+	(*out)[(*count)++] = (struct submission){ student, path, problem, folder };
 }
 
 /* Why the .cl entry `path` cannot be graded, or NULL. Only a regular file of the folder's
@@ -92,14 +93,14 @@ static void add_student_dir(struct submission **out, size_t *count, const char *
 				    kernels);
 	else
 		problem = kernel_file_problem(found);
-	add(out, count, student_name(dir), problem ? NULL : xstrdup(found), problem);
+	add(out, count, student_name(dir), problem ? NULL : xstrdup(found), problem, xstrdup(dir));
 }
 
 /* A student whose one .cl file is `path` (the caller's, now the submission's). */
 static void add_kernel_file(struct submission **out, size_t *count, char *path)
 {
 	char *problem = kernel_file_problem(path);
-	add(out, count, student_name(path), problem ? NULL : path, problem);
+	add(out, count, student_name(path), problem ? NULL : path, problem, NULL);
 	if (problem)
 		free(path);
 }
@@ -121,7 +122,7 @@ int submissions_collect(char *const *args, size_t nargs, struct submission **out
 				diag_add(diags, DIAG_ERROR, arg, 0, 0,
 					 "a submission is a .cl file or a folder");
 			else
-				add(out, count, student_name(arg), xstrdup(arg), NULL);
+				add(out, count, student_name(arg), xstrdup(arg), NULL, NULL);
 			continue;
 		}
 		char **paths;
@@ -156,7 +157,8 @@ int submissions_collect(char *const *args, size_t nargs, struct submission **out
 					add(out, count, student_name(paths[i]), NULL,
 					    xasprintf("%s is a symbolic link: submit the folder "
 						      "itself",
-						      paths[i]));
+						      paths[i]),
+					    NULL);
 				} else if (is_dir(paths[i])) {
 					char **inner;
 					long m = dir_entries(paths[i], true, &inner);
@@ -189,6 +191,7 @@ void submissions_free(struct submission *subs, size_t count)
 		free(subs[i].student);
 		free(subs[i].path);
 		free(subs[i].problem);
+		free(subs[i].folder);
 	}
 	free(subs);
 }

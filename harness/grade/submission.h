@@ -12,6 +12,9 @@ struct submission {
 	char *student;
 	char *path;    /* the .cl file; NULL when the student's folder holds none */
 	char *problem; /* why there is no single .cl file to grade; NULL when there is */
+	/* The student's own folder, whose files the .cl file may #include; NULL for a lone
+	 * .cl file, which may include none, since the files beside it are others'. */
+	char *folder;
 };
 
 /* Expands the command line's submissions, in name order. A folder whose entries are
