@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,14 @@ static struct run_options limited(const struct grader *g)
 				     .cpu_limit_s = g->a->cpu_s,
 				     .address_space_limit = g->a->address_space,
 				     .file_size_limit = GRADE_FILE_SIZE_LIMIT };
+}
+
+/* The CPU-time limit of a worker that makes `runs` runs and builds: the assignment's
+ * limit is a run's, and CPU time adds up over a worker's life. */
+static unsigned worker_cpu_limit(const struct grader *g, size_t runs)
+{
+	uint64_t limit = (uint64_t)g->a->cpu_s * (runs ? runs : 1);
+	return g->a->cpu_s == 0 ? 0 : limit > UINT_MAX ? UINT_MAX : (unsigned)limit;
 }
 
 /* Takes the timing lock: exclusive around timed runs, shared around every other run, so
@@ -224,18 +233,21 @@ static void take_phase_result(void *ctx, struct result *r)
  * submission's build are paid once, not at every run. */
 static void run_phase(struct grader *g, bool simulated)
 {
-	size_t n = 0;
+	size_t n = 0, runs = 0;
 	struct test_case **cases = xcalloc(g->a->nchecks + 1, sizeof *cases);
 	for (size_t i = 0; i < g->a->nchecks; i++)
 		if (g->runs[i].tc && g->runs[i].same_as == i &&
 		    (g->a->checks[i].kind == GRADE_SIMULATE) == simulated &&
-		    g->a->checks[i].kind != GRADE_SPEED)
+		    g->a->checks[i].kind != GRADE_SPEED) {
 			cases[n++] = g->runs[i].tc;
+			runs += 1 + g->runs[i].planned; /* the build, then each run */
+		}
 	if (n == 0 || g->hang) {
 		free(cases);
 		return;
 	}
 	struct run_options opt = limited(g);
+	opt.cpu_limit_s = worker_cpu_limit(g, runs);
 	opt.stop_at_timeout = true;
 	if (g->opt->wall_s == 0) {
 		opt.run_limit_s = simulated ? g->opt->simulator_run_s : g->opt->device_run_s;
@@ -467,6 +479,7 @@ static void grade_speed(struct grader *g, const struct grade_check *c, struct ch
 		turns[2 * round + 1] = mine;
 	}
 	struct run_options opt = limited(g);
+	opt.cpu_limit_s = worker_cpu_limit(g, 4 * (size_t)c->rounds);
 	opt.repeat = c->repeat;
 	opt.stop_at_timeout = true;
 	if (g->opt->wall_s == 0) {
