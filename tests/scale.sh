@@ -120,6 +120,19 @@ stopped_then_resumed() {
 	same "$corpus/reduce_sum.csv" "$out/class.csv"
 }
 
+# --resume keeps a report only for the file it graded: a student who handed in again is
+# graded again.
+resubmitted_graded_again() {
+	mkdir -p "$work/again/class"
+	cp "$corpus/reduce_sum/correct.cl" "$corpus/reduce_sum/racy.cl" "$work/again/class/"
+	"$CLHARNESS" grade -o "$work/again/out" "$assignment" "$work/again/class" >/dev/null 2>&1
+	# racy hands in the fixed kernel.
+	cp "$corpus/reduce_sum/correct.cl" "$work/again/class/racy.cl"
+	"$CLHARNESS" grade --resume -o "$work/again/out" "$assignment" "$work/again/class" \
+		>/dev/null 2>"$work/again.err"
+	has "$work/again.err" "kept correct: 100.00" && has "$work/again.err" "graded racy: 100.00"
+}
+
 gradescope_results() {
 	mkdir -p "$work/gs/results"
 	"$CLHARNESS" grade --gradescope "$work/gs/results" -o "$work/gs/out" "$assignment" \
@@ -183,6 +196,7 @@ check "a merge names the shard that is missing and writes no table" missing_shar
 check "a merge names the student a shard did not finish" unfinished_shard_named
 check "a run in three shards merges into one run's results and catalogue page" run_shards_merge
 check "a grading stopped by Ctrl-C keeps whole reports, and --resume grades only the rest" stopped_then_resumed
+check "--resume grades again a student who handed in again" resubmitted_graded_again
 check "Gradescope's results.json has only the format's fields, with hidden checks after publishing" gradescope_results
 check "tools/gradescope/run_autograder grades Gradescope's submission folder into results.json" gradescope_autograder
 check "--min-score sets the exit status and --junit reports a test case a check" classroom_exit_and_junit

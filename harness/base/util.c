@@ -464,3 +464,11 @@ bool has_suffix(const char *s, const char *suffix)
 	size_t len = strlen(s), slen = strlen(suffix);
 	return len > slen && strcmp(s + len - slen, suffix) == 0;
 }
+
+uint64_t fnv1a(uint64_t h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ p[i]) * 0x100000001b3u;
+	return h;
+}

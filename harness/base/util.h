@@ -51,6 +51,11 @@ const char *human_bytes(uint64_t bytes, char *buf, size_t size);
 /* Nanoseconds on a clock that never goes back; only differences mean anything. */
 uint64_t clock_now_ns(void);
 
+/* FNV-1a over len bytes, from `h` (FNV1A_START for a fresh hash): a fingerprint, not a
+ * defence against a forger. */
+#define FNV1A_START 0xcbf29ce484222325u
+uint64_t fnv1a(uint64_t h, const void *data, size_t len);
+
 /* What the open file `fd` holds from `offset` to its end, NUL-terminated; "" when there is
  * nothing there. Caller frees. */
 char *read_fd_from(int fd, long long offset);

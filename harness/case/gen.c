@@ -96,11 +96,8 @@ void gen_fill_record(const struct record *record, const struct init_spec *init, 
 
 uint64_t gen_buffer_seed(uint64_t case_seed, const char *buffer_name)
 {
-	/* FNV-1a; rng_seed's splitmix64 spreads the bits. */
-	uint64_t h = 0xcbf29ce484222325u;
-	for (const char *p = buffer_name; *p; p++)
-		h = (h ^ (unsigned char)*p) * 0x100000001b3u;
-	return case_seed ^ h;
+	/* rng_seed's splitmix64 spreads the bits. */
+	return case_seed ^ fnv1a(FNV1A_START, buffer_name, strlen(buffer_name));
 }
 
 void gen_fill(enum elem_type type, const struct init_spec *init, void *out, size_t count)

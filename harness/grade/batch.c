@@ -185,8 +185,9 @@ static size_t finish_child(const struct batch_options *bo, struct grader_child *
 	return failed_reports;
 }
 
-/* --resume: the grade of subs's student from the report an earlier grading finished.
- * Reports are written whole or not at all (write_text_file), the JSON one last. */
+/* --resume: the grade of subs's student from the report an earlier grading finished, of
+ * the same kernel file as now. Reports are written whole or not at all
+ * (write_text_file), the JSON one last. */
 static bool resumed(const struct batch_options *bo, const struct submission *sub,
 		    struct student_grade *g)
 {
@@ -196,6 +197,10 @@ static bool resumed(const struct batch_options *bo, const struct submission *sub
 	char *cause = NULL;
 	bool ok =
 		access(path, F_OK) == 0 && grade_report_read(path, bo->assignment, g, &cause) == 0;
+	if (ok && g->source_hash != submission_hash(sub->path)) {
+		student_grade_free(g); /* handed in again since: graded again */
+		ok = false;
+	}
 	free(cause);
 	free(path);
 	if (ok && bo->progress)

@@ -755,11 +755,13 @@ void grade_submission(const struct assignment *a, const struct grade_options *op
 		free(why);
 		return;
 	}
+	uint64_t source_hash = submission_hash(path);
 	/* Refused before any compiler reads it, so no build log quotes another's file. */
 	struct diag_list refused = { 0 };
 	if (includes_check(path, sub->folder, &refused) < 0) {
 		grade_blocked(a, student, path, VERDICT_BUILD_ERROR, refused.items[0].message, sg);
 		diag_list_move(&sg->blocker_diags, &refused);
+		sg->source_hash = source_hash;
 		return;
 	}
 	student_grade_init(a, student, path, sg);
@@ -798,6 +800,16 @@ void grade_submission(const struct assignment *a, const struct grade_options *op
 	free(g.runs);
 	free(g.hang);
 	free(options);
+	sg->source_hash = source_hash;
+}
+
+uint64_t submission_hash(const char *path)
+{
+	size_t len;
+	char *text = path ? read_file(path, &len) : NULL;
+	uint64_t h = text ? fnv1a(FNV1A_START, text, len) : 0;
+	free(text);
+	return h;
 }
 
 void student_grade_free(struct student_grade *g)

@@ -60,7 +60,14 @@ struct student_grade {
 	/* Bits (1 << enum verdict) of failed runs known only as a whole: a report read back
 	 * names the timeouts and crashes of its hidden checks without saying which. */
 	unsigned verdicts;
+	/* FNV-1a of the submission's kernel file as graded (0: none), so --resume can tell a
+	 * report of the file handed in now from one of an earlier hand-in. */
+	uint64_t source_hash;
 };
+
+/* The fingerprint of the file at `path` that student_grade.source_hash keeps; 0 when it
+ * cannot be read. */
+uint64_t submission_hash(const char *path);
 
 /* Derives the limits of runs after their build from the reference kernels' own time:
  * runs every check's case with its own kernels at the check's sizes on the device and

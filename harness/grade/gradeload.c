@@ -116,6 +116,9 @@ int grade_report_read(const char *path, const struct assignment *a, struct stude
 	student_grade_init(a, student, submission, g);
 	free(submission);
 	g->total = json_number(root, "total", 0);
+	char *source = json_text(root, "source");
+	g->source_hash = source ? strtoull(source, NULL, 16) : 0;
+	free(source);
 	char *note = json_text(root, "note");
 	g->verdicts = note_verdicts(note);
 	free(note);

@@ -140,6 +140,8 @@ void grade_report_json(struct strbuf *out, const struct assignment *a,
 	row_note(&note, g);
 	json_string(out, note.data ? note.data : "");
 	strbuf_free(&note);
+	if (g->source_hash)
+		strbuf_printf(out, ",\"source\":\"%016llx\"", (unsigned long long)g->source_hash);
 	strbuf_puts(out, ",\"blocker\":");
 	if (g->blocker) {
 		strbuf_printf(out,
