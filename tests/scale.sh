@@ -9,11 +9,19 @@
 : "${CLHARNESS:?set CLHARNESS to the clharness binary}"
 : "${CLH_TEST_DATA:?set CLH_TEST_DATA to tests/data}"
 corpus=$CLH_TEST_DATA/../grading
-assignment=$CLH_TEST_DATA/../../assignments/reduce_sum.yaml
+top=$(cd "$CLH_TEST_DATA/../.." && pwd)
 schema=$(dirname "$CLHARNESS")/tests/gradescope_schema
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 n=0
+
+# reduce_sum without its speed check, whose points a test run beside this one (make
+# check -j) can move: what these tests compare is what grading and merging do, not how
+# busy the machine was. Its cases are named by absolute paths, since it lives in $work.
+mkdir -p "$work/untimed"
+assignment=$work/untimed/reduce_sum.yaml
+sed -n '/^  - name: speed$/q; p' "$top/assignments/reduce_sum.yaml" |
+	sed "s|case: cases/|case: $top/cases/|" >"$assignment"
 
 check() {
 	n=$((n + 1))
@@ -45,7 +53,7 @@ grade_shards_merge() {
 	same "$work/one/class.csv" "$work/merged/class.csv" &&
 		same "$work/one/class.md" "$work/merged/class.md" &&
 		same "$work/one.md" "$work/merged.md" &&
-		same "$corpus/reduce_sum.csv" "$work/merged/class.csv" || return 1
+		has "$work/merged/class.csv" "racy,30,20,0,15,65," || return 1
 	for r in "$work"/one/*.json; do
 		s=$(basename "$r")
 		[ -f "$work/merged/$s" ] && [ -f "$work/merged/${s%.json}.txt" ] ||
@@ -117,7 +125,7 @@ stopped_then_resumed() {
 	graded=$(grep -c '^graded ' "$work/resume.err")
 	[ "$kept" -eq "$finished" ] && [ "$graded" -eq $((11 - finished)) ] ||
 		{ echo "kept $kept, graded $graded after $finished finished" >>"$work/why"; return 1; }
-	same "$corpus/reduce_sum.csv" "$out/class.csv"
+	same "$work/one/class.csv" "$out/class.csv"
 }
 
 # --resume keeps a report only for the file it graded: a student who handed in again is
@@ -130,7 +138,7 @@ resubmitted_graded_again() {
 	cp "$corpus/reduce_sum/correct.cl" "$work/again/class/racy.cl"
 	"$CLHARNESS" grade --resume -o "$work/again/out" "$assignment" "$work/again/class" \
 		>/dev/null 2>"$work/again.err"
-	has "$work/again.err" "kept correct: 100.00" && has "$work/again.err" "graded racy: 100.00"
+	has "$work/again.err" "kept correct: 80.00" && has "$work/again.err" "graded racy: 80.00"
 }
 
 gradescope_results() {
@@ -139,7 +147,7 @@ gradescope_results() {
 		"$corpus/reduce_sum/racy.cl" >/dev/null 2>>"$work/why" || return 1
 	r=$work/gs/results/results.json
 	"$schema" "$r" 2>>"$work/why" &&
-		has "$r" '"score":85.00' &&
+		has "$r" '"score":65.00' &&
 		has "$r" '"visibility":"after_published"' &&
 		has "$r" 'racy.cl:8:12: error: read-write data race on local memory' &&
 		lacks "$r" "N=1000," || return 1
@@ -162,18 +170,18 @@ gradescope_autograder() {
 	AUTOGRADER_ROOT=$ag CLHARNESS=$CLHARNESS "$ag/source/clharness/tools/gradescope/run_autograder" \
 		>"$work/ag.out" 2>&1 || { cat "$work/ag.out" >>"$work/why"; return 1; }
 	"$schema" "$ag/results/results.json" 2>>"$work/why" &&
-		has "$ag/results/results.json" '"score":85.00' &&
+		has "$ag/results/results.json" '"name":"speed"' &&
 		has "$ag/results/results.json" 'submission/reduce_sum.cl:8:12: error: read-write data race' &&
 		[ -s "$ag/results/reports/submission.txt" ]
 }
 
 classroom_exit_and_junit() {
-	"$CLHARNESS" grade --min-score 80 --junit "$work/ci.xml" -o "$work/ci" "$assignment" \
-		"$corpus/reduce_sum/racy.cl" >/dev/null 2>&1 || { echo "85 points failed --min-score 80" >>"$work/why"; return 1; }
-	"$CLHARNESS" grade --min-score 90 -o "$work/ci" "$assignment" \
+	"$CLHARNESS" grade --min-score 60 --junit "$work/ci.xml" -o "$work/ci" "$assignment" \
+		"$corpus/reduce_sum/racy.cl" >/dev/null 2>&1 || { echo "65 points failed --min-score 60" >>"$work/why"; return 1; }
+	"$CLHARNESS" grade --min-score 70 -o "$work/ci" "$assignment" \
 		"$corpus/reduce_sum/racy.cl" >/dev/null 2>"$work/ci.err"
-	[ $? -eq 1 ] && has "$work/ci.err" "racy scored 85.00, below the --min-score of 90.00" &&
-		has "$work/ci.xml" '<testsuite name="racy" tests="5" failures="1">' &&
+	[ $? -eq 1 ] && has "$work/ci.err" "racy scored 65.00, below the --min-score of 70.00" &&
+		has "$work/ci.xml" '<testsuite name="racy" tests="4" failures="1">' &&
 		has "$work/ci.xml" '<testcase classname="racy" name="race_free">' &&
 		has "$work/ci.xml" '<failure message="0 of 15 points">' &&
 		has "$work/ci.xml" 'racy.cl:8:12: error: read-write data race'
