@@ -11,15 +11,6 @@
 #include "case/yamltext.h"
 #include "results/result.h"
 
-/* The verdict a report names; -1 for a name no verdict has. */
-static int verdict_named(const char *name)
-{
-	for (int v = VERDICT_PASS; name && v <= VERDICT_SKIP; v++)
-		if (strcmp(verdict_name((enum verdict)v), name) == 0)
-			return v;
-	return -1;
-}
-
 static void read_diags(struct fy_node *seq, struct diag_list *list)
 {
 	if (seq == NULL || !fy_node_is_sequence(seq))
@@ -125,9 +116,9 @@ int grade_report_read(const char *path, const struct assignment *a, struct stude
 	struct fy_node *blocker = json_member(root, "blocker");
 	if (blocker && fy_node_is_mapping(blocker)) {
 		char *verdict = json_text(blocker, "verdict");
-		int v = verdict_named(verdict);
+		if (!verdict_from_name(verdict, &g->blocker_verdict))
+			g->blocker_verdict = VERDICT_CASE_ERROR;
 		free(verdict);
-		g->blocker_verdict = v < 0 ? VERDICT_CASE_ERROR : (enum verdict)v;
 		g->blocker = json_text(blocker, "message");
 		if (g->blocker == NULL)
 			g->blocker = xstrdup("not gradable");

@@ -28,17 +28,6 @@ char *golden_path_for(const char *case_path)
 			 name);
 }
 
-/* The verdict called `name`, in *v; false when no verdict has that name. */
-static bool verdict_named(const char *name, enum verdict *v)
-{
-	for (int k = VERDICT_PASS; k <= VERDICT_SKIP; k++)
-		if (strcmp(verdict_name((enum verdict)k), name) == 0) {
-			*v = (enum verdict)k;
-			return true;
-		}
-	return false;
-}
-
 static void add_finding_line(struct golden_run *run, const char *text)
 {
 	run->findings = xreallocarray(run->findings, run->nfindings + 1, sizeof *run->findings);
@@ -58,7 +47,7 @@ static bool parse_devices(struct golden *g, const char *text, int lineno, struct
 		enum verdict v;
 		if (strcmp(word, "ran") == 0)
 			mask |= VERDICT_BIT(VERDICT_PASS) | VERDICT_BIT(VERDICT_WRONG_OUTPUT);
-		else if (verdict_named(word, &v))
+		else if (verdict_from_name(word, &v))
 			mask |= VERDICT_BIT(v);
 		else {
 			diag_add(diags, DIAG_ERROR, g->path, lineno, (int)(w - text) + 1,
@@ -112,7 +101,7 @@ static bool parse_line(struct golden *g, const char *text, int lineno, struct di
 		return false;
 	}
 	enum verdict output;
-	if (!verdict_named(colon + 2, &output)) {
+	if (!verdict_from_name(colon + 2, &output)) {
 		diag_add(diags, DIAG_ERROR, g->path, lineno, (int)(colon - text) + 3,
 			 "unknown verdict '%s'", colon + 2);
 		return false;

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/util.h"
 
@@ -57,6 +58,16 @@ const char *verdict_name(enum verdict v)
 		[VERDICT_SKIP] = "skip",
 	};
 	return names[v];
+}
+
+bool verdict_from_name(const char *name, enum verdict *v)
+{
+	for (int k = VERDICT_PASS; name && k <= VERDICT_SKIP; k++)
+		if (strcmp(verdict_name((enum verdict)k), name) == 0) {
+			*v = (enum verdict)k;
+			return true;
+		}
+	return false;
 }
 
 bool result_expected(const struct result *r)

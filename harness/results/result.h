@@ -109,6 +109,8 @@ size_t kept_buffer_diff(const struct kept_buffer *a, const struct kept_buffer *b
 char *kept_difference_place(const struct kept_buffer *k, const struct kept_difference *d);
 
 const char *verdict_name(enum verdict v);
+/* The verdict called `name`, in *v; false when no verdict has that name (or it is NULL). */
+bool verdict_from_name(const char *name, enum verdict *v);
 /* Whether the result is what the case expects. A golden decides where there is one
  * (r->expect); otherwise: pass (or skip) for good kernels; for racy ones, any produced
  * output right or wrong, since what a race does on hardware varies, or any bug a
