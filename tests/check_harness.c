@@ -28,6 +28,7 @@ int main(void)
 	srunner_add_suite(runner, bench_suite());
 	srunner_add_suite(runner, case_load_suite());
 	srunner_add_suite(runner, catalogue_suite());
+	srunner_add_suite(runner, cli_suite());
 	srunner_add_suite(runner, compare_suite());
 	srunner_add_suite(runner, devname_suite());
 	srunner_add_suite(runner, dispatch_suite());

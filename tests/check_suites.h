@@ -11,6 +11,7 @@ Suite *assignment_suite(void);
 Suite *bench_suite(void);
 Suite *case_load_suite(void);
 Suite *catalogue_suite(void);
+Suite *cli_suite(void);
 Suite *compare_suite(void);
 Suite *devname_suite(void);
 Suite *dispatch_suite(void);

@@ -15,9 +15,18 @@ n=0
 . "$(dirname "$0")/tap.sh"
 
 help_exits_0() { run 0 --help && has "usage: clharness devices" && has "clharness run [OPTION]... [CASE|DIR]..."; }
-unknown_option() { run 2 run --bogus; }
+# Each command's own --help, made from the description its options are parsed by.
+command_help() {
+	for c in devices run check hunt catalogue grade bench merge; do
+		run 0 "$c" --help && has "usage: clharness $c" && has "  -h, --help          print this help" || return 1
+	done
+	run 0 run --help && has "      --bless         write each case's golden" && lacks "--budget" &&
+		run 0 help hunt && has "      --budget S      seconds for the whole hunt" && has "  -j, --jobs N"
+}
+unknown_option() { run 2 run --bogus && has "run does not take the option '--bogus'" && has "Try 'clharness run --help'."; }
+missing_value() { run 2 hunt --budget && has "the option '--budget' needs a value"; }
 missing_path() { run 2 run "$cases/no_such.yaml"; }
-unknown_command() { run 2 frobnicate; }
+unknown_command() { run 2 frobnicate && has "the commands are devices, run, check, hunt"; }
 junit_unwritable() { run 2 run --junit /nonexistent-folder/report.xml "$cases/good.yaml" && has "cannot write the JUnit report"; }
 catalogue_listed() {
 	for f in $(cd "$top" && ls cases/*/*.yaml kernels/*/*.cl expected/*/*.expect); do
@@ -70,7 +79,9 @@ suppressions() {
 		has "suppressions_broken.yaml:2:24: error: a line is a whole number from 1, found 0"
 }
 check "--help prints usage and exits 0" help_exits_0
-check "an unknown option is a usage error (exit 2)" unknown_option
+check "each command prints its own options with --help, and help COMMAND does the same" command_help
+check "an unknown option is a usage error (exit 2) that points at the command's help" unknown_option
+check "an option without its value is a usage error (exit 2)" missing_value
 check "a case path that does not exist is a usage error (exit 2)" missing_path
 check "an unknown command is a usage error (exit 2)" unknown_command
 check "a JUnit report that cannot be written is a usage error (exit 2)" junit_unwritable

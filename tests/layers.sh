@@ -8,8 +8,9 @@
 #   findings  Oclgrind's log and the findings folded from it
 #   results   results, reporters, goldens, results files, the catalogue page
 #   exec      OpenCL plumbing, backends, workers, the wire, dispatch, the runner
-#   bench check grade  the commands above the runner (none includes another)
-# and harness/main.c, the command line, on top of all.
+#   bench check grade  the commands' engines above the runner (none includes another)
+#   cli       the command line: a file a command, its options and its flow
+# and harness/main.c, which only picks the command, on top of all.
 # Needs $CLH_TEST_DATA (make check sets it), to find the source tree.
 
 : "${CLH_TEST_DATA:?set CLH_TEST_DATA to tests/data}"
@@ -20,7 +21,7 @@ n=0
 rank() {
 	case $1 in
 	base) echo 0 ;; case) echo 1 ;; findings) echo 2 ;; results) echo 3 ;; exec) echo 4 ;;
-	bench | check | grade) echo 5 ;;
+	bench | check | grade) echo 5 ;; cli) echo 6 ;;
 	esac
 }
 

@@ -1,0 +1,68 @@
+/* devices.c - clharness devices: the OpenCL devices and the simulator a run can use. */
+#include "config.h"
+
+#include <stdio.h>
+
+#include "base/util.h"
+#include "cli/commands.h"
+#include "exec/select.h"
+
+static int devices_main(int argc, char **argv);
+
+const struct cli_command cli_devices = {
+	.name = "devices",
+	.summary = "list the OpenCL devices and the simulator runs can use, with their limits",
+	.about = "Lists every OpenCL device the ICD loader finds, by the short name --device "
+		 "takes, with its platform, driver and limits, and the Oclgrind simulator; a "
+		 "target that cannot run here is listed with the reason.",
+	.main = devices_main,
+};
+
+static void print_target(const struct target *t)
+{
+	char local[32], global[32], alloc[32], constant[32];
+	printf("%-16s %-9s %s\n", t->name, t->type, t->device);
+	printf("%-16s           platform %s, %s, driver %s\n", "", t->platform, t->opencl,
+	       t->driver);
+	printf("%-16s           %u compute units, work-groups up to %llu, local memory %s, "
+	       "global memory %s, buffers up to %s\n",
+	       "", t->limits.compute_units, (unsigned long long)t->limits.max_work_group,
+	       human_bytes(t->limits.local_mem, local, sizeof local),
+	       human_bytes(t->limits.global_mem, global, sizeof global),
+	       human_bytes(t->limits.max_alloc, alloc, sizeof alloc));
+	printf("%-16s           work-items per dimension %llu x %llu x %llu, constant "
+	       "buffers up to %s, double %s, half %s\n",
+	       "", (unsigned long long)t->limits.max_work_item[0],
+	       (unsigned long long)t->limits.max_work_item[1],
+	       (unsigned long long)t->limits.max_work_item[2],
+	       human_bytes(t->limits.max_constant, constant, sizeof constant),
+	       t->limits.fp64 ? "yes" : "no", t->limits.fp16 ? "yes" : "no");
+}
+
+static int devices_main(int argc, char **argv)
+{
+	struct cli_parser p;
+	cli_parser_open(&p, &cli_devices, argc, argv);
+	char *value;
+	int id = cli_next(&p, &value);
+	cli_parser_close(&p);
+	if (id == CLI_STOP)
+		return p.status;
+	if (p.next < argc)
+		return cli_usage_error("devices takes no arguments, found '%s'", argv[p.next]);
+	struct selection sel;
+	struct run_options opt = { .repeat = 1 };
+	selection_open(&sel, NULL, 0, NULL, 0, &opt, 60);
+	if (sel.count == 0)
+		printf("no OpenCL devices: install an OpenCL driver, e.g. the Debian package "
+		       "pocl-opencl-icd for the CPU\n");
+	for (size_t i = 0; i < sel.count; i++)
+		print_target(selection_target(&sel, i));
+	for (size_t m = 0; m < sel.nmissing; m++) {
+		const struct backend *b = sel.missing[m].backend;
+		printf("%-16s unavailable: %s\n", b->fixed_target ? b->fixed_target : b->name,
+		       sel.missing[m].reason);
+	}
+	selection_free(&sel);
+	return 0;
+}

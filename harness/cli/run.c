@@ -1,0 +1,379 @@
+/* run.c - clharness run: cases on every target, judged by their goldens. */
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/interrupt.h"
+#include "base/util.h"
+#include "cli/commands.h"
+#include "cli/shared.h"
+#include "exec/select.h"
+#include "results/crosscheck.h"
+#include "results/golden.h"
+#include "results/runmerge.h"
+
+enum { OPT_TAP = CLI_OWN, OPT_JUNIT_FILE, OPT_REPEAT, OPT_TIMING, OPT_BLESS };
+
+static const struct cli_option run_opts[] = {
+	CLI_OPT_DEVICE("run on the devices NAME selects: " CLI_DEVICE_PATTERN_HELP
+		       " (default: every device and oclgrind)"),
+	CLI_OPT_SIZES("run at size N (1024, or 1024x768 for a 2-D case) instead of each case's "
+		      "sizes; repeatable"),
+	CLI_OPT_LOCALS("run with work-group shape L (64, or 16x16) instead of each case's; "
+		       "repeatable"),
+	{ OPT_TAP, "tap", NULL, "print TAP, one test line per result, for Automake's driver" },
+	CLI_OPT_JSON("print JSON Lines, one object per result"),
+	CLI_OPT_JUNIT("also write a JUnit XML report to FILE"),
+	CLI_OPT_TIMEOUT("kill a run with no result after S seconds (default 60)"),
+	{ OPT_REPEAT, "repeat", "R",
+	  "launch each run R times and report the mean kernel time; the output of the last "
+	  "launch is checked (default 1)" },
+	{ OPT_TIMING, "timing", NULL,
+	  "print where the wall time went: setup, kernel, reference, comparison" },
+	CLI_OPT_COLOR,
+	CLI_OPT_SUPPRESSIONS("findings meant to be there (a YAML list of {kind, kernel, space, "
+			     "lines, why}): listed as suppressed, failing nothing; one that "
+			     "matches no finding is a warning"),
+	CLI_OPT_SHARD("run shard K of N: every N-th case file from the K-th, in the order the "
+		      "whole run takes them; under --json the output opens with a line naming "
+		      "the shard, for `clharness merge`"),
+	{ OPT_BLESS, "bless", NULL,
+	  "write each case's golden, expected/TOPIC/NAME.expect, from this run (needs "
+	  "oclgrind), for a person to review in the diff" },
+	{ 0 },
+};
+
+static int run_main(int argc, char **argv);
+
+const struct cli_command cli_run = {
+	.name = "run",
+	.synopsis = "[OPTION]... [CASE|DIR]...",
+	.summary = "run cases on every device and under Oclgrind, judged by their goldens",
+	.about = "Runs OpenCL kernel cases on every OpenCL device and under the Oclgrind "
+		 "simulator, compares each output buffer with a CPU reference, reports the data "
+		 "races, barrier divergence, out-of-bounds and uninitialised accesses Oclgrind "
+		 "finds, and judges each result by the case's golden in expected/. With no CASE "
+		 "or DIR, runs the installed catalogue.",
+	.options = run_opts,
+	.after = "Exit status: 0 when every result is what its case expects, 1 when any is not, "
+		 "2 on usage or setup errors. Under --tap a failure is its \"not ok\" line and "
+		 "the status is 0 unless the harness itself failed.",
+	.main = run_main,
+};
+
+/* What the run's results pass through on their way to the reporter. */
+struct run_state {
+	struct reporter *reporter;
+	struct golden_book *book;
+	struct crosscheck cross;
+	struct test_case **cases;
+	size_t ncases;
+	struct test_case **refs; /* reference runs of the cases with a reference kernel */
+	size_t nrefs;
+	/* What each suppression matched: --suppressions' own, then each case's. */
+	const struct suppression_list *suppressions;
+	size_t *matched;
+	size_t **case_matched;
+	bool *case_simulated; /* a case ran on a simulator: its suppressions could match */
+	bool simulated;
+};
+
+/* Counts what the suppressions matched in one result. */
+static void count_suppressed(struct run_state *st, const struct result *r)
+{
+	for (size_t c = 0; c < st->ncases; c++) {
+		if (strcmp(st->cases[c]->path, r->case_path) != 0)
+			continue;
+		st->case_simulated[c] |= r->simulated;
+		st->simulated |= r->simulated;
+		size_t global = st->suppressions ? st->suppressions->count : 0;
+		for (size_t i = 0; i < r->findings.count; i++) {
+			unsigned k = r->findings.items[i].suppressed;
+			if (k == 0)
+				continue;
+			if (k <= global)
+				st->matched[k - 1]++;
+			else if (k - 1 - global < st->cases[c]->suppress.count)
+				st->case_matched[c][k - 1 - global]++;
+		}
+		return;
+	}
+}
+
+static void warn_unmatched(const struct suppression *s)
+{
+	char *what = suppression_text(s);
+	fprintf(stderr, "%s:%d:%d: warning: this suppression matched no finding (%s)\n", s->file,
+		s->pos.line, s->pos.col, what);
+	free(what);
+}
+
+/* A suppression that matched nothing is stale or mistyped: said once the run is over,
+ * for those that had a simulated run to match. */
+static void report_unmatched(const struct run_state *st)
+{
+	for (size_t i = 0; st->suppressions && st->simulated && i < st->suppressions->count; i++)
+		if (st->matched[i] == 0)
+			warn_unmatched(&st->suppressions->items[i]);
+	for (size_t c = 0; c < st->ncases; c++)
+		for (size_t i = 0; st->case_simulated[c] && i < st->cases[c]->suppress.count; i++)
+			if (st->case_matched[c][i] == 0)
+				warn_unmatched(&st->cases[c]->suppress.items[i]);
+}
+
+static void emit_result(void *ctx, struct result *r)
+{
+	struct run_state *st = ctx;
+	/* Outputs compared between targets first: a difference is a verdict for the golden. */
+	for (size_t i = 0; i < st->ncases && r->nkept > 0; i++)
+		if (strcmp(st->cases[i]->path, r->case_path) == 0)
+			crosscheck_take(&st->cross, st->cases[i], r);
+	count_suppressed(st, r);
+	golden_book_take(st->book, r);
+	report_result(st->reporter, r);
+}
+
+/* A reference kernel's run: its outputs kept for the case's runs; reported only when it
+ * gave none, since then the case has nothing to be compared with. */
+static void emit_reference(void *ctx, struct result *r)
+{
+	struct run_state *st = ctx;
+	for (size_t i = 0; i < st->nrefs; i++)
+		if (strcmp(st->refs[i]->path, r->case_path) == 0)
+			crosscheck_take(&st->cross, st->refs[i], r);
+	if (r->verdict != VERDICT_PASS)
+		report_result(st->reporter, r);
+}
+
+/* Runs the reference kernels of the cases that have one on the first CPU device, before
+ * any target runs the cases, so each run of a case meets its reference's outputs. */
+static void run_references(struct run_state *st, const struct run_options *opt, unsigned timeout)
+{
+	struct diag_list diags = { 0 };
+	for (size_t i = 0; i < st->ncases; i++) {
+		struct test_case *ref = case_load_reference(st->cases[i], &diags);
+		if (ref == NULL)
+			continue;
+		st->refs = xreallocarray(st->refs, st->nrefs + 1, sizeof *st->refs);
+		st->refs[st->nrefs++] = ref;
+	}
+	diag_list_free(&diags); /* the case itself loaded: its reference loads the same */
+	if (st->nrefs == 0)
+		return;
+	char *cpu[] = { "cpu" };
+	struct selection sel;
+	selection_open(&sel, cpu, 1, st->refs, st->nrefs, opt, timeout);
+	if (sel.count > 0)
+		selection_run(&sel, 0, emit_reference, st);
+	selection_free(&sel);
+}
+
+static void emit_reported(void *ctx, struct result *r)
+{
+	report_result(ctx, r);
+}
+
+/* --shard K/N: keeps every N-th case file of the run from the K-th; under --json the
+ * output opens with a line naming the shard and its files, for `clharness merge`. */
+static void keep_shard(struct walk *paths, const struct shard *shard, bool json)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < paths->count; i++) {
+		if (shard_holds(shard, i))
+			paths->paths[kept++] = paths->paths[i];
+		else
+			free(paths->paths[i]);
+	}
+	paths->count = kept;
+	if (json) {
+		struct strbuf header = { 0 };
+		run_shard_header(&header, shard, paths->paths, paths->count);
+		fputs(header.data, stdout);
+		strbuf_free(&header);
+	}
+}
+
+/* What run's own options said. */
+struct run_flags {
+	enum report_format format;
+	long long repeat;
+	bool timing, bless;
+};
+
+/* Takes one of run's own options; -1 after a usage error. */
+static int take_run_option(struct run_flags *f, int id, const char *value)
+{
+	switch (id) {
+	case OPT_TAP:
+		f->format = REPORT_TAP;
+		return 0;
+	case OPT_REPEAT:
+		return cli_positive("repeat", value, 1000000, &f->repeat);
+	case OPT_TIMING:
+		f->timing = true;
+		return 0;
+	case OPT_BLESS:
+		f->bless = true;
+		return 0;
+	}
+	return 0;
+}
+
+static int run_main(int argc, char **argv)
+{
+	struct cli_shared shared = { .timeout_s = 60 };
+	struct run_flags f = { .format = REPORT_TEXT, .repeat = 1 };
+	struct cli_parser p;
+	cli_parser_open(&p, &cli_run, argc, argv);
+	int id, status = 0;
+	char *value;
+	while ((id = cli_next_own(&p, &shared, &value)) >= 0)
+		if (take_run_option(&f, id, value) < 0) {
+			p.status = EXIT_USAGE;
+			id = CLI_STOP;
+			break;
+		}
+	cli_parser_close(&p);
+	if (id == CLI_STOP) {
+		cli_shared_free(&shared);
+		return p.status;
+	}
+	if (shared.json && f.format == REPORT_TAP) {
+		cli_shared_free(&shared);
+		return cli_usage_error("--tap and --json are two formats of one output: give one");
+	}
+	enum report_format format = shared.json ? REPORT_JSON : f.format;
+	bool bless = f.bless;
+	long long repeat = f.repeat;
+
+	struct walk paths = { 0 };
+	struct reporter reporter;
+	report_init(&reporter, format, stdout, cli_colour_wanted(&shared));
+	FILE *junit = NULL;
+	struct test_case **cases = NULL;
+	size_t ncases = 0;
+	struct selection sel = { 0 };
+	struct golden_book book = { 0 };
+	struct run_state state = { 0 };
+	struct suppression_list *suppressions = &shared.suppressions;
+	if (cli_collect_cases(argc, argv, p.next, &paths) < 0) {
+		status = EXIT_USAGE;
+		goto out;
+	}
+	if (shared.shard.count)
+		keep_shard(&paths, &shared.shard, format == REPORT_JSON);
+	if (shared.junit_path) {
+		junit = fopen(shared.junit_path, "w");
+		if (junit == NULL) {
+			status = cli_usage_error("cannot write the JUnit report '%s': %s",
+						 shared.junit_path, strerror(errno));
+			goto out;
+		}
+		report_set_junit(&reporter, junit);
+	}
+	uint64_t start = clock_now_ns();
+
+	/* Load every case first: a broken one is reported and the others still run. */
+	cases = cli_load_cases(&paths, &ncases, cli_case_broken, &reporter);
+
+	struct run_options opt = { .sizes = shared.sizes,
+				   .nsizes = shared.nsizes,
+				   .locals = shared.locals,
+				   .nlocals = shared.nlocals,
+				   .repeat = (unsigned)repeat,
+				   .suppressions = suppressions };
+	/* A golden holds the case's own shapes: other sizes have none to match. */
+	bool own_shapes = shared.sizes == NULL && shared.locals == NULL;
+	golden_book_open(&book, cases, ncases, bless, own_shapes, cli_case_broken, &reporter);
+	selection_open(&sel, shared.patterns, shared.npatterns, cases, ncases, &opt,
+		       shared.timeout_s);
+	bool simulated = false;
+	for (size_t t = 0; t < sel.count; t++)
+		simulated |= strcmp(selection_target(&sel, t)->type, "simulator") == 0;
+	if (bless && (!simulated || !own_shapes)) {
+		fprintf(stderr,
+			"clharness: --bless writes goldens from a simulator's runs at each "
+			"case's own sizes: it needs oclgrind among the devices and no "
+			"--size or --local%s%s\n",
+			sel.nmissing ? "; " : "", sel.nmissing ? sel.missing[0].reason : "");
+		status = EXIT_USAGE;
+		goto out;
+	}
+	selection_report_missing(&sel, &reporter, cases, ncases);
+	if (sel.count == 0) {
+		char *reason =
+			shared.npatterns
+				? xasprintf("no OpenCL device matches '%s' (see clharness devices)",
+					    shared.patterns[0])
+				: xstrdup("no OpenCL device found: install a "
+					  "driver, e.g. pocl-opencl-icd");
+		/* Under TAP the skipped tests of a missing backend already stand for the run. */
+		if (format != REPORT_TAP || sel.nmissing == 0 || ncases == 0)
+			report_skip_all(&reporter, reason);
+		else
+			report_finish(&reporter, 0, clock_now_ns() - start, false);
+		free(reason);
+		/* Under TAP a missing device is a skip; elsewhere it is a setup error. */
+		status = format == REPORT_TAP ? 0 : EXIT_USAGE;
+		goto out;
+	}
+
+	state = (struct run_state){ .reporter = &reporter,
+				    .book = &book,
+				    .cases = cases,
+				    .ncases = ncases,
+				    .suppressions = suppressions,
+				    .matched =
+					    xcalloc(suppressions->count + 1, sizeof *state.matched),
+				    .case_matched = xcalloc(ncases + 1, sizeof *state.case_matched),
+				    .case_simulated =
+					    xcalloc(ncases + 1, sizeof *state.case_simulated) };
+	for (size_t i = 0; i < ncases; i++)
+		state.case_matched[i] =
+			xcalloc(cases[i]->suppress.count + 1, sizeof **state.case_matched);
+	interrupt_install();
+	run_references(&state, &opt, shared.timeout_s);
+	for (size_t t = 0; t < sel.count && !interrupt_signal(); t++)
+		selection_run(&sel, t, emit_result, &state);
+	/* After a stop, the cases not run have no result to compare with their goldens. */
+	if (!interrupt_signal()) {
+		golden_book_unseen(&book, emit_reported, &reporter);
+		report_unmatched(&state);
+	}
+	report_finish(&reporter, sel.count, clock_now_ns() - start, f.timing);
+	if (interrupt_signal()) {
+		status = cli_stopped_status();
+		goto out;
+	}
+	if (bless && golden_book_write(&book, stderr) > 0)
+		status = EXIT_MISMATCH;
+	/* Under TAP a failure is its "not ok" line; a non-zero exit would tell Automake's
+	 * driver that the harness itself broke. */
+	if (status == 0)
+		status = report_all_expected(&reporter) || format == REPORT_TAP ? 0 : EXIT_MISMATCH;
+
+out:
+	for (size_t i = 0; state.case_matched && i < ncases; i++)
+		free(state.case_matched[i]);
+	free(state.case_matched);
+	free(state.case_simulated);
+	free(state.matched);
+	crosscheck_free(&state.cross);
+	for (size_t i = 0; i < state.nrefs; i++)
+		case_free(state.refs[i]);
+	free(state.refs);
+	selection_free(&sel);
+	golden_book_close(&book);
+	if (junit)
+		fclose(junit);
+	for (size_t i = 0; i < ncases; i++)
+		case_free(cases[i]);
+	free(cases);
+	walk_free(&paths);
+	cli_shared_free(&shared);
+	return status;
+}
