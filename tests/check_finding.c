@@ -158,17 +158,22 @@ START_TEST(test_out_of_bounds_and_uninitialized)
 }
 END_TEST
 
-START_TEST(test_suppression_is_a_warning)
+/* Oclgrind's cap met: what came after it was never checked, an error of its own. */
+START_TEST(test_reaching_the_cap_is_an_error)
 {
 	struct finding_list list = findings_of("uninit_suppressed.log", "k.cl");
-	ck_assert_msg(list.count == 2, "The uninitialised use and the truncation note.");
-	const struct finding *note = &list.items[1];
-	ck_assert_msg(note->kind == FINDING_TRUNCATED && note->severity == DIAG_WARNING,
-		      "The truncation is a warning, listed after the errors.");
+	ck_assert_msg(list.count == 2, "The uninitialised use and the truncation.");
+	const struct finding *cut = NULL;
+	for (size_t i = 0; i < list.count; i++)
+		if (list.items[i].kind == FINDING_TRUNCATED)
+			cut = &list.items[i];
+	ck_assert_msg(cut && cut->severity == DIAG_ERROR,
+		      "The truncation is an error: the rest of the run is unchecked.");
 	struct strbuf head = { 0 };
-	finding_headline(&head, note);
-	ck_assert_msg(strstr(head.data, "stopped reporting after 3 diagnostics") != NULL,
-		      "The warning says where Oclgrind stopped: %s", head.data);
+	finding_headline(&head, cut);
+	ck_assert_msg(strstr(head.data, "stopped reporting after 3 diagnostics, so this run is "
+					"incomplete") != NULL,
+		      "The error says where Oclgrind stopped: %s", head.data);
 	strbuf_free(&head);
 	finding_list_free(&list);
 }
@@ -224,7 +229,7 @@ Suite *finding_suite(void)
 	tcase_add_test(tc, test_divergence_between_two_barriers);
 	tcase_add_test(tc, test_divergence_at_one_barrier);
 	tcase_add_test(tc, test_out_of_bounds_and_uninitialized);
-	tcase_add_test(tc, test_suppression_is_a_warning);
+	tcase_add_test(tc, test_reaching_the_cap_is_an_error);
 	tcase_add_test(tc, test_api_errors_keep_their_text);
 	tcase_add_test(tc, test_merge_adds_counts);
 	suite_add_tcase(s, tc);

@@ -70,6 +70,81 @@ START_TEST(test_expected_verdicts)
 }
 END_TEST
 
+/* A finding of `kind`, an error, added to r. */
+static void add_finding(struct result *r, enum finding_kind kind, bool suppressed)
+{
+	r->findings.items =
+		xreallocarray(r->findings.items, r->findings.count + 1, sizeof *r->findings.items);
+	r->findings.items[r->findings.count++] = (struct finding){
+		.kind = kind, .severity = DIAG_ERROR, .count = 1, .suppressed = suppressed
+	};
+}
+
+START_TEST(test_a_cut_short_run_is_never_clean)
+{
+	struct result quiet = sample(VERDICT_PASS, false);
+	add_finding(&quiet, FINDING_TRUNCATED, false);
+	result_settle(&quiet);
+	ck_assert_msg(quiet.verdict == VERDICT_INCOMPLETE && quiet.output == VERDICT_PASS,
+		      "A run cut short with nothing else found is incomplete, not %s.",
+		      verdict_name(quiet.verdict));
+	ck_assert_msg(!result_expected(&quiet) && result_cut_short(&quiet),
+		      "An incomplete run is not what a case expects.");
+
+	struct result hidden = sample(VERDICT_PASS, false);
+	add_finding(&hidden, FINDING_RACE, true);
+	add_finding(&hidden, FINDING_TRUNCATED, false);
+	result_settle(&hidden);
+	ck_assert_msg(hidden.verdict == VERDICT_INCOMPLETE,
+		      "A suppressed race leaves a cut-short run incomplete, not a pass.");
+
+	struct result racy = sample(VERDICT_PASS, true);
+	add_finding(&racy, FINDING_TRUNCATED, false);
+	add_finding(&racy, FINDING_RACE, false);
+	result_settle(&racy);
+	ck_assert_msg(racy.verdict == VERDICT_RACE,
+		      "What was seen before the cut stands: race, not %s.",
+		      verdict_name(racy.verdict));
+	ck_assert_msg(!result_expected(&racy),
+		      "Even a racy case's race is unexpected when its run was cut short.");
+	char *text = report_all(REPORT_JSON, &racy, 1);
+	ck_assert_msg(strstr(text, "\"verdict\":\"race\",\"expected\":false,\"complete\":false") !=
+			      NULL,
+		      "The JSON says the run is not complete: %s", text);
+	free(text);
+
+	struct result wrong = sample(VERDICT_WRONG_OUTPUT, false);
+	add_finding(&wrong, FINDING_TRUNCATED, false);
+	result_settle(&wrong);
+	ck_assert_msg(wrong.verdict == VERDICT_WRONG_OUTPUT,
+		      "A wrong output stays the verdict of a run cut short.");
+	free(quiet.findings.items);
+	free(hidden.findings.items);
+	free(racy.findings.items);
+	free(wrong.findings.items);
+}
+END_TEST
+
+START_TEST(test_tally_says_what_ran)
+{
+	struct run_tally t = { 0 };
+	struct result skip = sample(VERDICT_SKIP, false), crash = sample(VERDICT_CRASH, false),
+		      pass = sample(VERDICT_PASS, false);
+	run_tally_take(&t, &skip);
+	run_tally_take(&t, &skip);
+	ck_assert_msg(run_tally_status(&t) == EXIT_SKIP, "Only skips: Automake's skip, 77.");
+	run_tally_take(&t, &crash);
+	ck_assert_msg(run_tally_status(&t) == 1, "Skips and a crash: nothing checked, 1.");
+	struct strbuf text = { 0 };
+	run_tally_text(&text, &t, "runs");
+	ck_assert_str_eq(text.data, "0 of 3 runs ran to the end (2 skipped, 1 failed: timeout, "
+				    "crash or build error)");
+	run_tally_take(&t, &pass);
+	ck_assert_msg(run_tally_status(&t) == 0, "One run that ran to its end checked something.");
+	strbuf_free(&text);
+}
+END_TEST
+
 START_TEST(test_tap_lines_and_plan)
 {
 	struct result r[] = { sample(VERDICT_PASS, false), sample(VERDICT_WRONG_OUTPUT, false),
@@ -208,6 +283,8 @@ Suite *report_suite(void)
 	Suite *s = suite_create("report");
 	TCase *tc = tcase_create("report");
 	tcase_add_test(tc, test_expected_verdicts);
+	tcase_add_test(tc, test_a_cut_short_run_is_never_clean);
+	tcase_add_test(tc, test_tally_says_what_ran);
 	tcase_add_test(tc, test_tap_lines_and_plan);
 	tcase_add_test(tc, test_json_line);
 	tcase_add_test(tc, test_escaping);

@@ -304,7 +304,7 @@ plain_run_includes_oclgrind() {
 }
 json_carries_findings() {
 	run 0 run --json --device oclgrind "$tree/cases/t/racy.yaml" &&
-		has '"verdict":"race","expected":true,"output":"wrong-output"' &&
+		has '"verdict":"race","expected":true,"complete":true,"output":"wrong-output"' &&
 		has '"findings":[{"severity":"error","kind":"race","what":"read-write","space":"local","kernel":"reduce_sum_nobarrier"' &&
 		has '"at":{"line":14,"col":17,"access":"w"},"other":{"line":14,"col":20,"access":"r"}' &&
 		has '"example":[{"global":[1,0,0],"local":[1,0,0],"group":[0,0,0]}'
@@ -346,7 +346,7 @@ check_names_the_race() {
 	run 1 check "$tree/nobarrier.cl" --kernel reduce_sum --global 256 --local 32 &&
 		has "nobarrier.cl:12:17: error: read-write data race on local memory: this write conflicts with a read at line 12" &&
 		has "nobarrier.cl:12:20: note: the conflicting read" &&
-		has "with the random, zeros, repeats inputs" && has "check: reduce_sum on 2 targets with 3 input sets: 1 error"
+		has "with the random, zeros, repeats inputs" && has "check: reduce_sum on 2 targets with 3 input sets: 6 of 6 runs ran to the end; 1 error"
 }
 check_input_sets() {
 	run 1 check --device oclgrind "$top/kernels/shift/across_groups_barrier.cl" --kernel shift_after_barrier \

@@ -495,7 +495,7 @@ struct check_state {
 	struct outputs *outputs;
 	size_t noutputs;
 	bool failed;
-	size_t lost_runs; /* runs that gave no output to judge: timeout, crash, build error */
+	struct run_tally tally;
 };
 
 static void check_emit(void *ctx, struct result *r)
@@ -511,9 +511,9 @@ static void check_emit(void *ctx, struct result *r)
 		r->findings.items[i].input_set = xstrdup(adhoc_set_name(set));
 	}
 	finding_list_merge(&st->merged, &r->findings);
+	run_tally_take(&st->tally, r);
 	bool lost = r->verdict != VERDICT_PASS && r->verdict != VERDICT_WRONG_OUTPUT &&
 		    r->verdict != VERDICT_SKIP && r->findings.count == 0;
-	st->lost_runs += lost;
 	st->failed |= finding_list_has_errors(&r->findings) || lost;
 	if (r->nkept > 0) {
 		st->outputs = xreallocarray(st->outputs, st->noutputs + 1, sizeof *st->outputs);
@@ -809,18 +809,25 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 		else
 			warnings++;
 	}
-	/* A run that hung or crashed found nothing because it checked nothing: "0 errors"
-	 * alone would read as a clean kernel. */
-	fprintf(rp->format == REPORT_TEXT ? rp->out : stderr,
-		"check: %s on %zu target%s with %zu input set%s: %zu error%s and %zu warning%s found%s; "
-		"%zu failed run%s (timeout, crash or build error); "
-		"outputs differ between targets for %zu input set%s; %.2f s\n",
-		rq->kernel, sel.count, sel.count == 1 ? "" : "s", ncases, ncases == 1 ? "" : "s",
-		errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s",
-		suppressed ? " (and suppressed ones, listed above)" : "", st.lost_runs,
-		st.lost_runs == 1 ? "" : "s", differing, differing == 1 ? "" : "s",
-		(clock_now_ns() - start) / 1e9);
-	status = st.failed || sel.count == 0 ? 1 : 0;
+	/* A run that hung, crashed or was cut short found nothing because it checked
+	 * nothing: "0 errors" alone would read as a clean kernel. */
+	struct strbuf summary = { 0 };
+	strbuf_printf(&summary, "check: %s on %zu target%s with %zu input set%s: ", rq->kernel,
+		      sel.count, sel.count == 1 ? "" : "s", ncases, ncases == 1 ? "" : "s");
+	run_tally_text(&summary, &st.tally, "runs");
+	strbuf_printf(&summary,
+		      "; %zu error%s and %zu warning%s found%s; outputs differ between targets "
+		      "for %zu input set%s; %.2f s\n",
+		      errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s",
+		      suppressed ? " (and suppressed ones, listed above)" : "", differing,
+		      differing == 1 ? "" : "s", (clock_now_ns() - start) / 1e9);
+	status = st.failed ? 1 : run_tally_status(&st.tally);
+	if (status != 0 && !st.failed)
+		strbuf_printf(&summary, "check: nothing was checked: %s\n",
+			      status == EXIT_SKIP ? "every run was a skip"
+						  : "no run ran to its end");
+	fputs(summary.data, rp->format == REPORT_TEXT ? rp->out : stderr);
+	strbuf_free(&summary);
 	selection_free(&sel);
 	goto out;
 

@@ -319,7 +319,9 @@ struct hunt_state {
 	const struct hunt_trial *trials;
 	size_t ntrials;
 	size_t begin; /* the first trial the children run: those before it have run */
-	size_t done, not_applicable, lost;
+	size_t done, not_applicable;
+	struct run_tally tally; /* the trials that applied, by what became of them */
+	char *skip_why;		/* the first skip's reason */
 	/* The last build error or crash of an optimised trial; VERDICT_PASS: none. */
 	enum verdict optimised_broke;
 	size_t suppressed; /* findings a case's suppress: list matched, left out */
@@ -356,9 +358,10 @@ static void take_result(struct hunt_state *st, struct result *r)
 	st->done++;
 	if (r->verdict == VERDICT_CASE_ERROR)
 		st->not_applicable++;
-	else if (r->verdict == VERDICT_BUILD_ERROR || r->verdict == VERDICT_TIMEOUT ||
-		 r->verdict == VERDICT_CRASH)
-		st->lost++;
+	else
+		run_tally_take(&st->tally, r);
+	if (r->verdict == VERDICT_SKIP && st->skip_why == NULL && r->message)
+		st->skip_why = xstrdup(r->message);
 	if ((r->verdict == VERDICT_BUILD_ERROR || r->verdict == VERDICT_CRASH) &&
 	    st->trials[index].optimised)
 		st->optimised_broke = r->verdict;
@@ -374,6 +377,9 @@ static void take_result(struct hunt_state *st, struct result *r)
 			st->suppressed++;
 			continue;
 		}
+		/* A trial cut short is counted as such; it is no bug of the kernel to shrink. */
+		if (f->kind == FINDING_TRUNCATED)
+			continue;
 		bool seen = false;
 		for (size_t k = 0; k < st->nfound && !seen; k++) {
 			seen = finding_same(&st->found[k].finding, f);
@@ -586,6 +592,7 @@ static void shrink(const struct hunt_target *t, struct found *f, unsigned sets, 
 					 .shows = shows,
 					 .phase = "shrinking" };
 		run_sweep(t, &st, jobs, timeout_s, (deadline - now) / 1e9, progress);
+		free(st.skip_why);
 		const struct hunt_trial *best = NULL;
 		for (size_t i = 0; i < nsteps; i++)
 			if (shows[i] && (best == NULL || smaller(&steps[i], best)))
@@ -817,10 +824,12 @@ static void report_hunt_json(const struct hunt_target *t, const struct hunt_stat
 	strbuf_printf(out,
 		      ",\"summary\":{\"trials\":%zu,\"trials_run\":%zu,\"seconds\":%.1f,"
 		      "\"jobs\":%u,\"errors\":%zu,\"warnings\":%zu,\"by_plain_run\":%zu,"
-		      "\"not_applicable\":%zu,\"failed\":%zu,\"suppressed\":%zu,"
+		      "\"not_applicable\":%zu,\"ran_to_end\":%zu,\"incomplete\":%zu,"
+		      "\"failed\":%zu,\"skipped\":%zu,\"suppressed\":%zu,"
 		      "\"optimised_left_out\":",
 		      st->ntrials, st->done, (clock_now_ns() - st->start_ns) / 1e9, jobs, errors,
-		      warnings, plain, st->not_applicable, st->lost, st->suppressed);
+		      warnings, plain, st->not_applicable, st->tally.ran, st->tally.cut_short,
+		      st->tally.failed, st->tally.skipped, st->suppressed);
 	if (optimised_broke != VERDICT_PASS)
 		json_string(out, verdict_name(optimised_broke));
 	else
@@ -871,15 +880,15 @@ static size_t report_hunt(const struct hunt_target *t, struct hunt_state *st, un
 				   msg, rp->colour);
 	}
 	double took = (clock_now_ns() - st->start_ns) / 1e9;
-	strbuf_printf(
-		&text,
-		"hunt: %s: %zu of %zu trials in %.1f s, %u at a time: %zu error%s and %zu "
-		"warning%s found, %zu of them by the plain run (its own shape, random "
-		"inputs, built as written); %zu trial%s did not apply (a shape its expressions "
-		"refuse), %zu failed (build error, timeout, crash)",
-		t->label, st->done, st->ntrials, took, jobs, errors, errors == 1 ? "" : "s",
-		warnings, warnings == 1 ? "" : "s", plain, st->not_applicable,
-		st->not_applicable == 1 ? "" : "s", st->lost);
+	strbuf_printf(&text,
+		      "hunt: %s: %zu of %zu trials in %.1f s, %u at a time: %zu error%s and %zu "
+		      "warning%s found, %zu of them by the plain run (its own shape, random "
+		      "inputs, built as written); %zu trial%s did not apply (a shape its "
+		      "expressions refuse); of the others, ",
+		      t->label, st->done, st->ntrials, took, jobs, errors, errors == 1 ? "" : "s",
+		      warnings, warnings == 1 ? "" : "s", plain, st->not_applicable,
+		      st->not_applicable == 1 ? "" : "s");
+	run_tally_text(&text, &st->tally, "trials");
 	if (optimised_broke != VERDICT_PASS)
 		strbuf_printf(&text,
 			      "; the optimised build was left out: Oclgrind could not simulate "
@@ -893,6 +902,16 @@ static size_t report_hunt(const struct hunt_target *t, struct hunt_state *st, un
 			      interrupt_signal() ? "stopped" : "the budget ran out",
 			      st->ntrials - st->done, st->ntrials - st->done == 1 ? "" : "s");
 	strbuf_puts(&text, "\n");
+	if (st->tally.cut_short)
+		strbuf_printf(&text,
+			      "hunt: %s: Oclgrind stopped reporting part-way through %zu trial%s, "
+			      "so what came after in them was never checked\n",
+			      t->label, st->tally.cut_short, st->tally.cut_short == 1 ? "" : "s");
+	if (run_tally_status(&st->tally) != 0)
+		strbuf_printf(&text, "hunt: %s: nothing was checked: %s%s%s\n", t->label,
+			      run_tally_status(&st->tally) == EXIT_SKIP ? "every trial was a skip"
+									: "no trial ran to its end",
+			      st->skip_why ? "; " : "", st->skip_why ? st->skip_why : "");
 	fputs(text.data, rp->out);
 	fflush(rp->out);
 	strbuf_free(&text);
@@ -932,8 +951,11 @@ static int target_model(const struct hunt_target *t, struct shape *n, struct sha
 	return 0;
 }
 
+/* Hunts one target. Returns -1 when it cannot be hunted, else its exit status: 1 for
+ * errors found, trials cut short or none that ran to its end, EXIT_SKIP when every trial
+ * was a skip, 0 otherwise. */
 static int hunt_one(const struct hunt_target *t, const struct hunt_request *rq, double budget_s,
-		    unsigned jobs, struct reporter *rp, size_t *errors)
+		    unsigned jobs, struct reporter *rp)
 {
 	struct shape n, l;
 	unsigned sets;
@@ -953,7 +975,12 @@ static int hunt_one(const struct hunt_target *t, const struct hunt_request *rq, 
 	};
 	bool cut_short = run_sweep(t, &st, jobs, rq->timeout_s, budget_s * 0.8, rq->progress);
 	enum verdict optimised_broke = st.optimised_broke;
-	if (!cut_short) {
+	/* Where the plain run is a skip (the simulator lacks what the kernel needs), every
+	 * trial would be one: the sweep ends there. */
+	bool all_skips = st.done > 0 && st.tally.skipped == st.done;
+	if (all_skips)
+		st.ntrials = ntrials;
+	if (!cut_short && !all_skips) {
 		size_t kept = st.begin = st.ntrials;
 		for (size_t i = kept; i < ntrials; i++)
 			if (optimised_broke == VERDICT_PASS || !trials[i].optimised)
@@ -975,14 +1002,26 @@ static int hunt_one(const struct hunt_target *t, const struct hunt_request *rq, 
 		if (rq->save_dir)
 			f->saved = save_reproducer(t, f, i, rq->save_dir);
 	}
-	*errors += report_hunt(t, &st, jobs, cut_short, optimised_broke, rp);
+	size_t errors = report_hunt(t, &st, jobs, cut_short, optimised_broke, rp);
 	for (size_t i = 0; i < st.nfound; i++) {
 		finding_free(&st.found[i].finding);
 		free(st.found[i].saved);
 	}
 	free(st.found);
+	free(st.skip_why);
 	free(trials);
-	return 0;
+	return errors > 0 || st.tally.cut_short > 0 ? 1 : run_tally_status(&st.tally);
+}
+
+/* The status of a hunt of several targets from each one's: a failure anywhere fails it;
+ * it is a skip only where every target was. */
+static int join_status(int so_far, int one, bool first)
+{
+	if (one < 0 || so_far == 2)
+		return 2;
+	if (first || so_far == EXIT_SKIP)
+		return one;
+	return one == 1 ? 1 : so_far;
 }
 
 int hunt_run(const struct hunt_request *rq, struct reporter *rp)
@@ -990,7 +1029,6 @@ int hunt_run(const struct hunt_request *rq, struct reporter *rp)
 	uint64_t start = clock_now_ns();
 	unsigned jobs = rq->jobs ? rq->jobs : parallel_threads();
 	size_t targets = rq->ncases + (rq->kernel != NULL);
-	size_t errors = 0;
 	int status = 0;
 	for (size_t i = 0; i < targets && !interrupt_signal(); i++) {
 		/* What is left of the budget, shared by the targets still to hunt. */
@@ -1002,8 +1040,7 @@ int hunt_run(const struct hunt_request *rq, struct reporter *rp)
 		if (i < rq->ncases) {
 			t.label = rq->cases[i];
 			t.case_path = rq->cases[i];
-			if (hunt_one(&t, rq, share, jobs, rp, &errors) < 0)
-				status = 2;
+			status = join_status(status, hunt_one(&t, rq, share, jobs, rp), i == 0);
 			continue;
 		}
 		t.rq = rq->kernel;
@@ -1014,13 +1051,11 @@ int hunt_run(const struct hunt_request *rq, struct reporter *rp)
 		int prepared = adhoc_prepare(rq->kernel, rp, &t.sig, &t.binding);
 		if (prepared != 0)
 			status = prepared;
-		else if (hunt_one(&t, rq, share, jobs, rp, &errors) < 0)
-			status = 2;
+		else
+			status = join_status(status, hunt_one(&t, rq, share, jobs, rp), i == 0);
 		free(t.spec_line);
 		adhoc_binding_free(&t.binding);
 		kernel_sig_free(&t.sig);
 	}
-	if (status == 0 && errors > 0)
-		status = 1;
 	return status;
 }

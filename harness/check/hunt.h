@@ -45,7 +45,8 @@ size_t hunt_plan(const struct shape *n_own, const struct shape *l_own, unsigned 
 void hunt_trial_text(const struct hunt_trial *t, char *buf, size_t size);
 
 /* Runs the hunt, reporting to rp's stream. Returns the exit status: 0 when nothing was
- * found, 1 when an error was, 2 when the hunt could not start. */
+ * found; 1 when an error was, a trial was cut short, or no trial ran to its end; 77
+ * (EXIT_SKIP) when every trial was a skip; 2 when the hunt could not start. */
 int hunt_run(const struct hunt_request *rq, struct reporter *rp);
 
 #endif

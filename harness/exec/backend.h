@@ -4,6 +4,7 @@
 #ifndef CLH_BACKEND_H
 #define CLH_BACKEND_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -104,6 +105,10 @@ struct backend {
 	int (*inspect)(struct backend_session *session, const char *path, const char *kernel,
 		       const char *options, struct kernel_sig *sig, struct result *failure);
 	void (*close)(struct backend_session *session);
+	/* Whether the session can check nothing more in this process (NULL: it always can):
+	 * Oclgrind stops reporting for good once a process has met its diagnostics cap. The
+	 * worker then ends after the run, and a fresh one goes on with the next. */
+	bool (*spent)(const struct backend_session *session);
 };
 
 extern const struct backend backend_device;

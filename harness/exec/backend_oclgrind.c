@@ -34,8 +34,25 @@ static const char *build_options(const struct test_case *tc)
 
 /* Oclgrind counts errors per process and, at its default of 1000, stops printing them,
  * so a flood of early uninitialised reads could hide the race after them. Each case has
- * a process of its own (backend.simulator) with this budget; a run that meets it says so. */
-#define ERROR_BUDGET "20000"
+ * a process of its own (backend.simulator) with this budget; a run that meets it says so.
+ * CLHARNESS_OCLGRIND_MAX_ERRORS sets another. */
+#define ERROR_BUDGET 20000
+
+/* Whether Oclgrind has stopped reporting in this process: its count of diagnostics is
+ * one for the whole process, all contexts together, and never goes back, so once it met
+ * the budget every later run here would report nothing, and nothing is no evidence. Set
+ * when a log says so ("N errors generated - suppressing further errors", said once). */
+static bool oclgrind_silenced;
+
+/* The diagnostics a process may report: CLHARNESS_OCLGRIND_MAX_ERRORS where it is a
+ * whole number from 1, else ERROR_BUDGET. */
+static unsigned long error_budget(void)
+{
+	const char *env = getenv("CLHARNESS_OCLGRIND_MAX_ERRORS");
+	char *end;
+	unsigned long v = env ? strtoul(env, &end, 10) : 0;
+	return env && *env && *end == '\0' && v > 0 && v < 1000000000 ? v : ERROR_BUDGET;
+}
 
 /* The library the backend loads: CLHARNESS_OCLGRIND_ICD, else what configure found. */
 static const char *library(void)
@@ -81,11 +98,13 @@ static int prepare(char **cause)
 		*cause = xstrdup(why);
 		return -1;
 	}
-	static const char *const settings[][2] = {
+	char budget[32];
+	snprintf(budget, sizeof budget, "%lu", error_budget());
+	const char *const settings[][2] = {
 		{ "OCLGRIND_DATA_RACES", "1" },
 		{ "OCLGRIND_UNINITIALIZED", "1" },
 		{ "OCLGRIND_CHECK_API", "1" },
-		{ "OCLGRIND_MAX_ERRORS", ERROR_BUDGET },
+		{ "OCLGRIND_MAX_ERRORS", budget },
 		/* One simulator thread: the same messages in the same order on every run, and
 		 * a racy kernel's output the same too, so goldens can hold them. */
 		{ "OCLGRIND_NUM_THREADS", "1" },
@@ -262,7 +281,26 @@ static void fold(void *ctx, const struct oglog_message *m)
 	struct folding *f = ctx;
 	if (f->printed_only && m->kind != OGLOG_API_ERROR && m->kind != OGLOG_FATAL)
 		return;
+	if (m->kind == OGLOG_SUPPRESSED)
+		oclgrind_silenced = true;
 	finding_list_add(f->list, m, kernel_file, (void *)f->tc);
+}
+
+/* A run that began after Oclgrind stopped reporting here checked nothing: said as
+ * Oclgrind says it when it stops, so the run is incomplete like one cut short. */
+static void add_silenced(struct finding_list *list, const struct test_case *tc)
+{
+	struct oglog_message m = { .kind = OGLOG_SUPPRESSED, .suppressed = (long)error_budget() };
+	finding_list_add(list, &m, kernel_file, (void *)tc);
+}
+
+/* Whether a run's findings hold a fatal error: Oclgrind stopped the kernel part-way. */
+static bool stopped_part_way(const struct finding_list *list)
+{
+	for (size_t i = 0; i < list->count; i++)
+		if (list->items[i].kind == FINDING_SIMULATOR_ERROR)
+			return true;
+	return false;
 }
 
 /* Keeps the reason of the first fatal error, in ctx's info. */
@@ -318,7 +356,9 @@ static int og_build(struct backend_session *session, const struct test_case *tc,
 }
 
 /* Runs the plan once more on the lenient context and turns every write-write race that
- * did not recur there into a warning: its writes store the same value. */
+ * did not recur there into a warning: its writes store the same value. That absence is
+ * evidence only from a lenient run that ran to its end and reported all it saw; from one
+ * that failed, was stopped part-way or met Oclgrind's cap, every race stays an error. */
 static void soften_uniform_writes(struct og_session *s, const struct test_case *tc,
 				  const struct plan *plan, void *const *initial, struct result *r)
 {
@@ -326,7 +366,7 @@ static void soften_uniform_writes(struct og_session *s, const struct test_case *
 	for (size_t i = 0; i < r->findings.count && !any; i++)
 		any = r->findings.items[i].kind == FINDING_RACE &&
 		      strcmp(r->findings.items[i].what, "write-write") == 0;
-	if (!any)
+	if (!any || oclgrind_silenced)
 		return;
 	struct result scratch = { 0 };
 	char *cause = NULL;
@@ -350,7 +390,8 @@ static void soften_uniform_writes(struct og_session *s, const struct test_case *
 	if (clexec_execute(s->lenient.cx, tc, plan, initial, final, 1, &ns, &scratch) == 0) {
 		struct finding_list distinct = { 0 };
 		collect(&s->lenient, logged, printed, tc, &distinct);
-		for (size_t i = 0; i < r->findings.count; i++) {
+		bool whole = !oclgrind_silenced && !stopped_part_way(&distinct);
+		for (size_t i = 0; i < r->findings.count && whole; i++) {
 			struct finding *f = &r->findings.items[i];
 			if (f->kind != FINDING_RACE || strcmp(f->what, "write-write") != 0)
 				continue;
@@ -373,10 +414,13 @@ static int og_execute(struct backend_session *session, const struct test_case *t
 		      uint64_t *round_ns, struct result *failure)
 {
 	struct og_session *s = (struct og_session *)session;
+	bool silenced_before = oclgrind_silenced;
 	long long logged = log_size(&s->strict), printed = worker_output_offset();
 	int status =
 		clexec_execute(s->strict.cx, tc, plan, initial, final, repeat, round_ns, failure);
 	collect(&s->strict, logged, printed, tc, &failure->findings);
+	if (silenced_before)
+		add_silenced(&failure->findings, tc);
 	if (status == 0)
 		soften_uniform_writes(s, tc, plan, initial, failure);
 	finding_list_sort(&failure->findings);
@@ -394,6 +438,11 @@ static int og_inspect(struct backend_session *session, const char *path, const c
 	if (status < 0)
 		explain_refusal(printed, path, failure);
 	return status;
+}
+
+static bool og_spent(const struct backend_session *session)
+{
+	return oclgrind_silenced;
 }
 
 static void og_close(struct backend_session *session)
@@ -419,4 +468,5 @@ const struct backend backend_oclgrind = {
 	.execute = og_execute,
 	.inspect = og_inspect,
 	.close = og_close,
+	.spent = og_spent,
 };

@@ -538,6 +538,8 @@ int runner_run_case(const struct backend *b, struct backend_session *session,
 		status = run_one(b, session, t, tc, opt, &n, &l, &in, &r);
 		sink->emit(sink->ctx, &r);
 		result_free(&r);
+		if (status == 0 && b->spent && b->spent(session))
+			status = BACKEND_LOST;
 	}
 	for (size_t k = 0; k < tc->nbuffers; k++)
 		free(in.data[k]);

@@ -124,8 +124,10 @@ void finding_list_add(struct finding_list *list, const struct oglog_message *m,
 {
 	struct finding f = {
 		.kind = kind_of(m->kind),
-		.severity = m->kind == OGLOG_OTHER || m->kind == OGLOG_SUPPRESSED ? DIAG_WARNING
-										  : DIAG_ERROR,
+		/* A simulator that stopped reporting leaves the run unchecked from there on:
+		 * an error, since "0 errors" after it would be a clean result from missing
+		 * evidence. */
+		.severity = m->kind == OGLOG_OTHER ? DIAG_WARNING : DIAG_ERROR,
 		.what = dup_or_null(m->what),
 		.space = dup_or_null(m->space),
 		.kernel = dup_or_null(m->kernel),
@@ -396,8 +398,9 @@ void finding_headline(struct strbuf *out, const struct finding *f)
 		break;
 	case FINDING_TRUNCATED:
 		strbuf_printf(out,
-			      "Oclgrind stopped reporting after %s diagnostics: later ones, races "
-			      "among them, are missing; run at a smaller size",
+			      "Oclgrind stopped reporting after %s diagnostics, so this run is "
+			      "incomplete: what came after, races among it, was never checked; run "
+			      "at a smaller size",
 			      f->info);
 		return;
 	case FINDING_OTHER:

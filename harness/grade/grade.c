@@ -355,9 +355,11 @@ static bool run_passes(const struct grade_check *c, const struct result *r)
 {
 	if (c->kind != GRADE_SIMULATE)
 		return r->verdict == VERDICT_PASS;
+	/* The simulator could not judge the kernel, or stopped reporting before the end:
+	 * no forbidden finding is then no evidence of none. */
 	if (r->verdict == VERDICT_BUILD_ERROR || r->verdict == VERDICT_CASE_ERROR ||
-	    r->verdict == VERDICT_TIMEOUT || r->verdict == VERDICT_CRASH)
-		return false; /* the simulator could not judge the kernel */
+	    r->verdict == VERDICT_TIMEOUT || r->verdict == VERDICT_CRASH || result_cut_short(r))
+		return false;
 	for (size_t i = 0; i < r->findings.count; i++)
 		if ((c->forbid & (1u << r->findings.items[i].kind)) &&
 		    r->findings.items[i].severity == DIAG_ERROR)

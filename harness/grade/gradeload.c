@@ -3,6 +3,8 @@
 
 #include "grade/gradeload.h"
 
+#include "grade/gradereport.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,10 +63,9 @@ static int read_check(struct fy_node *node, const struct grade_check *c, struct 
 static unsigned note_verdicts(const char *note)
 {
 	unsigned bits = 0;
-	const enum verdict told[] = { VERDICT_TIMEOUT, VERDICT_CRASH };
-	for (size_t k = 0; note && k < 2; k++)
-		if (strstr(note, verdict_name(told[k])))
-			bits |= 1u << told[k];
+	for (size_t k = 0; note && k < grade_noted_count; k++)
+		if (strstr(note, verdict_name(grade_noted_verdicts[k])))
+			bits |= 1u << grade_noted_verdicts[k];
 	return bits;
 }
 

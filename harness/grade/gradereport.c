@@ -87,8 +87,11 @@ void grade_report_text(struct strbuf *out, const struct assignment *a,
 	}
 }
 
+const enum verdict grade_noted_verdicts[] = { VERDICT_TIMEOUT, VERDICT_CRASH, VERDICT_INCOMPLETE };
+const size_t grade_noted_count = sizeof grade_noted_verdicts / sizeof grade_noted_verdicts[0];
+
 /* What the table says beside a student's points: why the checks could not run, or that
- * runs hung or crashed, which an instructor will want to look at. */
+ * runs hung, crashed or were cut short. */
 static void row_note(struct strbuf *out, const struct student_grade *g)
 {
 	if (g->blocker) {
@@ -98,11 +101,10 @@ static void row_note(struct strbuf *out, const struct student_grade *g)
 	unsigned seen = g->verdicts;
 	for (size_t i = 0; i < g->nchecks; i++)
 		seen |= g->checks[i].verdicts;
-	const enum verdict told[] = { VERDICT_TIMEOUT, VERDICT_CRASH };
 	const char *sep = "";
-	for (size_t k = 0; k < 2; k++)
-		if (seen & (1u << told[k])) {
-			strbuf_printf(out, "%s%s", sep, verdict_name(told[k]));
+	for (size_t k = 0; k < grade_noted_count; k++)
+		if (seen & (1u << grade_noted_verdicts[k])) {
+			strbuf_printf(out, "%s%s", sep, verdict_name(grade_noted_verdicts[k]));
 			sep = " and ";
 		}
 }

@@ -11,6 +11,12 @@
 #include "grade/assignment.h"
 #include "grade/grade.h"
 
+/* The verdicts a class table notes beside a student's points, in the order its note names
+ * them: runs that hung, crashed or were cut short, which an instructor will want to look
+ * at. */
+extern const enum verdict grade_noted_verdicts[];
+extern const size_t grade_noted_count;
+
 /* The student's report: points per check, then each visible check's diagnostics at the
  * submission's lines with a caret under the column. */
 void grade_report_text(struct strbuf *out, const struct assignment *a,

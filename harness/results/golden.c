@@ -306,6 +306,8 @@ void golden_writer_add(struct golden_writer *w, const struct result *r)
 	w->simulated = true;
 	w->buggy |= finding_list_has_errors(&r->findings);
 	char *label = golden_label(r);
+	if (result_cut_short(r) && w->cut_short == NULL)
+		w->cut_short = xstrdup(label);
 	strbuf_printf(&w->runs, "%s: %s\n", label, verdict_name(r->output));
 	char **lines = finding_lines(r);
 	for (size_t f = 0; f < r->findings.count; f++) {
@@ -341,6 +343,7 @@ char *golden_writer_text(const struct golden_writer *w, const char *case_name, b
 void golden_writer_free(struct golden_writer *w)
 {
 	strbuf_free(&w->runs);
+	free(w->cut_short);
 	*w = (struct golden_writer){ 0 };
 }
 
@@ -446,6 +449,15 @@ size_t golden_book_write(const struct golden_book *book, FILE *notes)
 		if (!book->writers[c].simulated) {
 			fprintf(notes, "clharness: %s: not blessed: no simulator ran it\n",
 				tc->path);
+			failed++;
+			continue;
+		}
+		if (book->writers[c].cut_short) {
+			fprintf(notes,
+				"clharness: %s: not blessed: its run '%s' was cut short (Oclgrind "
+				"stopped reporting), and a golden holds only what a whole run "
+				"said: lower its sim_sizes\n",
+				tc->path, book->writers[c].cut_short);
 			failed++;
 			continue;
 		}

@@ -58,6 +58,7 @@ struct golden_writer {
 	bool simulated;	    /* some result came from a simulator */
 	bool always_wrong;  /* every simulator run so far gave wrong output */
 	struct strbuf runs; /* the simulator blocks so far */
+	char *cut_short;    /* the first simulated run cut short, which no golden may hold */
 };
 
 void golden_writer_add(struct golden_writer *w, const struct result *r);

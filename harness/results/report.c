@@ -317,7 +317,7 @@ static void text_result(struct reporter *rp, const struct result *r)
 		[VERDICT_OUT_OF_BOUNDS] = "\033[31m", [VERDICT_UNINITIALIZED] = "\033[31m",
 		[VERDICT_BUILD_ERROR] = "\033[31m",   [VERDICT_CASE_ERROR] = "\033[31m",
 		[VERDICT_TIMEOUT] = "\033[31m",	      [VERDICT_CRASH] = "\033[31m",
-		[VERDICT_SKIP] = "\033[33m",
+		[VERDICT_INCOMPLETE] = "\033[31m",    [VERDICT_SKIP] = "\033[33m",
 	};
 	struct strbuf out = { 0 };
 	const char *colour = rp->colour ? (result_expected(r) && r->verdict != VERDICT_SKIP
@@ -398,6 +398,10 @@ static void json_result(struct reporter *rp, const struct result *r)
 	json_string(&out, verdict_name(r->verdict));
 	json_key(&out, "expected");
 	strbuf_puts(&out, result_expected(r) ? "true" : "false");
+	/* Whether every diagnostic of the run was seen: false when the simulator stopped
+	 * reporting, whatever the verdict. */
+	json_key(&out, "complete");
+	strbuf_puts(&out, result_cut_short(r) ? "false" : "true");
 	json_key(&out, "output");
 	json_string(&out, verdict_name(r->output));
 	json_key(&out, "racy");
@@ -483,7 +487,8 @@ static void junit_result(struct reporter *rp, const struct result *r)
 	} else {
 		bool harness_side = r->verdict == VERDICT_BUILD_ERROR ||
 				    r->verdict == VERDICT_CASE_ERROR ||
-				    r->verdict == VERDICT_TIMEOUT || r->verdict == VERDICT_CRASH;
+				    r->verdict == VERDICT_TIMEOUT || r->verdict == VERDICT_CRASH ||
+				    r->verdict == VERDICT_INCOMPLETE;
 		const char *element = r->verdict == VERDICT_SKIP ? "skipped"
 				      : result_expected(r)	 ? "system-out"
 				      : harness_side		 ? "error"
@@ -508,6 +513,7 @@ static void junit_result(struct reporter *rp, const struct result *r)
 void report_result(struct reporter *rp, const struct result *r)
 {
 	rp->results++;
+	rp->cut_short += result_cut_short(r);
 	if (!result_expected(r))
 		rp->unexpected++;
 	else if (r->verdict == VERDICT_PASS)
@@ -635,6 +641,9 @@ void report_finish(struct reporter *rp, size_t ntargets, uint64_t wall_ns, bool 
 		lead, rp->results, rp->results == 1 ? "" : "s", ntargets, ntargets == 1 ? "" : "s",
 		rp->passed, rp->expected_bugs, rp->expected_bugs == 1 ? "" : "s", rp->skipped,
 		rp->unexpected);
+	if (rp->cut_short)
+		fprintf(out, "; %zu cut short, the simulator having stopped reporting",
+			rp->cut_short);
 	if (rp->broken_cases)
 		fprintf(out, "; %zu case file%s did not load", rp->broken_cases,
 			rp->broken_cases == 1 ? "" : "s");

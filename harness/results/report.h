@@ -21,6 +21,7 @@ struct reporter {
 	size_t passed;
 	size_t expected_bugs; /* expected bugs: a simulator's findings, a racy wrong output */
 	size_t skipped;
+	size_t cut_short;    /* runs the simulator stopped reporting in part-way */
 	size_t broken_cases; /* case files that did not load */
 	size_t suppressed;   /* findings a suppression matched: listed, failing nothing */
 	double worst_drift;

@@ -55,6 +55,7 @@ const char *verdict_name(enum verdict v)
 		[VERDICT_CASE_ERROR] = "case-error",
 		[VERDICT_TIMEOUT] = "timeout",
 		[VERDICT_CRASH] = "crash",
+		[VERDICT_INCOMPLETE] = "incomplete",
 		[VERDICT_SKIP] = "skip",
 	};
 	return names[v];
@@ -70,8 +71,18 @@ bool verdict_from_name(const char *name, enum verdict *v)
 	return false;
 }
 
+bool result_cut_short(const struct result *r)
+{
+	for (size_t i = 0; i < r->findings.count; i++)
+		if (r->findings.items[i].kind == FINDING_TRUNCATED)
+			return true;
+	return r->verdict == VERDICT_INCOMPLETE;
+}
+
 bool result_expected(const struct result *r)
 {
+	if (result_cut_short(r))
+		return false;
 	if (r->expect != EXPECT_BY_VERDICT)
 		return r->expect == EXPECT_MET;
 	switch (r->verdict) {
@@ -106,6 +117,7 @@ static enum verdict finding_verdict(enum finding_kind kind)
 	case FINDING_SIMULATOR_ERROR:
 		return VERDICT_CRASH; /* the simulator stopped the kernel */
 	case FINDING_TRUNCATED:
+		return VERDICT_INCOMPLETE;
 	case FINDING_OTHER:
 		break;
 	}
@@ -118,16 +130,23 @@ void result_settle(struct result *r)
 	if (r->verdict != VERDICT_PASS && r->verdict != VERDICT_WRONG_OUTPUT)
 		return;
 	enum verdict worst = r->verdict;
+	bool cut_short = false;
 	for (size_t i = 0; i < r->findings.count; i++) {
 		const struct finding *f = &r->findings.items[i];
 		enum verdict v = f->severity == DIAG_ERROR && !f->suppressed
 					 ? finding_verdict(f->kind)
 					 : VERDICT_PASS;
+		if (v == VERDICT_INCOMPLETE) {
+			cut_short = true;
+			continue;
+		}
 		if (v != VERDICT_PASS &&
 		    (worst == VERDICT_PASS || worst == VERDICT_WRONG_OUTPUT || v < worst))
 			worst = v;
 	}
-	r->verdict = worst;
+	/* What was seen stands (a wrong output, a race); only where nothing was is the
+	 * verdict that the run is incomplete, never a pass. */
+	r->verdict = worst == VERDICT_PASS && cut_short ? VERDICT_INCOMPLETE : worst;
 }
 
 void result_set_diag(struct result *r, enum verdict v, const char *file, int line, int col,
@@ -189,4 +208,45 @@ void result_free(struct result *r)
 	finding_list_free(&r->findings);
 	result_free_kept(r);
 	*r = (struct result){ 0 };
+}
+
+void run_tally_take(struct run_tally *t, const struct result *r)
+{
+	if (r->verdict == VERDICT_SKIP)
+		t->skipped++;
+	else if (result_cut_short(r))
+		t->cut_short++;
+	else if (r->verdict == VERDICT_BUILD_ERROR || r->verdict == VERDICT_CASE_ERROR ||
+		 r->verdict == VERDICT_TIMEOUT || r->verdict == VERDICT_CRASH)
+		t->failed++;
+	else
+		t->ran++;
+}
+
+void run_tally_text(struct strbuf *out, const struct run_tally *t, const char *runs)
+{
+	size_t all = t->ran + t->cut_short + t->failed + t->skipped;
+	strbuf_printf(out, "%zu of %zu %s ran to the end", t->ran, all, runs);
+	const char *sep = " (";
+	if (t->skipped) {
+		strbuf_printf(out, "%s%zu skipped", sep, t->skipped);
+		sep = ", ";
+	}
+	if (t->cut_short) {
+		strbuf_printf(out, "%s%zu cut short", sep, t->cut_short);
+		sep = ", ";
+	}
+	if (t->failed) {
+		strbuf_printf(out, "%s%zu failed: timeout, crash or build error", sep, t->failed);
+		sep = ", ";
+	}
+	if (*sep == ',')
+		strbuf_puts(out, ")");
+}
+
+int run_tally_status(const struct run_tally *t)
+{
+	if (t->ran > 0)
+		return 0;
+	return t->skipped > 0 && t->cut_short == 0 && t->failed == 0 ? EXIT_SKIP : 1;
 }

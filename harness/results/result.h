@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/util.h"
 #include "case/elem.h"
 #include "case/shape.h"
 #include "findings/finding.h"
@@ -24,6 +25,9 @@ enum verdict {
 	VERDICT_CASE_ERROR, /* the case cannot run as written: bad plan, arguments not matching */
 	VERDICT_TIMEOUT,
 	VERDICT_CRASH,
+	/* The simulator stopped reporting before the run ended (its diagnostics cap): what
+	 * it did not report is unknown, so the run is no pass whatever it saw. */
+	VERDICT_INCOMPLETE,
 	VERDICT_SKIP, /* the target lacks something the run needs */
 };
 
@@ -114,8 +118,11 @@ bool verdict_from_name(const char *name, enum verdict *v);
 /* Whether the result is what the case expects. A golden decides where there is one
  * (r->expect); otherwise: pass (or skip) for good kernels; for racy ones, any produced
  * output right or wrong, since what a race does on hardware varies, or any bug a
- * simulator finds. */
+ * simulator finds. A run cut short is never what a case expects. */
 bool result_expected(const struct result *r);
+/* Whether the simulator stopped reporting during the run, so that its findings are only
+ * those it reported before: the run's evidence is incomplete whatever its verdict. */
+bool result_cut_short(const struct result *r);
 /* Once a run's outputs were compared: keeps that verdict as `output` and raises the
  * verdict to the first error finding's, in enum order. */
 void result_settle(struct result *r);
@@ -129,6 +136,25 @@ void result_set_mismatch(struct result *r, const char *buffer, size_t index, dou
 			 double want, double bound, size_t mismatches, size_t compared);
 /* Frees the outputs a result kept, and no more. */
 void result_free_kept(struct result *r);
+
+/* Automake's exit status for a test that was skipped: a command all of whose runs were
+ * skips checked nothing, which is neither a pass nor a failure. */
+#define EXIT_SKIP 77
+
+/* The runs a command made, by what became of them, so that its summary says how many
+ * actually ran and its exit status never reads nothing checked as clean. */
+struct run_tally {
+	size_t ran;	  /* ran to the end and were judged: pass, wrong output, findings */
+	size_t cut_short; /* the simulator stopped reporting part-way */
+	size_t failed;	  /* gave nothing to judge: build or case error, timeout, crash */
+	size_t skipped;
+};
+void run_tally_take(struct run_tally *t, const struct result *r);
+/* "3 of 4 runs ran to the end (1 skipped)", for a summary. */
+void run_tally_text(struct strbuf *out, const struct run_tally *t, const char *runs);
+/* 0 when some run ran to its end; EXIT_SKIP when every run was a skip; 1 otherwise, when
+ * nothing was checked. */
+int run_tally_status(const struct run_tally *t);
 
 /* The most of a result's message and detail (a build log, a worker's last words) that
  * reach the reports: a 3.4 MB source's build log would otherwise put megabytes in every
