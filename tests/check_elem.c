@@ -115,6 +115,29 @@ START_TEST(test_shapes_parse_and_print)
 }
 END_TEST
 
+START_TEST(test_launches_too_big_to_simulate_shrink)
+{
+	struct shape out, n = shape_1d(1048576), l = shape_1d(1024);
+	ck_assert_msg(
+		shape_shrink_for_simulation(&n, &l, &out) && out.dims == 1 && out.d[0] == 3072,
+		"A million items in groups of 1024 shrink to three groups, not %lld.", out.d[0]);
+	struct shape small = shape_1d(4096), l256 = shape_1d(256);
+	ck_assert_msg(!shape_shrink_for_simulation(&small, &l256, &out) &&
+			      shape_equal(&out, &small),
+		      "A launch Oclgrind runs in time stays as it is.");
+	struct shape wide, tiles = { 2, { 16, 16 } };
+	shape_parse("1024x1024", &wide);
+	ck_assert_msg(shape_shrink_for_simulation(&wide, &tiles, &out) && out.d[0] == 48 &&
+			      out.d[1] == 32,
+		      "In 2-D: three groups along x, two along y, each group whole: %lldx%lld.",
+		      out.d[0], out.d[1]);
+	struct shape tall = { 2, { 16, 65536 } };
+	ck_assert_msg(shape_shrink_for_simulation(&tall, &tiles, &out) && out.d[0] == 16 &&
+			      out.d[1] == 32,
+		      "A dimension of fewer groups than the shrunk launch keeps its size.");
+}
+END_TEST
+
 START_TEST(test_structs_lay_out_as_opencl_c_does)
 {
 	struct record *r = xcalloc(1, sizeof *r);
@@ -155,6 +178,7 @@ Suite *elem_suite(void)
 	tcase_add_test(tc, test_half_converts_both_ways);
 	tcase_add_test(tc, test_integers_wrap_and_extend_like_the_device);
 	tcase_add_test(tc, test_shapes_parse_and_print);
+	tcase_add_test(tc, test_launches_too_big_to_simulate_shrink);
 	tcase_add_test(tc, test_structs_lay_out_as_opencl_c_does);
 	suite_add_tcase(s, tc);
 	return s;

@@ -85,3 +85,21 @@ long long shape_volume(const struct shape *s)
 			return -1;
 	return v;
 }
+
+bool shape_shrink_for_simulation(const struct shape *n, const struct shape *l, struct shape *out)
+{
+	*out = *n;
+	long long items = shape_volume(n);
+	if (items >= 0 && items <= SHAPE_SIMULATED_ITEMS)
+		return false;
+	bool shrank = false;
+	for (unsigned d = 0; d < n->dims; d++) {
+		long long group = d < l->dims && l->d[d] > 0 ? l->d[d] : 1;
+		long long keep = group * (d == 0 ? 3 : 2);
+		if (n->d[d] > keep) {
+			out->d[d] = keep;
+			shrank = true;
+		}
+	}
+	return shrank;
+}

@@ -442,7 +442,20 @@ char *adhoc_case_text(const struct adhoc_request *rq, const struct kernel_sig *s
 		      "# To compare an output with a CPU reference, mark its buffer output: true\n"
 		      "# and add a check: for it with a reference.\n",
 		      rq->kernel, global, local, adhoc_set_name(set));
-	char *sizes = yaml_shape(&rq->global), *locals = yaml_shape(&rq->local);
+	struct shape simulated;
+	if (shape_shrink_for_simulation(&rq->global, &rq->local, &simulated))
+		strbuf_printf(
+			&out,
+			"# Global %s is too big to simulate in time: Oclgrind runs sim_sizes,\n"
+			"# a few work-groups of the same shape, where work-groups meet.\n",
+			global);
+	/* Devices run the simulator's launch too, so that its outputs have theirs to be
+	 * compared with. */
+	char *whole = yaml_shape(&rq->global), *sim_sizes = yaml_shape(&simulated);
+	char *sizes = shape_equal(&simulated, &rq->global) ? xstrdup(whole)
+							   : xasprintf("%s, %s", whole, sim_sizes);
+	char *locals = yaml_shape(&rq->local);
+	free(whole);
 	strbuf_printf(&out,
 		      "about: %s checked ad hoc for races and other bugs, %s inputs\n"
 		      "kernel: {file: '%s', name: %s}\n"
@@ -451,11 +464,12 @@ char *adhoc_case_text(const struct adhoc_request *rq, const struct kernel_sig *s
 		      "local: [%s]\n"
 		      "global: %s\n"
 		      "args:\n",
-		      rq->kernel, adhoc_set_name(set), quoted, rq->kernel, sizes, sizes, locals,
+		      rq->kernel, adhoc_set_name(set), quoted, rq->kernel, sizes, sim_sizes, locals,
 		      rq->global.dims == 1   ? "N"
 		      : rq->global.dims == 2 ? "[N, M]"
 					     : "[N, M, K]");
 	free(sizes);
+	free(sim_sizes);
 	free(locals);
 	free(quoted);
 	for (size_t p = 0; p < sig->count; p++) {
@@ -479,6 +493,7 @@ char *adhoc_case_text(const struct adhoc_request *rq, const struct kernel_sig *s
 /* The outputs one target left for one input set. */
 struct outputs {
 	enum input_set set;
+	struct shape n;
 	char *target;
 	struct kept_buffer *kept;
 	size_t nkept;
@@ -491,6 +506,7 @@ struct check_state {
 	const int *spec_line; /* where each --arg stands in the generated cases */
 	struct reporter *rp;
 	struct test_case **cases; /* one an input set; NULL where the set does not apply */
+	bool shrunk;		  /* the simulator runs a smaller launch than --global */
 	struct finding_list merged;
 	struct outputs *outputs;
 	size_t noutputs;
@@ -502,10 +518,12 @@ static void check_emit(void *ctx, struct result *r)
 {
 	struct check_state *st = ctx;
 	enum input_set set = SET_RANDOM;
-	for (int s = 0; s < SET_CHECK_COUNT; s++)
+	for (int s = 0; s < SET_COUNT; s++)
 		if (st->cases[s] && strcmp(st->cases[s]->path, r->case_path) == 0 &&
 		    strcmp(st->cases[s]->name, r->case_name) == 0)
 			set = (enum input_set)s;
+	if (st->shrunk && r->simulated)
+		r->shrunk_from = st->rq->global;
 	for (size_t i = 0; i < r->findings.count; i++) {
 		free(r->findings.items[i].input_set);
 		r->findings.items[i].input_set = xstrdup(adhoc_set_name(set));
@@ -518,7 +536,7 @@ static void check_emit(void *ctx, struct result *r)
 	if (r->nkept > 0) {
 		st->outputs = xreallocarray(st->outputs, st->noutputs + 1, sizeof *st->outputs);
 		st->outputs[st->noutputs++] =
-			(struct outputs){ set, xstrdup(r->target), r->kept, r->nkept };
+			(struct outputs){ set, r->n, xstrdup(r->target), r->kept, r->nkept };
 		r->kept = NULL;
 		r->nkept = 0;
 	}
@@ -739,17 +757,25 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 	 * the very path the user gave, which its reports then show. */
 	const char *slash = strrchr(rq->kernel_path, '/');
 	const char *label = slash ? slash + 1 : rq->kernel_path;
-	struct check_state st = { .rq = rq,
-				  .label = label,
-				  .spec_line = spec_line,
-				  .rp = rp,
-				  .cases = xcalloc(SET_CHECK_COUNT, sizeof *st.cases) };
-	struct test_case **cases = xcalloc(SET_CHECK_COUNT, sizeof *cases);
+	struct shape simulated;
+	struct check_state st = {
+		.rq = rq,
+		.label = label,
+		.spec_line = spec_line,
+		.rp = rp,
+		.cases = xcalloc(SET_COUNT, sizeof *st.cases),
+		.shrunk = shape_shrink_for_simulation(&rq->global, &rq->local, &simulated),
+	};
+	struct test_case **cases = xcalloc(SET_COUNT, sizeof *cases);
 	size_t ncases = 0;
 	if (adhoc_bind(rq, &sig, &binding, &diags) < 0)
 		goto setup_failed;
-	for (int s = 0; s < SET_CHECK_COUNT; s++) {
-		if (!adhoc_set_applies((enum input_set)s, &sig, &binding))
+	for (int s = 0; s < SET_COUNT; s++) {
+		/* A shrunk launch is whole work-groups; where the kernel takes a size, the
+		 * scalar-tail set gives it a ragged last group as well. */
+		bool wanted = s < SET_CHECK_COUNT ||
+			      (st.shrunk && s == SET_SCALAR_TAIL && rq->local.d[0] > 1);
+		if (!wanted || !adhoc_set_applies((enum input_set)s, &sig, &binding))
 			continue;
 		char *text = adhoc_case_text(rq, &sig, &binding, (enum input_set)s, rq->kernel_path,
 					     spec_line);
@@ -773,6 +799,18 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 		goto out;
 	}
 
+	if (st.shrunk) {
+		char run[SHAPE_RUN_TEXT_MAX], from[SHAPE_TEXT_MAX];
+		fprintf(rp->format == REPORT_TEXT ? rp->out : stderr,
+			"check: %s: global %s is too big to simulate in time; Oclgrind runs %s "
+			"in its place (%lld work-groups, where they meet%s), devices both "
+			"launches\n",
+			rq->kernel, shape_format(&rq->global, from),
+			shape_run_text(&simulated, &rq->local, " ", run),
+			shape_volume(&simulated) / shape_volume(&rq->local),
+			st.cases[SET_SCALAR_TAIL] ? "; scalar-tail inputs make the last one ragged"
+						  : "");
+	}
 	struct run_options opt = { .repeat = 1,
 				   .keep_outputs = true,
 				   .suppressions = rq->suppressions };
@@ -791,7 +829,8 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 	size_t differing = 0;
 	for (size_t i = 0; i < st.noutputs; i++) {
 		for (size_t j = 0; j < i; j++) {
-			if (st.outputs[j].set != st.outputs[i].set)
+			if (st.outputs[j].set != st.outputs[i].set ||
+			    !shape_equal(&st.outputs[j].n, &st.outputs[i].n))
 				continue;
 			differing += compare_outputs(rq, &st.outputs[j], &st.outputs[i], &text);
 			break;

@@ -973,7 +973,12 @@ static int hunt_one(const struct hunt_target *t, const struct hunt_request *rq, 
 	struct hunt_state st = {
 		.trials = trials, .ntrials = 2, .start_ns = start, .phase = "sweep"
 	};
-	bool cut_short = run_sweep(t, &st, jobs, rq->timeout_s, budget_s * 0.8, rq->progress);
+	/* A plain run too slow to simulate must leave the budget to the sweep's smaller
+	 * launches: it may take a quarter of it. */
+	unsigned plain_limit = (unsigned)(budget_s / 4) > 0 ? (unsigned)(budget_s / 4) : 1;
+	if (plain_limit > rq->timeout_s)
+		plain_limit = rq->timeout_s;
+	bool cut_short = run_sweep(t, &st, jobs, plain_limit, budget_s * 0.8, rq->progress);
 	enum verdict optimised_broke = st.optimised_broke;
 	/* Where the plain run is a skip (the simulator lacks what the kernel needs), every
 	 * trial would be one: the sweep ends there. */

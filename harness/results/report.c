@@ -337,6 +337,10 @@ static void text_result(struct reporter *rp, const struct result *r)
 	if (r->racy)
 		strbuf_puts(&out,
 			    r->output == VERDICT_WRONG_OUTPUT ? "  (racy: recorded)" : "  (racy)");
+	if (r->shrunk_from.dims > 0) {
+		char from[SHAPE_TEXT_MAX];
+		strbuf_printf(&out, "  (shrunk from N=%s)", shape_format(&r->shrunk_from, from));
+	}
 	if (r->expect == EXPECT_UNMET)
 		strbuf_puts(&out, "  (differs from its golden)");
 	strbuf_puts(&out, "\n");
@@ -389,6 +393,10 @@ static void json_result(struct reporter *rp, const struct result *r)
 	report_json_shape(&out, &r->n);
 	json_key(&out, "L");
 	report_json_shape(&out, &r->l);
+	if (r->shrunk_from.dims > 0) {
+		json_key(&out, "shrunk_from");
+		report_json_shape(&out, &r->shrunk_from);
+	}
 	json_key(&out, "shape");
 	struct strbuf sh = { 0 };
 	shape(&sh, r);

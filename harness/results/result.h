@@ -93,6 +93,9 @@ struct result {
 	struct finding_list findings; /* a simulator's diagnostics, folded */
 	struct kept_buffer *kept;     /* run_options.keep_outputs: every output buffer */
 	size_t nkept;
+	/* Set by the parent, never sent by a worker: the launch a simulated run stands in
+	 * for, where that one was too big to simulate in time (no dimensions: none). */
+	struct shape shrunk_from;
 	enum expectation expect; /* set by the parent, never sent by a worker */
 	char *expect_diff;	 /* EXPECT_UNMET: the golden's lines and this result's */
 };

@@ -1,0 +1,66 @@
+#!/bin/sh
+# shrink.sh - launches too big to simulate in time, spoken as TAP: check and hunt keep the
+# work-group shape and run a few work-groups (and a ragged last one where the kernel takes
+# its size) under Oclgrind instead of timing out, say so and from what, and hunt's plain
+# run may take no more than a quarter of the budget.
+# Needs $CLHARNESS and $CLH_TEST_DATA (make check sets both), PoCL and Oclgrind.
+
+: "${CLHARNESS:?set CLHARNESS to the clharness binary}"
+: "${CLH_TEST_DATA:?set CLH_TEST_DATA to tests/data}"
+data=$CLH_TEST_DATA
+out=$(mktemp)
+work=$(mktemp -d)
+trap 'rm -rf "$out" "$work"' EXIT
+n=0
+
+. "$(dirname "$0")/tap.sh"
+
+if ! "$CLHARNESS" devices 2>/dev/null | grep -q '^oclgrind '; then
+	echo "1..0 # SKIP Oclgrind cannot run here (install oclgrind)"
+	exit 0
+fi
+
+# The million work-items of the issue's launch, which Oclgrind needs minutes for.
+million_items_shrunk() {
+	run 1 check --timeout 60 --device oclgrind "$data/kernels/one_place_local_ids.cl" \
+		--kernel one_place --global 1048576 --local 1024 &&
+		has "check: one_place: global 1048576 is too big to simulate in time; Oclgrind runs N=3072 L=1024 in its place (3 work-groups" &&
+		grep -q "^race  *one_place random  *oclgrind  *N=3072 L=1024 .*(shrunk from N=1048576)$" "$out" &&
+		has "one_place_local_ids.cl:5:7: error: write-write data race on global memory" &&
+		lacks "same value" && lacks "timeout"
+}
+shrunk_in_json() {
+	run 1 check --json --device oclgrind "$data/kernels/one_place_local_ids.cl" \
+		--kernel one_place --global 1048576 --local 1024 &&
+		grep -q '"target":"oclgrind",.*"N":3072,"L":1024,"shrunk_from":1048576,' "$out"
+}
+# Devices run both launches, so the simulator's outputs are compared at its own; the
+# scalar-tail inputs give the shrunk launch a ragged last group.
+ragged_and_compared() {
+	run 0 check "$data/kernels/guarded_by_size.cl" --kernel guarded --global 65536 --local 256 &&
+		has "scalar-tail inputs make the last one ragged" &&
+		grep -q "^pass  *guarded scalar-tail  *oclgrind  *N=768 L=256" "$out" &&
+		grep -q "^pass  *guarded scalar-tail  *pocl-cpu  *N=768 L=256" "$out" &&
+		grep -q "^pass  *guarded random  *pocl-cpu  *N=65536 L=256" "$out" &&
+		has "outputs differ between targets for 0 input sets"
+}
+saved_case_keeps_both() {
+	run 0 check --device pocl --save "$work/saved.yaml" "$data/kernels/guarded_by_size.cl" \
+		--kernel guarded --global 65536 --local 256 &&
+		grep -q '^sizes: \[65536, 768\]$' "$work/saved.yaml" &&
+		grep -q '^sim_sizes: \[768\]$' "$work/saved.yaml"
+}
+# The plain run, too slow for its quarter of the budget, gives way to the sweep.
+slow_plain_run_gives_way() {
+	run 1 hunt --budget 16 -j 2 "$data/kernels/slow_then_racy.cl" --kernel slow --global 4096 --local 256 &&
+		has "slow_then_racy.cl:10:34: error:" &&
+		grep -q "hunt: .*slow_then_racy.cl: [1-9][0-9][0-9]* of [0-9]* trials in 1[0-9]\.[0-9] s" "$out" &&
+		grep -q "([0-9]* failed: timeout, crash or build error)" "$out"
+}
+
+check "a launch of a million work-items runs as three work-groups under Oclgrind, said and not timed out" million_items_shrunk
+check "--json names the launch a shrunk run stands in for" shrunk_in_json
+check "a shrunk launch gets a ragged last group and is compared with devices at its own size" ragged_and_compared
+check "check --save keeps the whole size for devices and the shrunk one for Oclgrind" saved_case_keeps_both
+check "hunt's plain run takes at most a quarter of the budget, and the sweep goes on" slow_plain_run_gives_way
+echo "1..$n"
