@@ -149,7 +149,7 @@ START_TEST(test_two_dimensional_shapes_load)
 			      launch->offset[0] == 0 && launch->offset[1] == 0,
 		      "The launch is 64x32 in groups of 16x4, with no offset.");
 	ck_assert_msg(plan.buffer_counts[0] == 64 * 32, "N * M counts the buffer.");
-	ck_assert_msg(plan.launches[0].args[2].scalar == 64, "The width scalar is N.");
+	ck_assert_msg(plan.launches[0].args[2].value.lane[0].whole == 64, "The width scalar is N.");
 	plan_free(&plan);
 	case_free(tc);
 	diag_list_free(&diags);
@@ -193,10 +193,10 @@ START_TEST(test_division_by_zero_points_at_the_division)
 }
 END_TEST
 
-START_TEST(test_count_that_is_not_positive_is_an_error)
+START_TEST(test_count_below_zero_is_an_error)
 {
-	expect_error("cases/nonpositive_count.yaml", 7, 36,
-		     "is 0 at N=64, L=16; it must be positive");
+	expect_error("cases/negative_count.yaml", 7, 36,
+		     "is -1 at N=64, L=16; it must be zero or more");
 }
 END_TEST
 
@@ -416,7 +416,7 @@ Suite *case_load_suite(void)
 	tcase_add_test(tc, test_a_dimension_not_divided_by_its_work_group_size_is_an_error);
 	tcase_add_test(tc, test_expression_syntax_points_at_the_operator);
 	tcase_add_test(tc, test_division_by_zero_points_at_the_division);
-	tcase_add_test(tc, test_count_that_is_not_positive_is_an_error);
+	tcase_add_test(tc, test_count_below_zero_is_an_error);
 	tcase_add_test(tc, test_exact_float_sums_need_exact_partials);
 	tcase_add_test(tc, test_exact_sums_per_group_hold_at_any_size);
 	tcase_add_test(tc, test_debug_build_options_are_refused);

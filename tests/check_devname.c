@@ -81,6 +81,27 @@ START_TEST(test_build_log_names_the_users_file)
 		      "user's file; elsewhere it stays: %s",
 		      named);
 	free(named);
+	named = buildlog_name_source("input.cl:100:44: error: use of undeclared identifier "
+				     "'BLOCK_SIZE'\nsee lib/input.cl:3:1\n",
+				     "kernels/hotspot.cl");
+	ck_assert_msg(strcmp(named, "kernels/hotspot.cl:100:44: error: use of undeclared "
+				    "identifier 'BLOCK_SIZE'\nsee lib/input.cl:3:1\n") == 0,
+		      "Oclgrind's input.cl is the user's file; a file of that name in a folder "
+		      "is not: %s",
+		      named);
+	free(named);
+}
+END_TEST
+
+START_TEST(test_an_undefined_macro_hints_at_minus_d)
+{
+	char *hint = buildlog_hint("use of undeclared identifier 'BLOCK_SIZE'");
+	ck_assert_msg(hint && strstr(hint, "-D BLOCK_SIZE=VALUE"),
+		      "A name in capitals the build lacks is most often the application's -D.");
+	free(hint);
+	ck_assert_msg(buildlog_hint("use of undeclared identifier 'tile'") == NULL &&
+			      buildlog_hint("expected ';' after expression") == NULL,
+		      "Other errors get no hint.");
 }
 END_TEST
 
@@ -91,6 +112,7 @@ Suite *devname_suite(void)
 	tcase_add_test(tc, test_short_names);
 	tcase_add_test(tc, test_device_patterns);
 	tcase_add_test(tc, test_build_log_positions);
+	tcase_add_test(tc, test_an_undefined_macro_hints_at_minus_d);
 	tcase_add_test(tc, test_build_log_names_the_users_file);
 	suite_add_tcase(s, tc);
 	return s;

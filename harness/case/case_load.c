@@ -192,6 +192,25 @@ static char *read_data(struct loader *ld, struct fy_node *node, struct src_pos a
 	return name;
 }
 
+/* access: read-only, write-only or read-write. */
+static void parse_access(struct loader *ld, struct fy_node *node, struct src_pos at,
+			 enum buffer_access *access)
+{
+	static const char *const words[] = { "read-write", "read-only", "write-only" };
+	char *text = yr_scalar(&ld->r, node, at, "access (read-only, write-only or read-write)");
+	if (text == NULL)
+		return;
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (strcmp(text, words[i]) == 0) {
+			*access = (enum buffer_access)i;
+			free(text);
+			return;
+		}
+	yr_error(&ld->r, yr_pos(node, at),
+		 "unknown access '%s' (known: read-only, write-only, read-write)", text);
+	free(text);
+}
+
 static void parse_init(struct loader *ld, struct fy_node *node, struct src_pos at,
 		       struct buffer_decl *buf)
 {
@@ -200,7 +219,11 @@ static void parse_init(struct loader *ld, struct fy_node *node, struct src_pos a
 	struct init_spec *init = &buf->init;
 	init->pos = yr_pos(node, at);
 	init->seed = gen_buffer_seed(ld->tc->seed, buf->name);
-	if (!yr_require_mapping(&ld->r, node, at, "init"))
+	if (fy_node_is_scalar(node) && strcmp(fy_node_get_scalar0(node), "none") == 0) {
+		init->kind = INIT_NONE;
+		return;
+	}
+	if (!yr_require_mapping(&ld->r, node, at, "init (a mapping, or none)"))
 		return;
 	yr_reject_unknown_keys(&ld->r, node, "an init", keys);
 
@@ -291,7 +314,72 @@ static bool find_buffer(const struct test_case *tc, const char *name, size_t *in
 	return false;
 }
 
-/* A struct scalar's value: one expression a field, in order, each taken by every lane. */
+/* Whether `text` is a number written with a fraction or an exponent (0.5, -1e-3), which
+ * the size expressions, whole numbers all, do not take. */
+static bool fractional_literal(const char *text, double *v)
+{
+	char *end;
+	errno = 0;
+	*v = strtod(text, &end);
+	return end != text && *end == '\0' && errno == 0 && isfinite(*v) &&
+	       strpbrk(text, ".eE") != NULL && strpbrk(text, "xX") == NULL;
+}
+
+/* One lane's term: a size expression, or a fractional number where `type` is a float. */
+static void parse_lane_term(struct loader *ld, struct fy_node *node, struct src_pos at,
+			    const char *what, unsigned names, enum elem_type type,
+			    struct lane_term *term)
+{
+	const char *text = node && fy_node_is_scalar(node) ? fy_node_get_scalar0(node) : NULL;
+	if (text && fractional_literal(text, &term->number)) {
+		if (!elem_is_float(type)) {
+			char name[32];
+			yr_error(&ld->r, yr_pos(node, at),
+				 "%s '%s' is no whole number, which a scalar of %s cannot take",
+				 what, text, elem_type_text(type, 1, name));
+		}
+		return;
+	}
+	yr_pexpr(&ld->r, node, at, what, names, &term->expr);
+}
+
+/* A scalar's value: one term every lane takes, or a list of one a lane for a vector. */
+static void parse_scalar_value(struct loader *ld, struct fy_node *node, struct src_pos at,
+			       const char *what, unsigned names, enum elem_type type,
+			       unsigned lanes, struct scalar_value *out)
+{
+	if (node == NULL || !fy_node_is_sequence(node)) {
+		out->count = 1;
+		out->terms = xcalloc(1, sizeof *out->terms);
+		if (node == NULL)
+			yr_error(&ld->r, at, "missing %s", what);
+		else
+			parse_lane_term(ld, node, at, what, names, type, &out->terms[0]);
+		return;
+	}
+	int n = fy_node_sequence_item_count(node);
+	char name[ELEM_NAME_MAX];
+	elem_type_text(type, lanes, name);
+	if (lanes < 2) {
+		yr_error(&ld->r, yr_pos(node, at), "%s is a list, but a %s takes one value", what,
+			 name);
+		return;
+	}
+	if (n != (int)lanes) {
+		yr_error(&ld->r, yr_pos(node, at),
+			 "%s is a list of %d values, but a %s takes one a lane, %u", what, n, name,
+			 lanes);
+		return;
+	}
+	out->count = (unsigned)n;
+	out->terms = xcalloc((size_t)n, sizeof *out->terms);
+	for (int i = 0; i < n; i++)
+		parse_lane_term(ld, fy_node_sequence_get_by_index(node, i), yr_pos(node, at),
+				"a lane's value", names, type, &out->terms[i]);
+}
+
+/* A struct scalar's value: one value a field, in order, each a term every lane of the
+ * field takes or a list of one a lane. */
 static void parse_field_values(struct loader *ld, struct fy_node *node, struct arg *arg,
 			       unsigned names)
 {
@@ -312,17 +400,20 @@ static void parse_field_values(struct loader *ld, struct fy_node *node, struct a
 		return;
 	}
 	arg->field_values = xcalloc(fields, sizeof *arg->field_values);
-	for (size_t f = 0; f < fields; f++)
-		yr_pexpr(&ld->r, fy_node_sequence_get_by_index(v, (int)f), yr_pos(v, arg->pos),
-			 "a field's value", names, &arg->field_values[f]);
+	for (size_t f = 0; f < fields; f++) {
+		const struct record_field *field = &arg->record->fields[f];
+		parse_scalar_value(ld, fy_node_sequence_get_by_index(v, (int)f),
+				   yr_pos(v, arg->pos), "a field's value", names, field->type,
+				   field->lanes, &arg->field_values[f]);
+	}
 }
 
 static void parse_arg(struct loader *ld, struct fy_node *node, struct src_pos at, unsigned names,
 		      struct arg *arg)
 {
-	static const char *const buffer_keys[] = {
-		"name", "buffer", "count", "init", "output", NULL
-	};
+	static const char *const buffer_keys[] = { "name",   "buffer", "count", "init",
+						   "output", "access", NULL };
+	static const char *const null_keys[] = { "name", "buffer", NULL };
 	static const char *const constant_keys[] = { "name", "constant", "count", "init", NULL };
 	static const char *const use_keys[] = { "use", NULL };
 	static const char *const local_keys[] = { "name", "local", "count", NULL };
@@ -369,15 +460,33 @@ static void parse_arg(struct loader *ld, struct fy_node *node, struct src_pos at
 			free(buf.name);
 			return;
 		}
-		parse_type(ld, v, arg->pos, "a buffer", &buf.type, &buf.lanes, &buf.record);
-		yr_pexpr_at(&ld->r, node, "count", arg->pos, "the buffer's count", names,
-			    &buf.count);
-		if ((v = yr_get(node, "init")) != NULL)
-			parse_init(ld, v, arg->pos, &buf);
-		else
-			buf.init = (struct init_spec){ .kind = INIT_POISON, .pos = arg->pos };
-		if ((v = yr_get(node, "output")) != NULL)
-			yr_bool(&ld->r, v, arg->pos, "output", &buf.output);
+		buf.null_pointer = !constant && fy_node_is_scalar(v) &&
+				   (strcmp(fy_node_get_scalar0(v), "null") == 0 ||
+				    strcmp(fy_node_get_scalar0(v), "~") == 0);
+		if (buf.null_pointer) {
+			/* A NULL pointer has no elements and no type for the kernel to agree
+			 * with. */
+			yr_reject_unknown_keys(&ld->r, node, "a null buffer argument", null_keys);
+			buf.type = ELEM_UCHAR;
+			buf.lanes = 1;
+			struct expr_error err;
+			expr_parse("0", &buf.count.expr, &err);
+			buf.count.pos = arg->pos;
+			buf.init = (struct init_spec){ .kind = INIT_NONE, .pos = arg->pos };
+		} else {
+			parse_type(ld, v, arg->pos, "a buffer", &buf.type, &buf.lanes, &buf.record);
+			yr_pexpr_at(&ld->r, node, "count", arg->pos, "the buffer's count", names,
+				    &buf.count);
+			if ((v = yr_get(node, "init")) != NULL)
+				parse_init(ld, v, arg->pos, &buf);
+			else
+				buf.init =
+					(struct init_spec){ .kind = INIT_POISON, .pos = arg->pos };
+			if ((v = yr_get(node, "output")) != NULL)
+				yr_bool(&ld->r, v, arg->pos, "output", &buf.output);
+			if ((v = yr_get(node, "access")) != NULL)
+				parse_access(ld, v, arg->pos, &buf.access);
+		}
 		tc->buffers = xreallocarray(tc->buffers, tc->nbuffers + 1, sizeof *tc->buffers);
 		tc->buffers[tc->nbuffers] = buf;
 		arg->kind = ARG_BUFFER;
@@ -405,9 +514,10 @@ static void parse_arg(struct loader *ld, struct fy_node *node, struct src_pos at
 		parse_type(ld, v, arg->pos, "a scalar", &arg->type, &arg->lanes, &arg->record);
 		if (arg->record)
 			parse_field_values(ld, node, arg, names);
-		else
-			yr_pexpr_at(&ld->r, node, "value", arg->pos, "the scalar's value", names,
-				    &arg->value);
+		else if (!yr_misspelt(&ld->r, node, "value"))
+			parse_scalar_value(
+				ld, yr_get(node, "value"), yr_key_pos(node, "value", arg->pos),
+				"the scalar's value", names, arg->type, arg->lanes, &arg->value);
 	}
 }
 
@@ -547,16 +657,6 @@ static enum tolerance parse_tolerance(struct loader *ld, struct fy_node *node, s
 	return t;
 }
 
-/* A copy of an expression, parsed again from its text. */
-static struct pexpr pexpr_copy(const struct pexpr *pe)
-{
-	struct pexpr copy = { .pos = pe->pos };
-	struct expr_error err;
-	if (pe->expr && expr_parse(expr_text(pe->expr), &copy.expr, &err) < 0)
-		copy.expr = NULL; /* it parsed once: it parses again */
-	return copy;
-}
-
 /* reference: {kernel: {file, name}, global: G}: a plainly written kernel, launched with
  * the arguments of the case's last step (the same buffers with the same inputs) at
  * global size G (default 1: serial) in work-groups of one, on a CPU device; what it
@@ -601,13 +701,13 @@ static void parse_kernel_reference(struct loader *ld, struct fy_node *ref, struc
 		struct arg *to = &st->args[a];
 		*to = *from;
 		to->count = pexpr_copy(&from->count);
-		to->value = pexpr_copy(&from->value);
+		to->value = scalar_value_copy(&from->value);
 		to->record = from->record ? record_copy(from->record) : NULL;
 		to->field_values = NULL;
 		if (from->field_values) {
 			to->field_values = xcalloc(from->record->nfields, sizeof *to->field_values);
 			for (size_t f = 0; f < from->record->nfields; f++)
-				to->field_values[f] = pexpr_copy(&from->field_values[f]);
+				to->field_values[f] = scalar_value_copy(&from->field_values[f]);
 		}
 	}
 }

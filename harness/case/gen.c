@@ -109,6 +109,7 @@ void gen_fill(enum elem_type type, const struct init_spec *init, void *out, size
 	for (size_t i = 0; i < count; i++) {
 		switch (init->kind) {
 		case INIT_POISON:
+		case INIT_NONE: /* never written to the device: the host copy only fills a gap */
 			elem_set_bits(type, out, i, poison_bits(type));
 			break;
 		case INIT_FILL:

@@ -40,6 +40,22 @@ static long long eval(struct resolver *r, const struct pexpr *pe, const char *wh
 	return v;
 }
 
+/* A scalar's value at this launch, lane by lane. */
+static void eval_value(struct resolver *r, const struct scalar_value *v, const char *what,
+		       struct plan_value *out)
+{
+	out->count = v->count < ELEM_MAX_LANES ? v->count : ELEM_MAX_LANES;
+	for (unsigned i = 0; i < out->count; i++) {
+		const struct lane_term *t = &v->terms[i];
+		struct lane_number *n = &out->lane[i];
+		n->fractional = t->expr.expr == NULL;
+		if (n->fractional)
+			n->number = t->number;
+		else
+			n->whole = eval(r, &t->expr, what, -__LONG_LONG_MAX__);
+	}
+}
+
 /* Where the work-group shape of step `st` comes from, for messages. */
 static struct src_pos local_pos(const struct resolver *r, const struct step *st)
 {
@@ -141,10 +157,9 @@ static void plan_launch(struct resolver *r, struct plan *plan, size_t s, long lo
 		else if (arg->record) {
 			pa->fields = xcalloc(arg->record->nfields, sizeof *pa->fields);
 			for (size_t f = 0; f < arg->record->nfields; f++)
-				pa->fields[f] = eval(r, &arg->field_values[f], "field value",
-						     -__LONG_LONG_MAX__);
+				eval_value(r, &arg->field_values[f], "field value", &pa->fields[f]);
 		} else
-			pa->scalar = eval(r, &arg->value, "scalar value", -__LONG_LONG_MAX__);
+			eval_value(r, &arg->value, "scalar value", &pa->value);
 	}
 }
 
@@ -175,6 +190,7 @@ static double whole_bound(const struct buffer_decl *buf, size_t count)
 		return largest;
 	}
 	case INIT_POISON:
+	case INIT_NONE:
 		break;
 	}
 	return -1;
@@ -302,7 +318,8 @@ int plan_build(const struct test_case *tc, const struct shape *n, const struct s
 	plan->buffer_counts = xcalloc(tc->nbuffers, sizeof *plan->buffer_counts);
 	for (size_t b = 0; b < tc->nbuffers; b++) {
 		const struct buffer_decl *buf = &tc->buffers[b];
-		plan->buffer_counts[b] = (size_t)eval(&r, &buf->count, "buffer count", 1);
+		/* 0 is a buffer with no elements, passed as NULL; less is a mistake. */
+		plan->buffer_counts[b] = (size_t)eval(&r, &buf->count, "buffer count", 0);
 		size_t in_file = buf->init.data.count / elem_stride(buf->lanes);
 		if (!r.failed && buf->init.kind == INIT_FILE && plan->buffer_counts[b] > in_file) {
 			diag_add(diags, DIAG_ERROR, tc->path, buf->init.pos.line, buf->init.pos.col,
@@ -368,6 +385,18 @@ int plan_build(const struct test_case *tc, const struct shape *n, const struct s
 				 tc->buffers[ck->buffer].name, available);
 			r.failed = true;
 		}
+		/* An empty buffer, passed as NULL, gives a computed reference (those before
+		 * REF_FILE) nothing to work from. */
+		for (int i = 0; !r.failed && ck->ref->kind < REF_FILE && i < ck->ref->inputs; i++)
+			if (plan->buffer_counts[ck->of[i]] == 0) {
+				diag_add(diags, DIAG_ERROR, tc->path, ck->reference_pos.line,
+					 ck->reference_pos.col,
+					 "%s of '%s' at %s: '%s' has no elements, so there is "
+					 "nothing to compute it from",
+					 ck->ref->name, tc->buffers[ck->buffer].name, r.at,
+					 tc->buffers[ck->of[i]].name);
+				r.failed = true;
+			}
 		if (ck->tolerance == TOL_REDUCTION) {
 			long long serial = ck->serial.expr ? eval(&r, &ck->serial, "serial", 0) : 1;
 			long long partials =

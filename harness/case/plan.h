@@ -8,12 +8,25 @@
 #include "base/diag.h"
 #include "case/testcase.h"
 
+/* One lane's value in a launch: a whole number, or `number` where it is none. */
+struct lane_number {
+	bool fractional;
+	long long whole;
+	double number;
+};
+
+/* A scalar's value in a launch: lane[0] for every lane, or one a lane. */
+struct plan_value {
+	unsigned count;
+	struct lane_number lane[ELEM_MAX_LANES];
+};
+
 struct plan_arg {
 	enum arg_kind kind;
 	size_t buffer;		     /* ARG_BUFFER */
 	size_t local_bytes;	     /* ARG_LOCAL */
-	long long scalar;	     /* ARG_SCALAR: every lane's value */
-	long long *fields;	     /* ARG_SCALAR of a struct: each field's value */
+	struct plan_value value;     /* ARG_SCALAR */
+	struct plan_value *fields;   /* ARG_SCALAR of a struct: each field's value */
 	enum elem_type type;	     /* ARG_LOCAL, ARG_SCALAR */
 	unsigned lanes;		     /* ARG_LOCAL, ARG_SCALAR */
 	const struct record *record; /* ARG_LOCAL, ARG_SCALAR of a struct */

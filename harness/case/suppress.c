@@ -13,8 +13,8 @@
 static void suppression_list_free_items(struct suppression_list *list);
 
 /* The kinds a suppression may name: those a run's verdict can come from. */
-static const char *const kinds[] = { "race", "barrier-divergence", "out-of-bounds",
-				     "uninitialized" };
+static const char *const kinds[] = { "race", "barrier-divergence", "out-of-bounds", "uninitialized",
+				     "async-copy" };
 static const char *const spaces[] = { "global", "local", "private", "constant" };
 
 static bool one_of(const char *text, const char *const *list, size_t n)
@@ -64,7 +64,7 @@ static void parse_one(struct yaml_reader *r, struct fy_node *node, struct src_po
 	if (s.kind && !one_of(s.kind, kinds, sizeof kinds / sizeof kinds[0]))
 		yr_error(r, yr_key_pos(node, "kind", pos),
 			 "unknown finding kind '%s' (known: race, barrier-divergence, "
-			 "out-of-bounds, uninitialized)",
+			 "out-of-bounds, uninitialized, async-copy)",
 			 s.kind);
 	struct fy_node *v;
 	if ((v = yr_get(node, "kernel")) != NULL)

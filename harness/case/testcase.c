@@ -31,9 +31,9 @@ void case_free_step(struct step *st)
 	for (size_t a = 0; a < st->nargs; a++) {
 		struct arg *arg = &st->args[a];
 		expr_free(arg->count.expr);
-		expr_free(arg->value.expr);
+		scalar_value_free(&arg->value);
 		for (size_t f = 0; arg->field_values && f < arg->record->nfields; f++)
-			expr_free(arg->field_values[f].expr);
+			scalar_value_free(&arg->field_values[f]);
 		free(arg->field_values);
 		record_free(arg->record);
 	}
@@ -90,4 +90,25 @@ void case_free(struct test_case *tc)
 	free(tc->about);
 	free(tc->options);
 	free(tc);
+}
+
+void scalar_value_free(struct scalar_value *v)
+{
+	for (unsigned i = 0; v->terms && i < v->count; i++)
+		expr_free(v->terms[i].expr.expr);
+	free(v->terms);
+	*v = (struct scalar_value){ 0 };
+}
+
+struct scalar_value scalar_value_copy(const struct scalar_value *v)
+{
+	struct scalar_value copy = { .count = v->count };
+	if (v->terms == NULL)
+		return (struct scalar_value){ 0 };
+	copy.terms = xcalloc(v->count, sizeof *copy.terms);
+	for (unsigned i = 0; i < v->count; i++) {
+		copy.terms[i].number = v->terms[i].number;
+		copy.terms[i].expr = pexpr_copy(&v->terms[i].expr);
+	}
+	return copy;
 }

@@ -17,7 +17,21 @@
 #include "case/suppress.h"
 #include "case/yamlread.h"
 
-enum init_kind { INIT_POISON, INIT_FILL, INIT_IOTA, INIT_RANDOM, INIT_RANDOM_INT, INIT_FILE };
+/* INIT_NONE: left uninitialised on purpose (init: none), never written from the host, so
+ * a simulator reports the reads of what the kernel did not write first. */
+enum init_kind {
+	INIT_POISON,
+	INIT_FILL,
+	INIT_IOTA,
+	INIT_RANDOM,
+	INIT_RANDOM_INT,
+	INIT_FILE,
+	INIT_NONE,
+};
+
+/* What the kernel may do to a buffer (access:), as its memory object is created: a
+ * simulator reports a write to read-only memory. */
+enum buffer_access { ACCESS_READ_WRITE, ACCESS_READ_ONLY, ACCESS_WRITE_ONLY };
 
 /* How a buffer starts. Without an init it is poisoned (NaN or 0xDEADBEEF) so that an
  * element the kernel never writes cannot pass as a zero by luck. */
@@ -42,23 +56,42 @@ struct buffer_decl {
 	struct init_spec init;
 	bool output;
 	bool constant; /* in __constant memory: read only, limited by the device */
+	enum buffer_access access;
+	/* buffer: null, a NULL pointer; a buffer of 0 elements is passed as NULL too, since
+	 * OpenCL makes no empty memory objects. */
+	bool null_pointer;
 	struct src_pos pos;
 };
 
 enum arg_kind { ARG_BUFFER, ARG_LOCAL, ARG_SCALAR };
+
+/* One lane's value as a case gives it: a size expression (1000, N - 1), or a number that
+ * is no whole number (0.5, -1e-3), which only a float scalar takes. */
+struct lane_term {
+	struct pexpr expr; /* expr NULL: `number` */
+	double number;
+};
+
+/* A scalar's value: one term for every lane, or a list of one a lane ([1, 2, 3, 4]). */
+struct scalar_value {
+	struct lane_term *terms;
+	unsigned count; /* 1: every lane takes terms[0] */
+};
+void scalar_value_free(struct scalar_value *v);
+struct scalar_value scalar_value_copy(const struct scalar_value *v);
 
 /* One kernel argument, in kernel order. A buffer argument names a buffer of the case
  * (declared here or in an earlier step); local and scalar arguments carry their own. */
 struct arg {
 	enum arg_kind kind;
 	struct src_pos pos;
-	size_t buffer;		    /* ARG_BUFFER: index into test_case.buffers */
-	enum elem_type type;	    /* ARG_LOCAL, ARG_SCALAR */
-	unsigned lanes;		    /* ARG_LOCAL, ARG_SCALAR: 1, or a vector's lanes */
-	struct record *record;	    /* ARG_LOCAL, ARG_SCALAR: a struct in place of a type */
-	struct pexpr count;	    /* ARG_LOCAL: elements */
-	struct pexpr value;	    /* ARG_SCALAR: every lane's value */
-	struct pexpr *field_values; /* ARG_SCALAR of a struct: each field's, every lane */
+	size_t buffer;			   /* ARG_BUFFER: index into test_case.buffers */
+	enum elem_type type;		   /* ARG_LOCAL, ARG_SCALAR */
+	unsigned lanes;			   /* ARG_LOCAL, ARG_SCALAR: 1, or a vector's lanes */
+	struct record *record;		   /* ARG_LOCAL, ARG_SCALAR: a struct in place of a type */
+	struct pexpr count;		   /* ARG_LOCAL: elements */
+	struct scalar_value value;	   /* ARG_SCALAR */
+	struct scalar_value *field_values; /* ARG_SCALAR of a struct: each field's */
 };
 
 struct step {

@@ -464,3 +464,12 @@ void yr_finish(struct yaml_reader *r)
 	r->suggestions = NULL;
 	r->nsuggestions = 0;
 }
+
+struct pexpr pexpr_copy(const struct pexpr *pe)
+{
+	struct pexpr copy = { .pos = pe->pos };
+	struct expr_error err;
+	if (pe->expr && expr_parse(expr_text(pe->expr), &copy.expr, &err) < 0)
+		copy.expr = NULL; /* it parsed once: it parses again */
+	return copy;
+}

@@ -72,6 +72,8 @@ bool yr_misspelt(const struct yaml_reader *r, struct fy_node *map, const char *k
 struct src_pos yr_key_pos(struct fy_node *map, const char *key, struct src_pos fallback);
 bool yr_require_mapping(struct yaml_reader *r, struct fy_node *node, struct src_pos at,
 			const char *what);
+/* A copy of an expression, parsed again from its text. */
+struct pexpr pexpr_copy(const struct pexpr *pe);
 /* Parses an expression node. `names` are the names it may use (enum expr_name bits). */
 bool yr_pexpr(struct yaml_reader *r, struct fy_node *node, struct src_pos at, const char *what,
 	      unsigned names, struct pexpr *out);

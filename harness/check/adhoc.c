@@ -242,10 +242,13 @@ void adhoc_binding_free(struct adhoc_binding *binding)
 bool adhoc_set_applies(enum input_set set, const struct kernel_sig *sig,
 		       const struct adhoc_binding *binding)
 {
-	if (!adhoc_set_is_scalar(set))
+	if (set == SET_RANDOM)
 		return true;
+	/* The sets differ only in the arguments made from the signature: the buffer sets
+	 * where a buffer is made, the scalar sets where a scalar is. */
+	enum arg_kind differs = adhoc_set_is_scalar(set) ? ARG_SCALAR : ARG_BUFFER;
 	for (size_t p = 0; p < sig->count; p++)
-		if (binding->spec_of[p] < 0 && sig->params[p].kind == ARG_SCALAR)
+		if (binding->spec_of[p] < 0 && sig->params[p].kind == differs)
 			return true;
 	return false;
 }
@@ -420,18 +423,24 @@ static char *yaml_shape(const struct shape *s)
 	return strbuf_take(&out);
 }
 
-char *adhoc_case_text(const struct adhoc_request *rq, const struct kernel_sig *sig,
-		      const struct adhoc_binding *binding, enum input_set set,
-		      const char *kernel_file, int *spec_line)
+/* `text` for inside YAML's single quotes, where a quote is written twice. Caller frees. */
+static char *single_quoted(const char *text)
 {
-	/* In single quotes a quote is written twice. */
 	struct strbuf q = { 0 };
-	for (const char *c = kernel_file; *c; c++) {
+	for (const char *c = text; *c; c++) {
 		strbuf_append(&q, c, 1);
 		if (*c == '\'')
 			strbuf_append(&q, c, 1);
 	}
-	char *quoted = strbuf_take(&q);
+	return strbuf_take(&q);
+}
+
+char *adhoc_case_text(const struct adhoc_request *rq, const struct kernel_sig *sig,
+		      const struct adhoc_binding *binding, enum input_set set,
+		      const char *kernel_file, int *spec_line)
+{
+	char *quoted = single_quoted(kernel_file);
+	char *options = rq->options && *rq->options ? single_quoted(rq->options) : NULL;
 	char global[SHAPE_TEXT_MAX], local[SHAPE_TEXT_MAX];
 	shape_format(&rq->global, global);
 	shape_format(&rq->local, local);
@@ -463,11 +472,15 @@ char *adhoc_case_text(const struct adhoc_request *rq, const struct kernel_sig *s
 		      "sim_sizes: [%s]\n"
 		      "local: [%s]\n"
 		      "global: %s\n"
-		      "args:\n",
+		      "%s%s%s"
+		      "args:%s\n",
 		      rq->kernel, adhoc_set_name(set), quoted, rq->kernel, sizes, sim_sizes, locals,
 		      rq->global.dims == 1   ? "N"
 		      : rq->global.dims == 2 ? "[N, M]"
-					     : "[N, M, K]");
+					     : "[N, M, K]",
+		      options ? "options: '" : "", options ? options : "", options ? "'\n" : "",
+		      sig->count == 0 ? " []" : "");
+	free(options);
 	free(sizes);
 	free(sim_sizes);
 	free(locals);
@@ -713,7 +726,8 @@ static int inspect(const struct adhoc_request *rq, struct reporter *rp, struct k
 				  .target = xstrdup(selection_target(&sel, pick)->name),
 				  .backend = xstrdup("check") };
 	int status = 0;
-	if (dispatch_inspect(d, index, rq->kernel_path, rq->kernel, "", sig, &failure) < 0) {
+	if (dispatch_inspect(d, index, rq->kernel_path, rq->kernel, rq->options ? rq->options : "",
+			     sig, &failure) < 0) {
 		failure.output = failure.verdict;
 		report_result(rp, &failure);
 		status = 1;

@@ -22,6 +22,7 @@ struct adhoc_request {
 	struct shape global; /* --global 64x64 */
 	struct shape local;  /* --local 16x16, as many dimensions as global */
 	char **specs;	     /* --arg texts, in order */
+	const char *options; /* build options (-D, -I, -cl-std=...), or NULL */
 	size_t nspecs;
 	char **patterns; /* --device; none: every device and oclgrind */
 	size_t npatterns;
@@ -84,7 +85,8 @@ int adhoc_bind(const struct adhoc_request *rq, const struct kernel_sig *sig,
 void adhoc_binding_free(struct adhoc_binding *binding);
 
 /* Whether `set` differs from the random set here: the scalar sets only where the
- * signature leaves a scalar to generate. */
+ * signature leaves a scalar to generate, the others only where it leaves a buffer; where
+ * every argument is given, the random set alone is the one set there is. */
 bool adhoc_set_applies(enum input_set set, const struct kernel_sig *sig,
 		       const struct adhoc_binding *binding);
 

@@ -36,6 +36,7 @@ const struct cli_command cli_check = {
 static int check_main(int argc, char **argv)
 {
 	struct cli_shared shared = { .timeout_s = 60 };
+	cli_take_cl_options(&argc, argv, &shared);
 	struct cli_parser p;
 	cli_parser_open(&p, &cli_check, argc, argv);
 	int id;

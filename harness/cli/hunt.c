@@ -51,6 +51,7 @@ static int hunt_main(int argc, char **argv)
 	struct cli_shared shared = { .timeout_s = 60 };
 	struct hunt_request rq = { .budget_s = 60 };
 	struct walk paths = { 0 };
+	cli_take_cl_options(&argc, argv, &shared);
 	struct cli_parser p;
 	cli_parser_open(&p, &cli_hunt, argc, argv);
 	int id;
@@ -89,9 +90,9 @@ static int hunt_main(int argc, char **argv)
 			goto out;
 		rq.kernel = &shared.kernel;
 	} else {
-		if (shared.kernel.kernel || shared.kernel.nspecs) {
-			cli_usage_error("--kernel and --arg belong to hunt FILE.cl, not to case "
-					"files");
+		if (shared.kernel.kernel || shared.kernel.nspecs || shared.options.len) {
+			cli_usage_error("--kernel, --arg and build options belong to hunt FILE.cl; "
+					"a case file gives its own (options:)");
 			goto out;
 		}
 		if (cli_collect_cases(argc, argv, p.next, &paths) < 0)

@@ -37,6 +37,62 @@ int cli_shape_option(const char *option, const char *value, struct shape **list,
 	return 0;
 }
 
+/* Appends `flag` and `value` to the build options, refusing what PoCL 3.1 and Oclgrind
+ * 21.10 builds cannot take. Returns 1, or -1 after a usage error. */
+static int add_build_option(struct cli_shared *s, const char *flag, const char *value)
+{
+	for (const char *p = value; (p = strstr(p, "-g")) != NULL; p += 2)
+		if ((p == value || p[-1] == ' ') && (p[2] == '\0' || p[2] == ' ')) {
+			cli_usage_error("build options must not hold -g: PoCL 3.1 and Oclgrind "
+					"21.10 builds reject it, found '%s'",
+					value);
+			return -1;
+		}
+	strbuf_printf(&s->options, "%s%s%s", s->options.len ? " " : "", flag, value);
+	s->kernel.options = s->options.data;
+	return 1;
+}
+
+/* -I DIR: the folder by its absolute path, so the worker and a saved case find it from
+ * wherever they run. */
+static int include_option(struct cli_shared *s, const char *dir)
+{
+	char *real = realpath(dir, NULL);
+	if (real == NULL || !is_dir(real)) {
+		cli_usage_error("-I takes a folder, found '%s'%s%s", dir, real ? "" : ": ",
+				real ? "" : strerror(errno));
+		free(real);
+		return -1;
+	}
+	/* Build options split at spaces, in every driver. */
+	if (strpbrk(real, " \t\n'\"")) {
+		cli_usage_error("-I %s: a folder whose path holds a space or a quote cannot be "
+				"passed to a build; link it from a plain path",
+				real);
+		free(real);
+		return -1;
+	}
+	int status = add_build_option(s, "-I", real);
+	free(real);
+	return status;
+}
+
+void cli_take_cl_options(int *argc, char **argv, struct cli_shared *s)
+{
+	int kept = 1;
+	bool operands = false;
+	for (int i = 1; i < *argc; i++) {
+		operands |= strcmp(argv[i], "--") == 0;
+		if (!operands && strncmp(argv[i], "-cl-", 4) == 0) {
+			add_build_option(s, "", argv[i]);
+			continue;
+		}
+		argv[kept++] = argv[i];
+	}
+	argv[kept] = NULL;
+	*argc = kept;
+}
+
 static int take_kernel_form(struct cli_shared *s, int id, char *value)
 {
 	struct adhoc_request *rq = &s->kernel;
@@ -57,6 +113,18 @@ static int take_kernel_form(struct cli_shared *s, int id, char *value)
 		rq->specs = xreallocarray(rq->specs, rq->nspecs + 1, sizeof *rq->specs);
 		rq->specs[rq->nspecs++] = value;
 		return 1;
+	case CLI_DEFINE:
+		if (*value == '\0' || *value == '=' || strpbrk(value, " \t\n'\"")) {
+			cli_usage_error("-D takes NAME or NAME=VALUE without spaces or quotes, "
+					"found '%s'",
+					value);
+			return -1;
+		}
+		return add_build_option(s, "-D", value);
+	case CLI_INCLUDE:
+		return include_option(s, value);
+	case CLI_BUILD_OPTIONS:
+		return add_build_option(s, "", value);
 	default:
 		return 0;
 	}
@@ -136,6 +204,7 @@ void cli_shared_free(struct cli_shared *s)
 	free(s->locals);
 	suppression_list_free(&s->suppressions);
 	free(s->kernel.specs);
+	strbuf_free(&s->options);
 	*s = (struct cli_shared){ 0 };
 }
 

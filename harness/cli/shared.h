@@ -21,6 +21,8 @@ enum cli_shared_id {
 	CLI_SIZES = 'n',
 	CLI_LOCALS = 'l',
 	CLI_JOBS = 'j',
+	CLI_DEFINE = 'D',
+	CLI_INCLUDE = 'I',
 	CLI_JSON = 256,
 	CLI_TIMEOUT,
 	CLI_COLOR,
@@ -32,6 +34,7 @@ enum cli_shared_id {
 	CLI_GLOBAL,
 	CLI_LOCAL,
 	CLI_ARG,
+	CLI_BUILD_OPTIONS,
 	CLI_OWN = 512,
 };
 
@@ -61,7 +64,14 @@ enum cli_shared_id {
 	{ CLI_ARG, "arg", "SPEC", \
 	  "one argument in the case-file syntax, e.g. '{buffer: float, count: N, init: " \
 	  "{random: [0, 10]}}', '{local: float, count: L}', '{scalar: uint, value: 1000}'; " \
-	  "bound by its name: or else in order; the rest come from the kernel's signature" }
+	  "bound by its name: or else in order; the rest come from the kernel's signature" }, \
+	{ CLI_DEFINE, "define", "NAME[=VALUE]", \
+	  "build the kernel with -D NAME[=VALUE], as its application does; repeatable" }, \
+	{ CLI_INCLUDE, "include", "DIR", \
+	  "build it with -I DIR, where its #include files are; repeatable" }, \
+	{ CLI_BUILD_OPTIONS, "options", "TEXT", \
+	  "other build options, e.g. '-cl-fast-relaxed-math'; an argument of its own that " \
+	  "starts with -cl- (-cl-std=CL2.0) is taken as one too" }
 /* clang-format on */
 
 /* What the shared options said. Each command sets its defaults before parsing. */
@@ -81,7 +91,12 @@ struct cli_shared {
 	struct shard shard;
 	const char *junit_path;
 	struct adhoc_request kernel; /* the kernel form's */
+	struct strbuf options;	     /* its build options, as -D, -I and the rest gave them */
 };
+
+/* Takes from argv the arguments that start with -cl- (-cl-std=CL2.0), build options of
+ * the kernel form that getopt cannot read, up to a "--"; *argc shrinks to match. */
+void cli_take_cl_options(int *argc, char **argv, struct cli_shared *s);
 
 /* cli_next for a command with shared options: takes those into `s` itself and returns
  * the id of the next of the command's own, CLI_END or CLI_STOP. */

@@ -68,7 +68,8 @@ static bool driver_source_name(const char *name, size_t len)
 	size_t blen = len - (size_t)(base - name);
 	return (blen > 9 && strncmp(base, "tempfile_", 9) == 0) ||
 	       (blen == 8 && strncmp(base, "<source>", 8) == 0) ||
-	       (blen == 8 && strncmp(base, "<kernel>", 8) == 0);
+	       (blen == 8 && strncmp(base, "<kernel>", 8) == 0) ||
+	       (blen == 8 && base == name && strncmp(base, "input.cl", 8) == 0);
 }
 
 char *buildlog_name_source(const char *log, const char *path)
@@ -90,4 +91,24 @@ char *buildlog_name_source(const char *log, const char *path)
 	}
 	strbuf_puts(&out, copied);
 	return strbuf_take(&out);
+}
+
+char *buildlog_hint(const char *message)
+{
+	const char *lead = "use of undeclared identifier '";
+	const char *at = message ? strstr(message, lead) : NULL;
+	if (at == NULL)
+		return NULL;
+	const char *name = at + strlen(lead);
+	size_t len = strcspn(name, "'");
+	bool capitals = len > 0 && name[len] == '\'';
+	for (size_t i = 0; i < len && capitals; i++)
+		capitals = isupper((unsigned char)name[i]) || isdigit((unsigned char)name[i]) ||
+			   name[i] == '_';
+	if (!capitals)
+		return NULL;
+	return xasprintf("if the application defines %.*s when it builds the program, give it "
+			 "as it does: -D %.*s=VALUE to check and hunt, options: -D%.*s=VALUE in a "
+			 "case",
+			 (int)len, name, (int)len, name, (int)len, name);
 }

@@ -12,9 +12,15 @@
 bool buildlog_first_error(const char *log, int *line, int *col, char **message);
 
 /* The log with the driver's name for the program's source (PoCL's temporary
- * ".../tempfile_XXXXXX.cl", Clang's "<source>" or "<kernel>") replaced by `path` wherever
+ * ".../tempfile_XXXXXX.cl", Clang's "<source>" or "<kernel>", Oclgrind's "input.cl")
+ * replaced by `path` wherever
  * it heads a position, so the log names the file the user wrote and reads the same in
  * every run. Caller frees. */
 char *buildlog_name_source(const char *log, const char *path);
+
+/* What to do about the first error, where a build log suggests it: an undeclared name in
+ * capitals is most often a macro the application defines when it builds the program
+ * (-D NAME=VALUE). NULL when there is nothing to add; caller frees. */
+char *buildlog_hint(const char *message);
 
 #endif

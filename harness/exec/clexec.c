@@ -107,11 +107,13 @@ static void build_failed(struct result *failure, const char *kernel_path, const 
 {
 	int line = 0, col = 0;
 	char *first = NULL;
-	if (buildlog_first_error(log, &line, &col, &first))
+	if (buildlog_first_error(log, &line, &col, &first)) {
+		char *hint = buildlog_hint(first);
 		result_set_diag(failure, VERDICT_BUILD_ERROR, kernel_path, line, col,
-				"%s (build failed on %s: %s (%d))", first, target,
-				ocl_error_name(err), err);
-	else
+				"%s (build failed on %s: %s (%d))%s%s", first, target,
+				ocl_error_name(err), err, hint ? "; " : "", hint ? hint : "");
+		free(hint);
+	} else
 		result_set_diag(failure, VERDICT_BUILD_ERROR, kernel_path, 0, 0,
 				"kernel file failed to build on %s: %s (%d)", target,
 				ocl_error_name(err), err);
@@ -227,6 +229,11 @@ static int check_args(const struct test_case *tc, const struct step *st, cl_kern
 		cl_uint want_space;
 		char want_type[32];
 		expected_arg(tc, arg, &want_space, want_type, sizeof want_type);
+		bool null_pointer =
+			arg->kind == ARG_BUFFER && tc->buffers[arg->buffer].null_pointer;
+		if (null_pointer && space != CL_KERNEL_ARG_ADDRESS_LOCAL &&
+		    space != CL_KERNEL_ARG_ADDRESS_PRIVATE)
+			continue; /* NULL is any pointer's value */
 		bool constant_ok = space == CL_KERNEL_ARG_ADDRESS_CONSTANT &&
 				   want_space == CL_KERNEL_ARG_ADDRESS_GLOBAL;
 		if (space != want_space && !constant_ok) {
@@ -389,15 +396,19 @@ static int check_limits(struct clexec *cx, const struct test_case *tc, const str
 	return 0;
 }
 
-/* Stores v in every lane of a scalar or vector of `type` at p; an integer wraps to its
- * type as the kernel's own conversion would. */
-static void store_lanes(unsigned char *p, enum elem_type type, unsigned lanes, long long v)
+/* Stores a scalar's value in the lanes of a scalar or vector of `type` at p (a 3-vector's
+ * padding lane zero); an integer wraps to its type as the kernel's own conversion would. */
+static void store_lanes(unsigned char *p, enum elem_type type, unsigned lanes,
+			const struct plan_value *v)
 {
-	for (unsigned lane = 0; lane < elem_stride(lanes); lane++) {
-		if (elem_is_float(type))
-			elem_set(type, p, lane, (double)v);
+	for (unsigned lane = 0; lane < lanes; lane++) {
+		const struct lane_number *n = &v->lane[v->count > 1 && lane < v->count ? lane : 0];
+		if (n->fractional)
+			elem_set(type, p, lane, n->number);
+		else if (elem_is_float(type))
+			elem_set(type, p, lane, (double)n->whole);
 		else
-			elem_set_bits(type, p, lane, (uint64_t)v);
+			elem_set_bits(type, p, lane, (uint64_t)n->whole);
 	}
 }
 
@@ -412,12 +423,12 @@ static unsigned char *scalar_bytes(const struct plan_arg *pa)
 {
 	unsigned char *bytes = xcalloc(1, scalar_size(pa));
 	if (pa->record == NULL) {
-		store_lanes(bytes, pa->type, pa->lanes, pa->scalar);
+		store_lanes(bytes, pa->type, pa->lanes, &pa->value);
 		return bytes;
 	}
 	for (size_t f = 0; f < pa->record->nfields; f++) {
 		const struct record_field *field = &pa->record->fields[f];
-		store_lanes(bytes + field->offset, field->type, field->lanes, pa->fields[f]);
+		store_lanes(bytes + field->offset, field->type, field->lanes, &pa->fields[f]);
 	}
 	return bytes;
 }
@@ -521,7 +532,14 @@ int clexec_execute(struct clexec *cx, const struct test_case *tc, const struct p
 	cl_mem *mems = xcalloc(tc->nbuffers, sizeof *mems);
 	for (size_t b = 0; b < tc->nbuffers; b++) {
 		size_t bytes = plan_buffer_bytes(tc, plan, b);
-		mems[b] = clCreateBuffer(cx->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+		/* No elements, or buffer: null: the kernel gets a NULL pointer. */
+		if (bytes == 0)
+			continue;
+		static const cl_mem_flags flags[] = { [ACCESS_READ_WRITE] = CL_MEM_READ_WRITE,
+						      [ACCESS_READ_ONLY] = CL_MEM_READ_ONLY,
+						      [ACCESS_WRITE_ONLY] = CL_MEM_WRITE_ONLY };
+		mems[b] = clCreateBuffer(cx->context, flags[tc->buffers[b].access], bytes, NULL,
+					 &err);
 		if (mems[b] == NULL) {
 			unsupported(failure, "cannot allocate buffer %s (%zu bytes) on %s: %s (%d)",
 				    tc->buffers[b].name, bytes, cx->target.name,
@@ -534,7 +552,8 @@ int clexec_execute(struct clexec *cx, const struct test_case *tc, const struct p
 		/* Every repetition starts from the same inputs: in-place kernels consume them. */
 		doing = "clEnqueueWriteBuffer";
 		for (size_t b = 0; b < tc->nbuffers; b++) {
-			if (rep > 0 && !cx->writable[b])
+			if ((rep > 0 && !cx->writable[b]) || mems[b] == NULL ||
+			    tc->buffers[b].init.kind == INIT_NONE)
 				continue;
 			size_t bytes = plan_buffer_bytes(tc, plan, b);
 			err = clEnqueueWriteBuffer(cx->queue, mems[b], CL_FALSE, 0, bytes,
@@ -552,7 +571,7 @@ int clexec_execute(struct clexec *cx, const struct test_case *tc, const struct p
 
 	doing = "clEnqueueReadBuffer";
 	for (size_t b = 0; b < tc->nbuffers; b++) {
-		if (!tc->buffers[b].output)
+		if (!tc->buffers[b].output || mems[b] == NULL)
 			continue;
 		size_t bytes = plan_buffer_bytes(tc, plan, b);
 		err = clEnqueueReadBuffer(cx->queue, mems[b], CL_TRUE, 0, bytes, final[b], 0, NULL,

@@ -380,7 +380,7 @@ static int run_one(const struct backend *b, struct backend_session *session, con
 		if (!tc->buffers[k].output)
 			continue;
 		size_t bytes = plan_buffer_bytes(tc, &plan, k);
-		final[k] = malloc(bytes);
+		final[k] = malloc(bytes ? bytes : 1);
 		if (final[k] == NULL) {
 			result_set_diag(r, VERDICT_SKIP, NULL, 0, 0,
 					"buffer %s needs %zu bytes for its output, which this "

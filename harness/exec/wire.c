@@ -25,7 +25,7 @@ enum field_kind {
 	F_BOOL,	    /* 0 or 1 */
 	F_ENUM,	    /* 0 to the field's max */
 	F_LINE,	    /* an int, a line or column: 0 (unknown) or more */
-	F_ACCESS,   /* a char: 0, 'r', 'w' or 'a' */
+	F_ACCESS,   /* a char: 0, 'r', 'w', 'a' or 'c' (a work-group's async copy) */
 	F_ENTITIES, /* a finding's two example work-items, as the bytes they are */
 	F_SHAPE,    /* a struct shape: 0 to 3 dimensions, each from 1 to SHAPE_DIM_MAX */
 };
@@ -218,7 +218,7 @@ static bool in_range(const struct field *f, const char *p)
 		return v >= 0;
 	}
 	case F_ACCESS:
-		return p[0] == 0 || p[0] == 'r' || p[0] == 'w' || p[0] == 'a';
+		return p[0] == 0 || p[0] == 'r' || p[0] == 'w' || p[0] == 'a' || p[0] == 'c';
 	case F_SIZE: {
 		size_t v;
 		memcpy(&v, p, sizeof v);

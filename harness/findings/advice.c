@@ -244,8 +244,28 @@ static void race_advice(const struct finding *f, const char *source, struct advi
 	const char *header = loop >= 0 ? chain[loop] : NULL;
 	int header_line = loop >= 0 ? chain_lines[loop] : 0;
 	bool rmw = same_line && read_modify_write(source, f->at.line);
+	int copy = f->at.access == 'c' ? f->at.line : f->other.access == 'c' ? f->other.line : 0;
 
-	if (rmw && (strcmp(f->what, "write-write") == 0 || header == NULL || across_groups(f))) {
+	if (copy > 0) {
+		int own = copy == f->at.line ? f->other.line : f->at.line;
+		const char *space = f->space ? f->space : "the same";
+		a->line = copy;
+		if (own < copy)
+			a->text =
+				xasprintf("fix: the work-items' access at line %d and the async "
+					  "copy at line %d touch %s memory with nothing to order "
+					  "them: put barrier(%s) between them, where every item of "
+					  "the work-group reaches it",
+					  own, copy, space, fence_of(f->space));
+		else
+			a->text =
+				xasprintf("fix: the async copy at line %d and the work-items' "
+					  "access at line %d touch %s memory with nothing to order "
+					  "them: wait_group_events for the copy, then barrier(%s), "
+					  "before the access, in every work-item",
+					  copy, own, space, fence_of(f->space));
+	} else if (rmw &&
+		   (strcmp(f->what, "write-write") == 0 || header == NULL || across_groups(f))) {
 		a->text = xasprintf(
 			"fix: several work-items read, change and write the same element "
 			"here, and all but one update is lost: make the update one atomic "
@@ -303,6 +323,14 @@ static void race_advice(const struct finding *f, const char *source, struct advi
 
 static void divergence_advice(const struct finding *f, const char *source, struct advice *a)
 {
+	if (strcmp(f->what, "fence flags") == 0) {
+		a->text =
+			xstrdup("fix: give this barrier the same fence flags in every work-item, "
+				"constants rather than a value that differs between items "
+				"(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE where some items need "
+				"each)");
+		return;
+	}
 	char *chain[CHAIN_MAX];
 	int chain_lines[CHAIN_MAX];
 	size_t depth = header_chain(source, f->at.line, chain, chain_lines);
@@ -344,10 +372,40 @@ bool advice_for(const struct finding *f, const char *source, struct advice *a)
 		divergence_advice(f, source, a);
 		return true;
 	case FINDING_OUT_OF_BOUNDS:
+		if (f->what && strstr(f->what, "read-only"))
+			a->text = xstrdup("fix: write the results to a buffer the host made "
+					  "writable, or make this one CL_MEM_READ_WRITE (access: "
+					  "read-write in a case)");
+		else if (f->what && strstr(f->what, "write-only"))
+			a->text =
+				xstrdup("fix: read what the kernel needs from another buffer, "
+					"or make this one CL_MEM_READ_WRITE (access: read-write in "
+					"a case)");
+		else if (f->what && strstr(f->what, "mapped"))
+			a->text = xstrdup("fix: unmap the buffer (clEnqueueUnmapMemObject) before "
+					  "the kernel is enqueued");
+		else if (f->what && strstr(f->what, "aligned"))
+			a->text =
+				xstrdup("fix: the pointer was cast from a narrower type at an "
+					"offset that is no multiple of the wider type's size: read "
+					"through the original type, or with vload/vstore, which "
+					"take any offset of their element");
+		else
+			a->text = xstrdup(
+				"fix: for some work-items the index runs past the end of the "
+				"memory it reads or writes: guard the access with the element "
+				"count (if (i < n)), or size the buffer or array for the whole "
+				"launch");
+		return true;
+	case FINDING_ASYNC_COPY:
 		a->text = xstrdup(
-			"fix: for some work-items the index runs past the end of the "
-			"memory it reads or writes: guard the access with the element count "
-			"(if (i < n)), or size the buffer or array for the whole launch");
+			strcmp(f->what, "not waited for") == 0
+				? "fix: call wait_group_events with the event async_work_group_copy "
+				  "returned, in every work-item of the group, before the copied "
+				  "memory is used and before the kernel ends"
+				: "fix: wait only for events an async_work_group_copy or "
+				  "async_work_group_strided_copy of this work-group returned; an "
+				  "event_t never set is no event");
 		return true;
 	case FINDING_UNINITIALIZED:
 		a->text =

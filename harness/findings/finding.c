@@ -29,6 +29,8 @@ static enum finding_kind kind_of(enum oglog_kind kind)
 		return FINDING_OUT_OF_BOUNDS;
 	case OGLOG_UNINITIALIZED:
 		return FINDING_UNINITIALIZED;
+	case OGLOG_ASYNC_COPY:
+		return FINDING_ASYNC_COPY;
 	case OGLOG_API_ERROR:
 		return FINDING_API_ERROR;
 	case OGLOG_FATAL:
@@ -48,6 +50,7 @@ const char *finding_kind_name(enum finding_kind kind)
 		[FINDING_DIVERGENCE] = "barrier-divergence",
 		[FINDING_OUT_OF_BOUNDS] = "out-of-bounds",
 		[FINDING_UNINITIALIZED] = "uninitialized",
+		[FINDING_ASYNC_COPY] = "async-copy",
 		[FINDING_API_ERROR] = "api-error",
 		[FINDING_SIMULATOR_ERROR] = "simulator-error",
 		[FINDING_TRUNCATED] = "truncated",
@@ -119,6 +122,77 @@ static char *info_of(const struct oglog_message *m)
 	}
 }
 
+/* Where in `path` kernel `kernel` calls async_work_group_copy or
+ * async_work_group_strided_copy, the call nearest line `near` (before it where there is
+ * one): Oclgrind places an access of a work-group's copy nowhere, and a race with it is
+ * fixed at the copy. 0 where the source shows none. */
+static int async_copy_line(const char *path, const char *kernel, int near, int *col)
+{
+	size_t len;
+	char *source = path ? read_file(path, &len) : NULL;
+	if (source == NULL)
+		return 0;
+	/* The kernel's body: from its name's definition to the next kernel's. */
+	const char *body = source;
+	for (const char *p = source; kernel && (p = strstr(p, kernel)) != NULL; p++) {
+		const char *after = p + strlen(kernel);
+		while (*after == ' ' || *after == '\t' || *after == '\n')
+			after++;
+		if (*after == '(' &&
+		    (p == source || !(isalnum((unsigned char)p[-1]) || p[-1] == '_'))) {
+			body = p;
+			break;
+		}
+	}
+	const char *end = strstr(body + 1, "kernel ");
+	int best = 0, best_col = 0, line = 1;
+	for (const char *p = source; *p && (end == NULL || p < end); p++) {
+		if (*p == '\n') {
+			line++;
+			continue;
+		}
+		if (p < body || strncmp(p, "async_work_group_", 17) != 0)
+			continue;
+		bool before = line <= near, best_before = best > 0 && best <= near;
+		if (best == 0 || (before && !best_before) ||
+		    (before == best_before && abs(line - near) < abs(best - near))) {
+			best = line;
+			const char *start = p;
+			while (start > source && start[-1] != '\n')
+				start--;
+			best_col = (int)(p - start) + 1;
+		}
+	}
+	free(source);
+	*col = best_col;
+	return best;
+}
+
+/* Names a barrier whose work-items passed it different fence flags, which Oclgrind
+ * reports as divergence between two barriers at one place. */
+static void fence_flags(struct finding *f, const struct oglog_message *m)
+{
+	if (m->nlocations != 2 || m->fences[0] < 0 || m->fences[1] < 0 ||
+	    m->fences[0] == m->fences[1] || m->locations[0].line != m->locations[1].line ||
+	    m->locations[0].col != m->locations[1].col)
+		return;
+	free(f->what);
+	f->what = xstrdup("fence flags");
+	free(f->info);
+	struct strbuf sb = { 0 };
+	for (int side = 0; side < 2; side++) {
+		long flags = m->fences[side];
+		strbuf_puts(&sb, side ? ", " : "");
+		strbuf_puts(&sb, flags & 1 ? "CLK_LOCAL_MEM_FENCE" : "");
+		strbuf_puts(&sb, (flags & 1) && (flags & 2) ? " | " : "");
+		strbuf_puts(&sb, flags & 2 ? "CLK_GLOBAL_MEM_FENCE" : "");
+		strbuf_puts(&sb, flags & 3 ? "" : "no fence");
+		strbuf_puts(&sb, side ? " by the others" : " by some work-items");
+	}
+	f->info = strbuf_take(&sb);
+	f->other = (struct finding_site){ 0 };
+}
+
 void finding_list_add(struct finding_list *list, const struct oglog_message *m,
 		      finding_file_fn file_of, void *ctx)
 {
@@ -148,6 +222,18 @@ void finding_list_add(struct finding_list *list, const struct oglog_message *m,
 						  : NULL;
 			f.file = xstrdup(own ? own : loc->file);
 		}
+	}
+	if (f.kind == FINDING_DIVERGENCE)
+		fence_flags(&f, m);
+	/* A race with a work-group's async copy names the group, at no place: the copy's
+	 * own line is where the fix goes. */
+	bool group_side = m->nentities == 2 && (!m->entities[0].is_item || !m->entities[1].is_item);
+	if (f.kind == FINDING_RACE && group_side && f.file &&
+	    (f.at.line == 0) != (f.other.line == 0)) {
+		struct finding_site *unknown = f.at.line == 0 ? &f.at : &f.other;
+		int near = f.at.line ? f.at.line : f.other.line;
+		unknown->line = async_copy_line(f.file, f.kernel, near, &unknown->col);
+		unknown->access = unknown->line ? 'c' : 0;
 	}
 	order_sites(&f);
 
@@ -308,6 +394,8 @@ static const char *access_word(char access)
 		return "read";
 	case 'a':
 		return "atomic access";
+	case 'c':
+		return "async copy";
 	}
 	return "access";
 }
@@ -347,14 +435,21 @@ void finding_headline(struct strbuf *out, const struct finding *f)
 		memory(out, f);
 		if (f->other.line > 0)
 			strbuf_printf(out, ": this %s conflicts with a%s %s at line %d",
-				      access_word(f->at.access), f->other.access == 'a' ? "n" : "",
+				      access_word(f->at.access),
+				      strchr("aeiou", access_word(f->other.access)[0]) ? "n" : "",
 				      access_word(f->other.access), f->other.line);
 		else
 			strbuf_printf(out, ": this %s conflicts with a work-group operation",
 				      access_word(f->at.access));
 		break;
 	case FINDING_DIVERGENCE:
-		if (f->other.line > 0)
+		if (strcmp(f->what, "fence flags") == 0)
+			strbuf_printf(
+				out,
+				"work-group divergence at this barrier: its work-items pass it "
+				"different fence flags, %s",
+				f->info);
+		else if (f->other.line > 0)
 			strbuf_printf(out,
 				      "work-group divergence: items of one work-group wait at "
 				      "different %ss, here and at line %d",
@@ -370,6 +465,18 @@ void finding_headline(struct strbuf *out, const struct finding *f)
 			strbuf_printf(out, "out-of-bounds index into a %s%sarray: ",
 				      f->space ? f->space : "", f->space ? " " : "");
 			clause(out, f->info);
+		} else if (strstr(f->what, "only")) {
+			strbuf_printf(out, "invalid %s memory: the host made this buffer %s",
+				      f->what,
+				      strstr(f->what, "read-only") ? "CL_MEM_READ_ONLY"
+								   : "CL_MEM_WRITE_ONLY");
+		} else if (strstr(f->what, "mapped")) {
+			strbuf_printf(out, "invalid %s memory: the host has this buffer mapped",
+				      f->what);
+		} else if (strstr(f->what, "aligned")) {
+			strbuf_printf(out, "%s of ", f->what);
+			memory(out, f);
+			strbuf_puts(out, ": the pointer is not aligned to the size of its type");
 		} else {
 			strbuf_printf(out, "out-of-bounds %s of ", f->what);
 			memory(out, f);
@@ -388,6 +495,15 @@ void finding_headline(struct strbuf *out, const struct finding *f)
 			strbuf_puts(out, strstr(f->what, "read") ? "from " : "to ");
 			memory(out, f);
 		}
+		break;
+	case FINDING_ASYNC_COPY:
+		if (strcmp(f->what, "not waited for") == 0)
+			strbuf_puts(out, "the work-group finished without waiting for its async "
+					 "copies (wait_group_events), so what they copy may never "
+					 "arrive");
+		else
+			strbuf_puts(out, "wait_group_events waits for an event that no async copy "
+					 "of this work-group made");
 		break;
 	case FINDING_API_ERROR:
 		strbuf_printf(out, "OpenCL API error: %s", f->info);

@@ -18,6 +18,7 @@ enum finding_kind {
 	FINDING_DIVERGENCE,
 	FINDING_OUT_OF_BOUNDS,
 	FINDING_UNINITIALIZED,
+	FINDING_ASYNC_COPY, /* an async copy's event never waited for, or no such event */
 	FINDING_API_ERROR,
 	FINDING_SIMULATOR_ERROR, /* Oclgrind stopped the kernel (a fatal error) */
 	FINDING_TRUNCATED,	 /* Oclgrind stopped reporting: later diagnostics are missing */
@@ -28,7 +29,7 @@ enum finding_kind {
 struct finding_site {
 	int line; /* 0: unknown */
 	int col;
-	char access; /* 'r' read, 'w' write, 'a' atomic, 0 unknown */
+	char access; /* 'r' read, 'w' write, 'a' atomic, 'c' a work-group's async copy, 0 unknown */
 };
 
 struct finding {

@@ -47,8 +47,23 @@ static void classify(struct oglog_message *m, const char *headline)
 		  NULL },
 		{ "Invalid read of size", OGLOG_INVALID_ACCESS, "read", " at " },
 		{ "Invalid write of size", OGLOG_INVALID_ACCESS, "write", " at " },
+		{ "Invalid write to read-only buffer", OGLOG_INVALID_ACCESS, "write to read-only",
+		  NULL },
+		{ "Invalid read from write-only buffer", OGLOG_INVALID_ACCESS,
+		  "read from write-only", NULL },
+		{ "Invalid write to mapped buffer", OGLOG_INVALID_ACCESS, "write to mapped", NULL },
+		{ "Invalid read from buffer mapped", OGLOG_INVALID_ACCESS, "read from mapped",
+		  NULL },
 		{ "Invalid read from", OGLOG_INVALID_ACCESS, "read", NULL },
 		{ "Invalid write to", OGLOG_INVALID_ACCESS, "write", NULL },
+		{ "Invalid memory load - source pointer is not aligned", OGLOG_INVALID_ACCESS,
+		  "unaligned read", NULL },
+		{ "Invalid memory store - source pointer is not aligned", OGLOG_INVALID_ACCESS,
+		  "unaligned write", NULL },
+		{ "Unaligned address", OGLOG_INVALID_ACCESS, "unaligned access", NULL },
+		{ "Work-item finished without waiting for events", OGLOG_ASYNC_COPY,
+		  "not waited for", NULL },
+		{ "Invalid wait event", OGLOG_ASYNC_COPY, "invalid wait event", NULL },
 		{ "Index (", OGLOG_ARRAY_INDEX, "index", NULL },
 		{ "Uninitialized value written to", OGLOG_UNINITIALIZED, "value written", " to " },
 		{ "Uninitialized address used to read from", OGLOG_UNINITIALIZED,
@@ -71,8 +86,9 @@ static void classify(struct oglog_message *m, const char *headline)
 		const char *space = shapes[i].space_prefix
 					    ? space_after(headline, shapes[i].space_prefix)
 					    : NULL;
-		/* Read-only and write-only buffers live in global memory. */
-		if (space == NULL && m->kind == OGLOG_INVALID_ACCESS)
+		/* Read-only and write-only buffers live in global memory; an unaligned
+		 * access's space comes from its instruction (finish). */
+		if (space == NULL && m->kind == OGLOG_INVALID_ACCESS && !strstr(m->what, "aligned"))
 			space = "global";
 		m->space = space ? xstrdup(space) : NULL;
 		return;
@@ -188,6 +204,10 @@ static void read_body_line(struct reading *rd, const char *line)
 	} else if (starts(text, "Error:")) {
 		free(m->error);
 		m->error = trimmed(text + 6);
+	} else if (starts(text, "fence=0x")) {
+		/* The work-item's flags come first, the earlier items' after. */
+		size_t side = m->fences[0] < 0 ? 0 : 1;
+		m->fences[side] = strtol(text + 8, NULL, 16);
 	} else if (m->info == NULL && !starts(text, "Previous work-items executed") &&
 		   !starts(text, "fence=") && !starts(text, "events[") && !starts(text, "dest=") &&
 		   !starts(text, "elem_size=")) {
@@ -204,9 +224,9 @@ static void finish(struct reading *rd)
 		memcpy(m->entities[0].group, rd->group, sizeof rd->group);
 		m->nentities = 1;
 	}
-	/* The index message names no space: the pointer it indexes shows it. */
-	if (m->kind == OGLOG_ARRAY_INDEX && m->space == NULL && m->nlocations > 0 &&
-	    m->locations[0].instruction) {
+	/* The index and alignment messages name no space: the pointer shows it. */
+	if ((m->kind == OGLOG_ARRAY_INDEX || m->kind == OGLOG_INVALID_ACCESS) && m->space == NULL &&
+	    m->nlocations > 0 && m->locations[0].instruction) {
 		const char *space = oglog_instruction_space(m->locations[0].instruction);
 		m->space = space ? xstrdup(space) : NULL;
 	}
@@ -261,6 +281,7 @@ size_t oglog_parse(const char *text, void (*fn)(void *ctx, const struct oglog_me
 			}
 		} else if (!open) {
 			open = true;
+			rd.m.fences[0] = rd.m.fences[1] = -1;
 			rd.m.headline = trimmed(line);
 			classify(&rd.m, rd.m.headline);
 		} else if (line[0] == '\t') {

@@ -13,6 +13,8 @@ enum oglog_kind {
 	OGLOG_INVALID_ACCESS, /* "Invalid read of size 4 at global memory address ..." */
 	OGLOG_ARRAY_INDEX,    /* "Index (4) exceeds static array size (4)" */
 	OGLOG_UNINITIALIZED,  /* "Uninitialized value written to ...", "Controlflow depends ..." */
+	OGLOG_ASYNC_COPY,     /* "Work-item finished without waiting for events", "Invalid wait
+				 event": an async copy's event misused */
 	OGLOG_API_ERROR,      /* "Oclgrind - OpenCL runtime error detected" */
 	OGLOG_FATAL,	      /* "OCLGRIND FATAL ERROR (file:line)": the simulation stopped */
 	OGLOG_SUPPRESSED,     /* "Oclgrind: N errors generated - suppressing further errors" */
@@ -42,8 +44,11 @@ struct oglog_message {
 	char *kernel;	/* NULL when the message names none (API errors) */
 	/* What happened, in words the reports use: "read-write", "write-write" (races);
 	 * "barrier", "async copy" (divergence); "read", "write" (invalid accesses); "index"
-	 * (array index); "value written", "address used to read", "address used to write",
-	 * "control flow", "index value" (uninitialised). NULL otherwise. */
+	 * (array index); "write to read-only", "read from write-only", "write to mapped",
+	 * "read from mapped", "unaligned read", "unaligned write", "unaligned access" (invalid
+	 * accesses that are in bounds); "value written", "address used to read", "address used
+	 * to write", "control flow", "index value" (uninitialised); "not waited for", "invalid
+	 * wait event" (async copies). NULL otherwise. */
 	char *what;
 	/* "global", "local", "private" or "constant"; NULL when the message names none. */
 	char *space;
@@ -56,6 +61,9 @@ struct oglog_message {
 	char *function;	 /* API errors: the OpenCL function called */
 	char *error;	 /* API errors: the error code's name */
 	long suppressed; /* OGLOG_SUPPRESSED: errors Oclgrind printed before it stopped */
+	/* Barrier divergence: the fence flags each side passed ("fence=0x1"), -1 where the
+	 * message gives none. */
+	long fences[2];
 };
 
 /* Frees the strings of a message whose fields the caller copied and owns. */

@@ -363,15 +363,17 @@ static void parse_limits(struct loader *ld, struct fy_node *node, struct src_pos
 }
 
 /* The finding kinds a `forbid` list names: race, barrier-divergence, out-of-bounds,
- * uninitialized. */
+ * uninitialized, async-copy. Forbidding races forbids an async copy never waited for,
+ * which races with whatever reads its memory. */
 static unsigned parse_forbid(struct loader *ld, struct fy_node *node, struct src_pos at)
 {
 	static const enum finding_kind kinds[] = { FINDING_RACE, FINDING_DIVERGENCE,
-						   FINDING_OUT_OF_BOUNDS, FINDING_UNINITIALIZED };
+						   FINDING_OUT_OF_BOUNDS, FINDING_UNINITIALIZED,
+						   FINDING_ASYNC_COPY };
 	if (node == NULL || !fy_node_is_sequence(node) || fy_node_sequence_item_count(node) == 0) {
 		yr_error(&ld->r, yr_pos(node, at),
 			 "forbid must list what fails a run, from race, barrier-divergence, "
-			 "out-of-bounds, uninitialized; found %s",
+			 "out-of-bounds, uninitialized, async-copy; found %s",
 			 yr_kind(node));
 		return 0;
 	}
@@ -386,12 +388,14 @@ static unsigned parse_forbid(struct loader *ld, struct fy_node *node, struct src
 		for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
 			if (strcmp(text, finding_kind_name(kinds[k])) == 0) {
 				bits |= 1u << kinds[k];
+				if (kinds[k] == FINDING_RACE)
+					bits |= 1u << FINDING_ASYNC_COPY;
 				known = true;
 			}
 		if (!known)
 			yr_error(&ld->r, yr_pos(item, at),
 				 "unknown finding kind '%s' (known: race, barrier-divergence, "
-				 "out-of-bounds, uninitialized)",
+				 "out-of-bounds, uninitialized, async-copy)",
 				 text);
 		free(text);
 	}

@@ -112,6 +112,8 @@ static enum verdict finding_verdict(enum finding_kind kind)
 		return VERDICT_OUT_OF_BOUNDS;
 	case FINDING_UNINITIALIZED:
 		return VERDICT_UNINITIALIZED;
+	case FINDING_ASYNC_COPY:
+		return VERDICT_RACE; /* a copy never waited for is ordered with nothing */
 	case FINDING_API_ERROR:
 		return VERDICT_CASE_ERROR; /* the run called OpenCL in a way it refuses */
 	case FINDING_SIMULATOR_ERROR:
