@@ -110,9 +110,9 @@ START_TEST(test_shipped_assignment_loads)
 		      "It declares one kernel and five checks worth 100 points.");
 	ck_assert_msg(a->checks[1].hidden && !a->checks[0].hidden, "sums_any_n is hidden.");
 	ck_assert_msg(a->checks[2].kind == GRADE_SIMULATE &&
-			      a->checks[2].forbid == ((1u << FINDING_RACE) |
-						      (1u << FINDING_DIVERGENCE) |
-						      (1u << FINDING_ASYNC_COPY)),
+			      a->checks[2].forbid ==
+				      ((1u << FINDING_RACE) | (1u << FINDING_DIVERGENCE) |
+				       (1u << FINDING_ASYNC_COPY)),
 		      "race_free forbids races, async copies never waited for (which race "
 		      "with what reads their memory) and barrier divergence.");
 	ck_assert_msg(a->checks[4].kind == GRADE_SPEED && a->checks[4].nsizes == 1 &&

@@ -158,6 +158,47 @@ START_TEST(test_out_of_bounds_and_uninitialized)
 }
 END_TEST
 
+/* The diagnostics of logs_sync.cl: each a finding of its own kind, at its own line. */
+START_TEST(test_sync_and_access_diagnostics_have_their_kinds)
+{
+	char *source = test_data_path("oclgrind/logs_sync.cl");
+	static const struct {
+		const char *log, *line;
+	} want[] = {
+		{ "divergence_fence_flags.log", "error barrier-divergence fence-flags 16" },
+		{ "events_not_waited.log", "error async-copy not-waited-for 23" },
+		{ "unaligned_read.log", "error out-of-bounds unaligned-read global 28" },
+		/* The group's copy, which Oclgrind places nowhere, is at line 34. */
+		{ "async_copy_race.log", "error race write-write local 33 34" },
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		struct finding_list list = findings_of(want[i].log, source);
+		ck_assert_msg(list.count == 1, "%s folds into one finding, not %zu.", want[i].log,
+			      list.count);
+		char *n = normal(&list.items[0]);
+		ck_assert_msg(strcmp(n, want[i].line) == 0, "%s is '%s', not '%s'.", want[i].log,
+			      want[i].line, n);
+		struct strbuf head = { 0 };
+		finding_headline(&head, &list.items[0]);
+		ck_assert_msg(strstr(head.data, "Oclgrind:") == NULL,
+			      "No message of %s is left as Oclgrind's own words: %s", want[i].log,
+			      head.data);
+		strbuf_free(&head);
+		free(n);
+		finding_list_free(&list);
+	}
+	struct finding_list list = findings_of("divergence_fence_flags.log", source);
+	struct strbuf head = { 0 };
+	finding_headline(&head, &list.items[0]);
+	ck_assert_msg(strstr(head.data, "different fence flags, CLK_LOCAL_MEM_FENCE by some "
+					"work-items, CLK_GLOBAL_MEM_FENCE by the others"),
+		      "The flags of each side are named: %s", head.data);
+	strbuf_free(&head);
+	finding_list_free(&list);
+	free(source);
+}
+END_TEST
+
 /* Oclgrind's cap met: what came after it was never checked, an error of its own. */
 START_TEST(test_reaching_the_cap_is_an_error)
 {
@@ -230,6 +271,7 @@ Suite *finding_suite(void)
 	tcase_add_test(tc, test_divergence_at_one_barrier);
 	tcase_add_test(tc, test_out_of_bounds_and_uninitialized);
 	tcase_add_test(tc, test_reaching_the_cap_is_an_error);
+	tcase_add_test(tc, test_sync_and_access_diagnostics_have_their_kinds);
 	tcase_add_test(tc, test_api_errors_keep_their_text);
 	tcase_add_test(tc, test_merge_adds_counts);
 	suite_add_tcase(s, tc);
