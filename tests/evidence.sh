@@ -63,6 +63,13 @@ hunt_all_skips() {
 		has "0 of 2 trials ran to the end (2 skipped)" &&
 		has "nothing was checked: every trial was a skip; $data/kernels/fp16_sum.cl enables cl_khr_fp16"
 }
+# An output element the kernel never wrote still holds its poison: said so, not as a value.
+never_written() {
+	run 1 run --device pocl "$data/cases/never_written.yaml" &&
+		has "out[1]: got nothing: it was never written, want 6; 32 of 64 elements differ, 32 of them never written" &&
+		run 1 run --device pocl --json "$data/cases/never_written.yaml" &&
+		has '"differ":32,"compared":64,"never_written":32}'
+}
 no_golden_from_a_cut() {
 	mkdir -p "$work/cases" "$work/kernels" &&
 		cp "$data/cases/cut_short.yaml" "$work/cases/" &&
@@ -78,5 +85,6 @@ check "a run cut short says so in its verdict, JSON and exit status, and the nex
 check "a run cut short with nothing else found is 'incomplete', not a pass" cut_short_is_no_pass
 check "check whose every run is a skip exits 77 and says nothing was checked" check_all_skips
 check "hunt whose every trial is a skip stops after the plain run and exits 77" hunt_all_skips
+check "an output element never written is said to be that, in text and JSON" never_written
 check "--bless writes no golden from a run cut short" no_golden_from_a_cut
 echo "1..$n"

@@ -61,7 +61,7 @@ static double uniform_int(struct rng *r, double lo, double hi)
 
 /* The poison of an element type: a quiet NaN whose payload spells DEAD for float types,
  * the bytes of 0xDEADBEEF for integers. */
-static uint64_t poison_bits(enum elem_type type)
+uint64_t gen_poison_bits(enum elem_type type)
 {
 	switch (type) {
 	case ELEM_HALF:
@@ -110,7 +110,7 @@ void gen_fill(enum elem_type type, const struct init_spec *init, void *out, size
 		switch (init->kind) {
 		case INIT_POISON:
 		case INIT_NONE: /* never written to the device: the host copy only fills a gap */
-			elem_set_bits(type, out, i, poison_bits(type));
+			elem_set_bits(type, out, i, gen_poison_bits(type));
 			break;
 		case INIT_FILL:
 			elem_set(type, out, i, init->lo);

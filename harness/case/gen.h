@@ -14,6 +14,9 @@
 #define GEN_POISON_HALF_BITS   0x7EADu
 #define GEN_POISON_FLOAT_BITS  0x7FC0DEADu
 #define GEN_POISON_DOUBLE_BITS 0x7FF8DEADDEADBEEFull
+/* The poison of an element type, as elem_get_bits reads it back: an element that still
+ * holds it after a run was never written. */
+uint64_t gen_poison_bits(enum elem_type type);
 
 /* The seed of a buffer without a seed of its own: the case's seed mixed with the
  * buffer's name, so two buffers of one case get different data. */

@@ -21,7 +21,7 @@ static int device_list(struct target **targets, size_t *count, char **cause)
 
 static int device_open(const struct target *target, struct backend_session **session, char **cause)
 {
-	return clexec_open(target, (struct clexec **)session, cause);
+	return clexec_open(target, true, (struct clexec **)session, cause);
 }
 
 static int device_build(struct backend_session *session, const struct test_case *tc,

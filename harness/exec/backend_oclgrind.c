@@ -209,7 +209,7 @@ static int simulation_open(const struct target *target, bool uniform_writes, str
 	setenv("OCLGRIND_LOG", path, 1);
 	if (uniform_writes)
 		setenv("OCLGRIND_UNIFORM_WRITES", "1", 1);
-	int status = clexec_open(target, &sim->cx, cause);
+	int status = clexec_open(target, false, &sim->cx, cause);
 	unsetenv("OCLGRIND_LOG");
 	unsetenv("OCLGRIND_UNIFORM_WRITES");
 	/* Both Oclgrind and this process hold the file open; its name is no longer needed. */

@@ -12,6 +12,7 @@
 
 #include "base/util.h"
 #include "exec/buildlog.h"
+#include "exec/guard.h"
 #include "exec/ocl.h"
 
 struct cached_program {
@@ -31,9 +32,10 @@ struct clexec {
 	cl_kernel *kernels; /* one a step of the case last built */
 	size_t nkernels;
 	bool *writable; /* per buffer of that case: some kernel may write it */
+	size_t guard;	/* bytes of each guard zone around a buffer; 0: none */
 };
 
-int clexec_open(const struct target *target, struct clexec **out, char **cause)
+int clexec_open(const struct target *target, bool guarded, struct clexec **out, char **cause)
 {
 	cl_platform_id platform;
 	cl_device_id device;
@@ -59,6 +61,7 @@ int clexec_open(const struct target *target, struct clexec **out, char **cause)
 	cx->device = device;
 	cx->context = context;
 	cx->queue = queue;
+	cx->guard = guarded ? guard_zone_bytes(device) : 0;
 	cx->target = (struct target){
 		.name = xstrdup(target->name),
 		.limits = target->limits,
@@ -519,6 +522,37 @@ static int launch_once(struct clexec *cx, const struct test_case *tc, const stru
 	return status;
 }
 
+/* A write a guard zone caught, reaching `bytes` past the end of buffer b (or before its
+ * start), as a finding of the run naming the buffer and the farthest element written. */
+static void add_overrun(const struct test_case *tc, size_t b, const struct plan *plan, size_t bytes,
+			bool past_end, struct finding_list *findings)
+{
+	const struct buffer_decl *buf = &tc->buffers[b];
+	size_t count = plan->buffer_counts[b];
+	size_t element = count ? plan_buffer_bytes(tc, plan, b) / count : 1;
+	long long farthest = past_end ? (long long)(count + (bytes - 1) / element)
+				      : -(long long)((bytes + element - 1) / element);
+	char type[ELEM_NAME_MAX];
+	struct finding f = {
+		.kind = FINDING_OUT_OF_BOUNDS,
+		.severity = DIAG_ERROR,
+		.what = xasprintf("write %s %s",
+				  past_end ? "past the end of" : "before the start of", buf->name),
+		.space = xstrdup(buf->constant ? "constant" : "global"),
+		.kernel = tc->nsteps == 1 ? xstrdup(tc->steps[0].kernel_name) : NULL,
+		.file = tc->nsteps == 1 ? xstrdup(tc->steps[0].kernel_path) : NULL,
+		.count = 1,
+		.info = xasprintf(
+			"as far as %s[%lld], %zu byte%s %s its %zu %s%s", buf->name, farthest,
+			bytes, bytes == 1 ? "" : "s", past_end ? "past the end of" : "before",
+			count, buf->record ? "struct" : elem_type_text(buf->type, buf->lanes, type),
+			count == 1 ? "" : "s"),
+	};
+	findings->items =
+		xreallocarray(findings->items, findings->count + 1, sizeof *findings->items);
+	findings->items[findings->count++] = f;
+}
+
 int clexec_execute(struct clexec *cx, const struct test_case *tc, const struct plan *plan,
 		   void *const *initial, void **final, unsigned repeat, uint64_t *round_ns,
 		   struct result *failure)
@@ -530,6 +564,7 @@ int clexec_execute(struct clexec *cx, const struct test_case *tc, const struct p
 	cl_int err = CL_SUCCESS;
 	const char *doing;
 	cl_mem *mems = xcalloc(tc->nbuffers, sizeof *mems);
+	cl_mem *parents = xcalloc(tc->nbuffers, sizeof *parents);
 	for (size_t b = 0; b < tc->nbuffers; b++) {
 		size_t bytes = plan_buffer_bytes(tc, plan, b);
 		/* No elements, or buffer: null: the kernel gets a NULL pointer. */
@@ -538,8 +573,21 @@ int clexec_execute(struct clexec *cx, const struct test_case *tc, const struct p
 		static const cl_mem_flags flags[] = { [ACCESS_READ_WRITE] = CL_MEM_READ_WRITE,
 						      [ACCESS_READ_ONLY] = CL_MEM_READ_ONLY,
 						      [ACCESS_WRITE_ONLY] = CL_MEM_WRITE_ONLY };
-		mems[b] = clCreateBuffer(cx->context, flags[tc->buffers[b].access], bytes, NULL,
-					 &err);
+		cl_mem_flags access = flags[tc->buffers[b].access];
+		/* A buffer too large for its zones too goes without them. */
+		size_t max = cx->target.limits.max_alloc;
+		if (cx->guard > 0 &&
+		    (max == 0 || (max > 2 * cx->guard && bytes <= max - 2 * cx->guard))) {
+			mems[b] = guard_create(cx->context, access, bytes, cx->guard, &parents[b],
+					       &err);
+			if (mems[b] && guard_arm(cx->queue, parents[b], bytes, cx->guard) != 0) {
+				clReleaseMemObject(mems[b]);
+				clReleaseMemObject(parents[b]);
+				mems[b] = parents[b] = NULL;
+			}
+		}
+		if (mems[b] == NULL)
+			mems[b] = clCreateBuffer(cx->context, access, bytes, NULL, &err);
 		if (mems[b] == NULL) {
 			unsupported(failure, "cannot allocate buffer %s (%zu bytes) on %s: %s (%d)",
 				    tc->buffers[b].name, bytes, cx->target.name,
@@ -579,6 +627,19 @@ int clexec_execute(struct clexec *cx, const struct test_case *tc, const struct p
 		if (err != CL_SUCCESS)
 			goto device_fault;
 	}
+	doing = "reading a guard zone";
+	for (size_t b = 0; b < tc->nbuffers; b++) {
+		size_t before, after, bytes = plan_buffer_bytes(tc, plan, b);
+		if (parents[b] == NULL)
+			continue;
+		err = guard_check(cx->queue, parents[b], bytes, cx->guard, &before, &after);
+		if (err != CL_SUCCESS)
+			goto device_fault;
+		if (before)
+			add_overrun(tc, b, plan, before, false, &failure->findings);
+		if (after)
+			add_overrun(tc, b, plan, after, true, &failure->findings);
+	}
 	status = 0;
 	goto out;
 
@@ -591,10 +652,14 @@ device_fault:
 			doing, cx->target.name, ocl_error_name(err), err);
 	status = BACKEND_LOST;
 out:
-	for (size_t b = 0; b < tc->nbuffers; b++)
+	for (size_t b = 0; b < tc->nbuffers; b++) {
 		if (mems[b])
 			clReleaseMemObject(mems[b]);
+		if (parents[b])
+			clReleaseMemObject(parents[b]);
+	}
 	free(mems);
+	free(parents);
 	return status;
 }
 

@@ -7,8 +7,9 @@
 
 struct clexec;
 
-/* Opens a context and a profiling queue on the target's device. */
-int clexec_open(const struct target *target, struct clexec **out, char **cause);
+/* Opens a context and a profiling queue on the target's device. `guarded`: every buffer
+ * gets guard zones (guard.h), and a write into one is a finding of the run. */
+int clexec_open(const struct target *target, bool guarded, struct clexec **out, char **cause);
 
 /* Builds the case's programs with `options` added to the case's own, reusing a program
  * already built on this device from the same file with the same options, then creates

@@ -197,18 +197,38 @@ static void describe_mismatch(struct result *r, const struct test_case *tc, cons
 	char lane[16] = "";
 	if (buf->lanes > 1)
 		snprintf(lane, sizeof lane, ".s%x", (unsigned)(rep->first % stride));
+	/* An output left poisoned was never written, which says more than its value; only
+	 * where the poison is no value a kernel writes by chance, as a char's 0xEF is. */
+	size_t unwritten = 0;
+	bool first_unwritten = false;
+	if (buf->init.kind == INIT_POISON && buf->record == NULL && elem_size(type) >= 4) {
+		unsigned char scratch[8];
+		elem_set_bits(type, scratch, 0, gen_poison_bits(type));
+		uint64_t poison = elem_get_bits(type, scratch, 0);
+		for (size_t i = 0; i < rep->compared; i++)
+			if (!elem_is_padding(buf->lanes, i) &&
+			    elem_get_bits(type, final, i) == poison)
+				unwritten++;
+		first_unwritten = elem_get_bits(type, final, rep->first) == poison;
+	}
+	if (first_unwritten)
+		snprintf(got, sizeof got, "nothing: it was never written");
+	char never[96] = "";
+	if (unwritten)
+		snprintf(never, sizeof never, ", %zu of them never written", unwritten);
 	char *source = ck->ref->kind == REF_FILE ? xasprintf("as %s holds", ck->expected_file)
 		       : ck->ref->inputs == 2
 			       ? xasprintf("%s of %s and %s", ck->ref->name,
 					   tc->buffers[ck->of[0]].name, tc->buffers[ck->of[1]].name)
 			       : xasprintf("%s of %s", ck->ref->name, tc->buffers[ck->of[0]].name);
 	result_set_diag(r, VERDICT_WRONG_OUTPUT, tc->path, ck->pos.line, ck->pos.col,
-			"%s[%zu]%s: got %s, want %s%s; %zu of %zu %s differ (%s)", name, element,
-			lane, got, want, how, rep->mismatches, rep->compared,
-			buf->lanes > 1 ? "lanes" : "elements", source);
+			"%s[%zu]%s: got %s, want %s%s; %zu of %zu %s differ%s (%s)", name, element,
+			lane, got, want, first_unwritten ? "" : how, rep->mismatches, rep->compared,
+			buf->lanes > 1 ? "lanes" : "elements", never, source);
 	free(source);
 	result_set_mismatch(r, name, element, rep->got, rep->want, rep->bound, rep->mismatches,
 			    rep->compared);
+	r->unwritten = unwritten;
 }
 
 /* Returns check c's reference for this plan, computing it only when what it depends on

@@ -76,6 +76,7 @@ static const struct field result_fields[] = {
 	R(bound, F_DOUBLE, 0),
 	R(mismatches, F_SIZE, 0),
 	R(compared, F_SIZE, 0),
+	R(unwritten, F_SIZE, 0),
 	R(output, F_ENUM, VERDICT_SKIP),
 	R(simulated, F_BOOL, 0),
 };

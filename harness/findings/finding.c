@@ -465,6 +465,9 @@ void finding_headline(struct strbuf *out, const struct finding *f)
 			strbuf_printf(out, "out-of-bounds index into a %s%sarray: ",
 				      f->space ? f->space : "", f->space ? " " : "");
 			clause(out, f->info);
+		} else if (strstr(f->what, "past the end") || strstr(f->what, "before the start")) {
+			/* A guard zone on a real device caught it: no line, but the buffer. */
+			strbuf_printf(out, "out-of-bounds %s: %s", f->what, f->info);
 		} else if (strstr(f->what, "only")) {
 			strbuf_printf(out, "invalid %s memory: the host made this buffer %s",
 				      f->what,

@@ -459,8 +459,8 @@ static void json_result(struct reporter *rp, const struct result *r)
 		json_number(&out, r->want);
 		strbuf_puts(&out, ",\"bound\":");
 		json_number(&out, r->bound);
-		strbuf_printf(&out, ",\"differ\":%zu,\"compared\":%zu}", r->mismatches,
-			      r->compared);
+		strbuf_printf(&out, ",\"differ\":%zu,\"compared\":%zu,\"never_written\":%zu}",
+			      r->mismatches, r->compared, r->unwritten);
 	}
 	strbuf_puts(&out, "}\n");
 	fputs(out.data, rp->out);

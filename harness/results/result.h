@@ -89,6 +89,7 @@ struct result {
 	double bound;
 	size_t mismatches;
 	size_t compared;
+	size_t unwritten; /* of the mismatches, elements that still hold their poison */
 	enum verdict output;	      /* pass or wrong-output, where outputs were compared */
 	struct finding_list findings; /* a simulator's diagnostics, folded */
 	struct kept_buffer *kept;     /* run_options.keep_outputs: every output buffer */
