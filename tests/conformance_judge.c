@@ -1,7 +1,8 @@
 /* conformance_judge.c - judges the conformance corpus, spoken as TAP: each kernel of
  * tests/conformance/ holds in a comment after its code the command line `clharness check` is
  * given (check:), the findings it must report, normalised as goldens hold them (expect:),
- * and the exit status it must give (exit:, else 1 where an error is expected); any other
+ * and the exit status it must give (exit:, else 1 where an error is expected), and text
+ * its output must hold (message:, for a refusal, which runs nothing); any other
  * finding, or a run that did not build or ran to no end, fails, as in a simulator's own
  * test suite. A finding the simulator itself gets wrong is listed as simulator-false:,
  * expected, and counted apart. Ends with the counts: kernels passed, and findings on the
@@ -24,7 +25,9 @@ struct expectation {
 	char **findings; /* normalised lines */
 	size_t nfindings;
 	size_t simulator_false; /* of those, the simulator's own false findings */
-	int exit_status;	/* -1: 1 where an error is expected, else 0 */
+	char **messages;	/* message: text the output must hold (a refusal's) */
+	size_t nmessages;
+	int exit_status; /* -1: 1 where an error is expected, else 0 */
 };
 
 /* The text after "KEY:" on a line of a comment, or NULL. */
@@ -60,6 +63,10 @@ static int read_expectation(char *source, struct expectation *e, char **why)
 			e->findings[e->nfindings++] = xstrdup(v);
 		} else if ((v = keyed(line, "exit")) != NULL) {
 			e->exit_status = atoi(v);
+		} else if ((v = keyed(line, "message")) != NULL) {
+			e->messages =
+				xreallocarray(e->messages, e->nmessages + 1, sizeof *e->messages);
+			e->messages[e->nmessages++] = xstrdup(v);
 		}
 	}
 	if (e->check == NULL) {
@@ -79,6 +86,7 @@ static void expectation_free(struct expectation *e)
 {
 	free(e->check);
 	strings_free(e->findings, (long)e->nfindings);
+	strings_free(e->messages, (long)e->nmessages);
 }
 
 /* A recorded finding as a golden's line holds it: severity, kind, what, space, lines. */
@@ -150,8 +158,12 @@ static int judge(const char *clharness, const char *dir, const char *name,
 			got[ngot++] = line;
 		}
 	}
-	if (results.count == 0)
+	/* A refusal (exit 2) runs nothing: its message is what it must say. */
+	if (results.count == 0 && e->exit_status != 2)
 		strbuf_puts(diff, "no result at all\n");
+	for (size_t i = 0; i < e->nmessages; i++)
+		if (text == NULL || strstr(text, e->messages[i]) == NULL)
+			strbuf_printf(diff, "the output lacks: %s\n", e->messages[i]);
 	*found = ngot;
 	for (size_t i = 0; i < e->nfindings; i++)
 		if (!listed(got, ngot, e->findings[i]))

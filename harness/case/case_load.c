@@ -42,45 +42,137 @@ static bool unparsed_name(const struct loader *ld, const char *name)
 	return false;
 }
 
-/* A struct given as its fields, [{pos: float4}, {mass: float}], into a new record. */
+/* One field of a struct, {mass: float}, {weights: 'float[4]'} (an array, as that many
+ * fields weights[0] ...), or with its offset, {value: float, at: 1}: appended to `rec`.
+ * `packed` lays fields end to end. Returns false after reporting. */
+static bool parse_field(struct loader *ld, struct fy_node *item, struct src_pos at,
+			const char *what, bool packed, struct record *rec, bool *explicit_at)
+{
+	struct src_pos pos = yr_pos(item, at);
+	struct fy_node *at_node = fy_node_is_mapping(item) ? yr_get(item, "at") : NULL;
+	int keys = fy_node_is_mapping(item) ? fy_node_mapping_item_count(item) : 0;
+	if (keys != 1 + (at_node != NULL)) {
+		yr_error(&ld->r, pos,
+			 "a field of %s is one name and its type, like {mass: float} (and its "
+			 "offset in bytes, at:, where the layout is given outright), found %s",
+			 what, yr_kind(item));
+		return false;
+	}
+	struct fy_node_pair *pair = NULL;
+	void *iter = NULL;
+	while ((pair = fy_node_mapping_iterate(item, &iter)) != NULL)
+		if (strcmp(fy_node_get_scalar0(fy_node_pair_key(pair)) ?: "", "at") != 0)
+			break;
+	char *name = yr_scalar(&ld->r, fy_node_pair_key(pair), pos, "a field's name");
+	struct fy_node *type_node = fy_node_pair_value(pair);
+	char *text = yr_scalar(&ld->r, type_node, pos, "a field's type");
+	bool ok = name && text;
+	long long count = 1;
+	char *bracket = text ? strchr(text, '[') : NULL;
+	if (ok && bracket) {
+		char *end;
+		count = strtoll(bracket + 1, &end, 10);
+		if (count < 1 || strcmp(end, "]") != 0) {
+			yr_error(&ld->r, yr_pos(type_node, pos),
+				 "an array field's type is TYPE[COUNT], a count from 1, found '%s'",
+				 text);
+			ok = false;
+		}
+		*bracket = '\0';
+	}
+	enum elem_type type;
+	unsigned lanes;
+	if (ok && elem_type_parse(text, &type, &lanes) < 0) {
+		yr_error(&ld->r, yr_pos(type_node, pos),
+			 "unknown type '%s' for field '%s' of %s (known: %s)", text, name, what,
+			 elem_type_names());
+		ok = false;
+	}
+	double offset = -1;
+	if (ok && at_node &&
+	    (!yr_number(&ld->r, at_node, pos, "a field's offset", &offset) || offset < 0 ||
+	     offset != (double)(size_t)offset)) {
+		yr_error(&ld->r, yr_pos(at_node, pos), "at: is a field's offset in bytes, from 0");
+		ok = false;
+	}
+	*explicit_at |= at_node != NULL;
+	struct record_field probe = { .type = type, .lanes = lanes };
+	size_t size = ok ? record_field_size(&probe) : 0;
+	for (long long i = 0; ok && i < count; i++) {
+		char *element = bracket ? xasprintf("%s[%lld]", name, i) : xstrdup(name);
+		const struct record_field *last =
+			rec->nfields ? &rec->fields[rec->nfields - 1] : NULL;
+		size_t next = last ? last->offset + record_field_size(last) : 0;
+		if (at_node || packed)
+			record_add_at(rec, element, type, lanes,
+				      at_node ? (size_t)offset + (size_t)i * size : next);
+		else
+			record_add(rec, element, type, lanes);
+		free(element);
+	}
+	free(name);
+	free(text);
+	return ok;
+}
+
+/* A struct given as its fields, [{pos: float4}, {mass: float}], laid out as OpenCL C
+ * lays it out; or as {fields: [...], packed: true}, end to end; or as {fields: [...],
+ * size: S, align: A}, each field with its offset, at:, for any other layout (a nested
+ * struct's, flattened). Returns a new record, or NULL after reporting. */
 static struct record *parse_record(struct loader *ld, struct fy_node *node, struct src_pos at,
 				   const char *what)
 {
+	static const char *const keys[] = { "fields", "packed", "size", "align", NULL };
+	struct fy_node *fields = node;
+	bool packed = false, explicit_at = false;
+	if (fy_node_is_mapping(node)) {
+		yr_reject_unknown_keys(&ld->r, node, "a struct", keys);
+		fields = yr_get(node, "fields");
+		struct fy_node *v = yr_get(node, "packed");
+		if (v)
+			yr_bool(&ld->r, v, at, "packed", &packed);
+		if (fields == NULL || !fy_node_is_sequence(fields)) {
+			yr_error(&ld->r, yr_pos(node, at),
+				 "%s: a struct's fields: is a list of fields", what);
+			return NULL;
+		}
+	}
 	struct record *rec = xcalloc(1, sizeof *rec);
 	void *iter = NULL;
 	struct fy_node *item;
-	bool ok = fy_node_sequence_item_count(node) > 0;
-	while ((item = fy_node_sequence_iterate(node, &iter)) != NULL) {
-		struct src_pos pos = yr_pos(item, at);
-		if (!fy_node_is_mapping(item) || fy_node_mapping_item_count(item) != 1) {
-			yr_error(&ld->r, pos,
-				 "a field of %s is one name and its type, like {mass: float}, "
-				 "found %s",
-				 what, yr_kind(item));
+	bool ok = fy_node_sequence_item_count(fields) > 0;
+	if (!ok)
+		yr_error(&ld->r, yr_pos(fields, at), "%s: a struct needs at least one field", what);
+	while ((item = fy_node_sequence_iterate(fields, &iter)) != NULL)
+		ok &= parse_field(ld, item, at, what, packed, rec, &explicit_at);
+	double size = 0, align = 0;
+	if (ok && explicit_at) {
+		struct fy_node *s = yr_get(node, "size"),
+			       *a = fy_node_is_mapping(node) ? yr_get(node, "align") : NULL;
+		if (!fy_node_is_mapping(node) || s == NULL || a == NULL) {
+			yr_error(
+				&ld->r, yr_pos(node, at),
+				"%s: a struct whose fields give their offsets (at:) gives its size: and "
+				"align: too, as {fields: [...], size: 36, align: 4}",
+				what);
 			ok = false;
-			continue;
+		} else if (yr_number(&ld->r, s, at, "size", &size) &&
+			   yr_number(&ld->r, a, at, "align", &align)) {
+			record_close(rec, (size_t)size, (size_t)align);
 		}
-		struct fy_node_pair *pair = fy_node_mapping_get_by_index(item, 0);
-		char *name = yr_scalar(&ld->r, fy_node_pair_key(pair), pos, "a field's name");
-		struct fy_node *type_node = fy_node_pair_value(pair);
-		char *text = yr_scalar(&ld->r, type_node, pos, "a field's type");
-		enum elem_type type;
-		unsigned lanes;
-		if (name && text && elem_type_parse(text, &type, &lanes) == 0) {
-			record_add(rec, name, type, lanes);
-		} else if (text) {
-			yr_error(&ld->r, yr_pos(type_node, pos),
-				 "unknown type '%s' for field '%s' of %s (known: %s)", text,
-				 name ? name : "?", what, elem_type_names());
-			ok = false;
-		} else {
-			ok = false;
-		}
-		free(name);
-		free(text);
+	} else if (ok && packed) {
+		const struct record_field *last = &rec->fields[rec->nfields - 1];
+		record_close(rec, last->offset + record_field_size(last), 1);
 	}
-	if (!ok && fy_node_sequence_item_count(node) == 0)
-		yr_error(&ld->r, yr_pos(node, at), "%s: a struct needs at least one field", what);
+	for (size_t i = 0; ok && rec->explicit_layout && i < rec->nfields; i++)
+		if (rec->fields[i].offset + record_field_size(&rec->fields[i]) > rec->size) {
+			yr_error(&ld->r, yr_pos(node, at),
+				 "%s: field '%s' ends at byte %zu, past the struct's size, %zu",
+				 what, rec->fields[i].name,
+				 rec->fields[i].offset + record_field_size(&rec->fields[i]),
+				 rec->size);
+			ok = false;
+		}
 	if (!ok) {
 		record_free(rec);
 		return NULL;
@@ -93,7 +185,7 @@ static struct record *parse_record(struct loader *ld, struct fy_node *node, stru
 static bool parse_type(struct loader *ld, struct fy_node *node, struct src_pos at, const char *what,
 		       enum elem_type *out, unsigned *lanes, struct record **record)
 {
-	if (record && node && fy_node_is_sequence(node)) {
+	if (record && node && (fy_node_is_sequence(node) || fy_node_is_mapping(node))) {
 		*record = parse_record(ld, node, at, what);
 		*out = ELEM_UCHAR;
 		*lanes = 1;

@@ -31,6 +31,36 @@ void record_add(struct record *r, const char *name, enum elem_type type, unsigne
 	r->size = (at + r->align - 1) / r->align * r->align;
 }
 
+void record_add_at(struct record *r, const char *name, enum elem_type type, unsigned lanes,
+		   size_t offset)
+{
+	r->fields = xreallocarray(r->fields, r->nfields + 1, sizeof *r->fields);
+	r->fields[r->nfields++] = (struct record_field){
+		.name = xstrdup(name), .type = type, .lanes = lanes, .offset = offset
+	};
+	r->explicit_layout = true;
+}
+
+void record_close(struct record *r, size_t size, size_t align)
+{
+	r->size = size;
+	r->align = align ? align : 1;
+}
+
+bool record_is_natural(const struct record *r)
+{
+	struct record natural = { 0 };
+	for (size_t i = 0; i < r->nfields; i++)
+		record_add(&natural, r->fields[i].name, r->fields[i].type, r->fields[i].lanes);
+	bool same = natural.size == r->size && natural.align == r->align;
+	for (size_t i = 0; i < r->nfields; i++) {
+		same &= natural.fields[i].offset == r->fields[i].offset;
+		free(natural.fields[i].name);
+	}
+	free(natural.fields);
+	return same;
+}
+
 char *record_text(const struct record *r)
 {
 	struct strbuf out = { 0 };
@@ -48,8 +78,15 @@ char *record_text(const struct record *r)
 struct record *record_copy(const struct record *r)
 {
 	struct record *copy = xcalloc(1, sizeof *copy);
-	for (size_t i = 0; i < r->nfields; i++)
-		record_add(copy, r->fields[i].name, r->fields[i].type, r->fields[i].lanes);
+	for (size_t i = 0; i < r->nfields; i++) {
+		const struct record_field *f = &r->fields[i];
+		if (r->explicit_layout)
+			record_add_at(copy, f->name, f->type, f->lanes, f->offset);
+		else
+			record_add(copy, f->name, f->type, f->lanes);
+	}
+	if (r->explicit_layout)
+		record_close(copy, r->size, r->align);
 	return copy;
 }
 

@@ -147,6 +147,33 @@ static const char *kind_words(enum arg_kind kind)
 	return kind == ARG_BUFFER ? "a buffer" : kind == ARG_LOCAL ? "a local buffer" : "a scalar";
 }
 
+/* Says that parameter p, left to the signature, cannot be made, and what to write
+ * instead: at its own place in the kernel's file where clang read it, else at the file. */
+static void refuse_param(const struct adhoc_request *rq, size_t p, const struct kernel_param *param,
+			 const struct src_param *src, enum src_form form, const char *why,
+			 struct diag_list *diags)
+{
+	const char *what = form == SRC_IMAGE	 ? "an image"
+			   : form == SRC_SAMPLER ? "a sampler"
+			   : form == SRC_PIPE	 ? "a pipe"
+			   : form == SRC_OTHER	 ? "of a type no host argument makes"
+						 : "a struct clharness cannot lay out";
+	const char *instead =
+		form == SRC_IMAGE || form == SRC_SAMPLER
+			? "rewrite the kernel over a buffer of its pixels (global uchar4 *, read "
+			  "with an index) to check it"
+		: form == SRC_PIPE ? "rewrite the kernel to read a buffer in place of the pipe"
+		: form == SRC_OTHER
+			? "it can only be made inside the kernel"
+			: "give it with --arg, as a buffer of its fields, e.g. '{name: x, buffer: "
+			  "{size: 8, align: 4, fields: [{a: float, at: 0}, {b: int, at: 4}]}, count: N}'";
+	diag_add(diags, DIAG_ERROR, rq->kernel_path, src ? src->line : 0, src ? src->col : 0,
+		 "parameter %zu of %s (%s %s) is %s%s%s%s, which clharness cannot make from the "
+		 "signature: %s",
+		 p + 1, rq->kernel, param->type, param->name, what, why ? " (" : "", why ? why : "",
+		 why ? ")" : "", instead);
+}
+
 int adhoc_bind(const struct adhoc_request *rq, const struct kernel_sig *sig,
 	       struct adhoc_binding *binding, struct diag_list *diags)
 {
@@ -155,6 +182,15 @@ int adhoc_bind(const struct adhoc_request *rq, const struct kernel_sig *sig,
 		.spec_of = xcalloc(sig->count ? sig->count : 1, sizeof *binding->spec_of),
 		.records = xcalloc(sig->count ? sig->count : 1, sizeof *binding->records)
 	};
+	/* clang's reading of the source, where this build has it; the driver's signature
+	 * stands where it cannot read it (a vendor's extension, say). */
+	if (kernelsrc_available()) {
+		struct diag_list ignored = { 0 };
+		binding->have_source = kernelsrc_read(rq->kernel_path, rq->kernel, rq->options,
+						      &binding->source, &ignored) == 0 &&
+				       binding->source.nparams == sig->count;
+		diag_list_free(&ignored);
+	}
 	for (size_t p = 0; p < sig->count; p++)
 		binding->spec_of[p] = -1;
 	size_t errors = diags->count;
@@ -207,31 +243,34 @@ int adhoc_bind(const struct adhoc_request *rq, const struct kernel_sig *sig,
 		if (binding->spec_of[p] >= 0 || param_elem(&sig->params[p], &type, &lanes))
 			continue;
 		const struct kernel_param *param = &sig->params[p];
-		bool image = strstr(param->type, "image") != NULL || strstr(param->type, "sampler");
+		const struct src_param *src = binding->have_source && p < binding->source.nparams
+						      ? &binding->source.params[p]
+						      : NULL;
+		enum src_form form = src			      ? src->form
+				     : strstr(param->type, "sampler") ? SRC_SAMPLER
+				     : strstr(param->type, "image")   ? SRC_IMAGE
+								      : SRC_VALUE;
 		char *why = NULL;
-		if (!image && param_struct(rq, param, &binding->records[p], &why) == 0)
-			continue;
-		/* Named as the --arg that would give it, since that is the way out. */
-		char *where = xasprintf("--arg %zu", p + 1);
-		diag_add(
-			diags, DIAG_ERROR, where, 0, 0,
-			"parameter %zu of %s (%s %s) is %s, which clharness cannot make from the "
-			"signature%s%s%s: it makes buffers, local buffers and scalars of %s, and "
-			"structs of them%s",
-			p + 1, rq->kernel, param->type, param->name,
-			image ? "an image or sampler" : "of a type it cannot lay out",
-			why ? " (" : "", why ? why : "", why ? ")" : "", elem_type_names(),
-			image ? "; rewrite the kernel over a buffer (__global uchar4 *) to check it"
-			      : "; give it with --arg, e.g. '{name: x, buffer: [{a: float}, {b: int}], "
-				"count: N}'");
+		if (form == SRC_VALUE || form == SRC_POINTER) {
+			if (src && src->record) {
+				binding->records[p] = record_copy(src->record);
+				continue;
+			}
+			if (src && src->why)
+				why = xstrdup(src->why);
+			else if (src == NULL &&
+				 param_struct(rq, param, &binding->records[p], &why) == 0)
+				continue;
+		}
+		refuse_param(rq, p, param, src, form, why, diags);
 		free(why);
-		free(where);
 	}
 	return diags->count > errors ? -1 : 0;
 }
 
 void adhoc_binding_free(struct adhoc_binding *binding)
 {
+	kernel_source_free(&binding->source);
 	for (size_t p = 0; binding->records && p < binding->nparams; p++)
 		record_free(binding->records[p]);
 	free(binding->records);
@@ -265,17 +304,30 @@ static const char *volume_of(const struct shape *s, bool local)
 /* One argument the signature implies, filled as input set `set` says. Whole numbers in
  * every set, so float sums are exact in any order and devices can be compared exactly. A
  * buffer holds one element a work-item, a local buffer one a work-group's item. */
-/* A struct's fields in the case syntax: [{pos: float4}, {mass: float}]. Caller frees. */
+/* A struct's fields in the case syntax: [{pos: float4}, {mass: float}] where OpenCL C's
+ * rules lay them out so, else with their offsets, {size: 5, align: 1, fields: [{tag:
+ * char, at: 0}, {value: float, at: 1}]}; a flattened field's name ('in.b[2]') quoted, as
+ * YAML's flow style wants brackets to be. Caller frees. */
 static char *record_yaml(const struct record *rec)
 {
 	struct strbuf out = { 0 };
+	bool natural = !rec->explicit_layout || record_is_natural(rec);
+	if (!natural)
+		strbuf_printf(&out, "{size: %zu, align: %zu, fields: ", rec->size, rec->align);
 	strbuf_puts(&out, "[");
 	for (size_t f = 0; f < rec->nfields; f++) {
+		const struct record_field *field = &rec->fields[f];
 		char type[ELEM_NAME_MAX];
-		strbuf_printf(&out, "%s{%s: %s}", f ? ", " : "", rec->fields[f].name,
-			      elem_type_text(rec->fields[f].type, rec->fields[f].lanes, type));
+		bool plain =
+			strspn(field->name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					    "0123456789_") == strlen(field->name);
+		strbuf_printf(&out, "%s{%s%s%s: %s", f ? ", " : "", plain ? "" : "'", field->name,
+			      plain ? "" : "'", elem_type_text(field->type, field->lanes, type));
+		if (!natural)
+			strbuf_printf(&out, ", at: %zu", field->offset);
+		strbuf_puts(&out, "}");
 	}
-	strbuf_puts(&out, "]");
+	strbuf_puts(&out, natural ? "]" : "]}");
 	return strbuf_take(&out);
 }
 

@@ -13,6 +13,7 @@
 #include "case/record.h"
 #include "case/shape.h"
 #include "case/testcase.h"
+#include "check/kernelsrc.h"
 #include "exec/backend.h"
 #include "results/report.h"
 
@@ -73,13 +74,19 @@ struct adhoc_binding {
 	size_t nparams;
 	long long *spec_of;	 /* per parameter: the index of its --arg, or -1 */
 	struct record **records; /* per parameter: its struct's fields where it is one */
+	/* The kernel's source as clang reads it (kernelsrc.h), where it could be read:
+	 * parameters' places, structs' layouts, local arrays. */
+	struct kernel_source source;
+	bool have_source;
 };
 
 /* Binds the --arg texts to the kernel's parameters: one naming a parameter (name: x)
  * binds to it, the others to the next parameters left unbound, in order. A struct
- * parameter left unbound is laid out from its definition in the kernel's source. Reports
- * each mistake, and each parameter it cannot make, as "--arg N: error: ..." in diags and
- * returns -1. */
+ * parameter left unbound is laid out as clang lays out its type, preprocessed with the
+ * build options (or, built without libclang, from its definition's text). Reports each
+ * mistake in an --arg as "--arg N: error: ...", and each parameter left unbound that it
+ * cannot make at that parameter's place in the kernel's file, saying what to give
+ * instead, in diags; returns -1 after any. */
 int adhoc_bind(const struct adhoc_request *rq, const struct kernel_sig *sig,
 	       struct adhoc_binding *binding, struct diag_list *diags);
 void adhoc_binding_free(struct adhoc_binding *binding);
