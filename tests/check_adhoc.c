@@ -17,7 +17,7 @@ static struct kernel_param params[] = {
 	{ "out", "float*", ARG_BUFFER, false, false },
 	{ "n", "uint", ARG_SCALAR, false, false },
 };
-static const struct kernel_sig sig = { params, 4 };
+static const struct kernel_sig sig = { .params = params, .count = 4 };
 
 static struct adhoc_request request(char **specs, size_t nspecs)
 {
@@ -151,7 +151,7 @@ START_TEST(test_types_it_cannot_generate)
 	struct kernel_param kparams[] = { { "x", "double4*", ARG_BUFFER, false, false },
 					  { "c", "unsigned char", ARG_SCALAR, false, false },
 					  { "img", "image2d_t", ARG_SCALAR, true, false } };
-	struct kernel_sig ksig = { kparams, 3 };
+	struct kernel_sig ksig = { .params = kparams, .count = 3 };
 	struct adhoc_request rq = request(NULL, 0);
 	struct adhoc_binding b;
 	struct diag_list diags = { 0 };

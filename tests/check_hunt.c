@@ -12,7 +12,7 @@ static const struct shape own_l = { .dims = 1, .d = { 16 } };
 
 static size_t plan(unsigned sets, bool ragged, struct hunt_trial **trials)
 {
-	return hunt_plan(&own_n, &own_l, sets, 1024, ragged, trials);
+	return hunt_plan(&own_n, &own_l, sets, 1024, ragged, false, trials);
 }
 
 static ptrdiff_t find(const struct hunt_trial *t, size_t count, enum input_set set, long long n,

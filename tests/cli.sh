@@ -356,6 +356,26 @@ check_input_sets() {
 }
 # Saved into a catalogue, a case names its kernel from the catalogue's root; a kernel
 # outside the catalogue is one its cases may not name.
+# Values the kernel must leave, as a list or a file named from the current folder (the
+# kernel's file elsewhere); a mismatch is the --expect's error and fails the check.
+check_expect() {
+	k=$data/kernels/doubles.cl
+	in="{name: in, buffer: int, count: N, init: {iota: 1}}"
+	run 0 check "$k" --kernel twice --global 4 --local 2 --arg "$in" --expect 'out=[2, 4, 6, 8]' &&
+		has "with 1 input set: 2 of 2 runs ran to the end; 0 runs left other values than --expect gives" &&
+		run 1 check "$k" --kernel twice --global 4 --local 2 --arg "$in" --expect 'out=[2, 4, 6, 9]' &&
+		has "--expect 1: error: out[3]: got 8, want 9; 1 of 4 elements differ" &&
+		(cd "$data/data" && "$CLHARNESS" check ../kernels/doubles.cl --kernel twice --global 4 --local 2 \
+			--arg "{name: in, buffer: int, count: N, init: {file: ../data/doubled_1_to_4.bin}}" \
+			--expect out=doubled_1_to_4.bin >"$out" 2>&1; [ $? -eq 1 ]) &&
+		has "--expect 1: error: out[0]: got 4, want 2" &&
+		run 2 check "$k" --kernel twice --global 4 --local 2 --expect 'out=[2, 4, 6, 8]' &&
+		has "give buffer 'in' with --arg"
+}
+case_values() {
+	run 1 run --device pocl "$data/cases/expected_values.yaml" &&
+		has "out[3]: got 8, want 9; 1 of 4 elements differ (as the values: list holds)"
+}
 check_save() {
 	cp "$data/kernels/copy.cl" "$tree/kernels/" &&
 		run 0 check "$tree/kernels/copy.cl" --kernel copy --global 64 --local 16 --save "$tree/cases/t/saved.yaml" &&
@@ -416,6 +436,8 @@ check "--bless needs oclgrind" bless_needs_oclgrind
 check "check names a deleted barrier's race, its two lines and the memory space" check_names_the_race
 check "check runs input sets and says which one exposed each finding" check_input_sets
 check "check --save writes a case that run loads, naming its kernel from the catalogue's root" check_save
+check "check --expect compares an output with a list or a data file, found from the current folder" check_expect
+check "a case's reference: {values: [...]} is the output it must hold" case_values
 check "check reports a wrong --arg as --arg N and runs nothing" check_bad_arg
 check "suppressed findings are listed, fail nothing, and unmatched suppressions are warned of" suppressions
 check "check launches in two dimensions with --global 32x16 --local 8x8" check_two_dimensions

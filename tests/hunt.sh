@@ -58,8 +58,22 @@ json_lines() {
 	run 1 hunt --json --budget 20 -j 2 "$top/kernels/shift/across_groups_barrier.cl" \
 		--kernel shift_after_barrier --global 64 --local 16 &&
 		grep -q '^{"target":"[^"]*across_groups_barrier.cl","finding":{"severity":"error","kind":"race".*"first_trial":[0-9]*,"plain_run":false,"first":{"inputs":"[a-z0-9-]*","N":[0-9]*,"L":[0-9]*,"build":"as-written"}.*"smallest":{.*"shrunk":\(true\|false\),"saved":null}$' "$out" &&
-		grep -q '^{"target":"[^"]*across_groups_barrier.cl","summary":{"trials":[0-9]*,"trials_run":[0-9]*,.*"errors":1,"warnings":0,"by_plain_run":0,.*"optimised_left_out":null,"cut_short":\(null\|"budget"\)}}$' "$out" &&
+		grep -q '^{"target":"[^"]*across_groups_barrier.cl","summary":{"trials":[0-9]*,"trials_run":[0-9]*,.*"errors":1,"warnings":0,"by_plain_run":0,.*"optimised_left_out":null,"fixed_group":null,"cut_short":\(null\|"budget"\)}}$' "$out" &&
 		! grep -q "note:" "$out"
+}
+# A kernel that needs its work-group shape keeps it: no finding from shapes the
+# application never launches.
+group_shape_kept() {
+	run 0 hunt --budget 10 -j 2 "$CLH_TEST_DATA/kernels/tile_of_sixteen.cl" --kernel tiled \
+		--global 64 --local 16 &&
+		has "0 errors and 0 warnings found" &&
+		has "no other work-group shape was tried: its local array tile (line 6) is sized for work-groups of 16" &&
+		run 0 hunt --budget 10 -j 2 "$CLH_TEST_DATA/kernels/required_group.cl" --kernel reqd \
+			--global 64 --local 8 &&
+		has "the kernel requires work-groups of 8x1x1 (reqd_work_group_size)" &&
+		run 1 hunt --budget 10 -j 2 --fixed-local "$top/kernels/shift/across_groups_barrier.cl" \
+			--kernel shift_after_barrier --global 64 --local 16 &&
+		has "--fixed-local keeps work-groups of 16"
 }
 usage() {
 	run 2 hunt "$top/kernels/shift/across_groups_barrier.cl" &&
@@ -74,5 +88,6 @@ check "a kernel with its barrier gives no finding anywhere in the sweep" fixed_t
 check "sim_build: optimised simulates the optimised program" optimised_build_is_real
 check "an optimised build Oclgrind cannot simulate is left out of the sweep, and said so" unsimulable_build_left_out
 check "--json writes each finding with its trials, then the sweep's counts" json_lines
+check "a kernel that needs its work-group shape is hunted at that shape alone" group_shape_kept
 check "a kernel file without --kernel, or a budget of 0, is a usage error" usage
 echo "1..$n"

@@ -804,23 +804,59 @@ static void parse_kernel_reference(struct loader *ld, struct fy_node *ref, struc
 	}
 }
 
-/* reference: {file: out.npy}: the expected values of `out` as a data file holds them,
- * compared exactly; the check's other keys (count) are read as for any reference. */
+/* reference: {values: [1, 2, 3]}: the expected values written out, a scalar each (a
+ * vector's lanes in turn), into *data of the buffer's type. Returns the text the reports
+ * name them by. */
+static char *read_values(struct loader *ld, struct fy_node *node, struct src_pos at,
+			 const struct buffer_decl *buf, struct data_file *data)
+{
+	struct src_pos pos = yr_pos(node, at);
+	if (!fy_node_is_sequence(node) || fy_node_sequence_item_count(node) == 0) {
+		yr_error(&ld->r, pos,
+			 "values: is a list of the expected values, [1, 2, 3], found %s",
+			 yr_kind(node));
+		return NULL;
+	}
+	size_t n = (size_t)fy_node_sequence_item_count(node);
+	if (n % buf->lanes != 0) {
+		char type[ELEM_NAME_MAX];
+		yr_error(&ld->r, pos, "values: holds %zu values, no whole number of %s elements", n,
+			 elem_type_text(buf->type, buf->lanes, type));
+		return NULL;
+	}
+	*data = (struct data_file){ .type = buf->type, .count = n, .shape = xstrdup("values") };
+	data->data = xcalloc(n, elem_size(buf->type));
+	for (size_t i = 0; i < n; i++) {
+		double v = 0;
+		yr_number(&ld->r, fy_node_sequence_get_by_index(node, (int)i), pos,
+			  "an expected value", &v);
+		elem_set(buf->type, data->data, i, v);
+	}
+	if (buf->lanes == 3)
+		data_file_pad_lanes(data, 3, 4);
+	return xstrdup("the values: list");
+}
+
+/* reference: {file: out.npy} or {values: [1, 2, 3]}: the expected values of `out` as a
+ * data file or the case itself holds them, compared exactly; the check's other keys
+ * (count) are read as for any reference. */
 static void parse_file_reference(struct loader *ld, struct fy_node *ref, struct buffer_decl *out,
 				 struct check *check)
 {
-	static const char *const keys[] = { "file", NULL };
+	static const char *const keys[] = { "file", "values", NULL };
 	yr_reject_unknown_keys(&ld->r, ref, "a reference", keys);
 	check->ref = ref_file();
-	struct fy_node *file = yr_get(ref, "file");
-	if (file == NULL) {
-		if (!yr_misspelt(&ld->r, ref, "file"))
+	struct fy_node *file = yr_get(ref, "file"), *values = yr_get(ref, "values");
+	if ((file == NULL) == (values == NULL)) {
+		if (!yr_misspelt(&ld->r, ref, "file") && !yr_misspelt(&ld->r, ref, "values"))
 			yr_error(&ld->r, check->reference_pos,
-				 "a reference mapping names a data file: reference: {file: "
-				 "out.npy}");
+				 "a reference mapping holds the expected values: reference: {file: "
+				 "out.npy} or reference: {values: [1, 2, 3]}, one of them");
 		return;
 	}
-	check->expected_file = read_data(ld, file, check->reference_pos, out, &check->expected);
+	check->expected_file =
+		file ? read_data(ld, file, check->reference_pos, out, &check->expected)
+		     : read_values(ld, values, check->reference_pos, out, &check->expected);
 }
 
 /* of, group and shift say how a computed reference is computed: beside any other kind

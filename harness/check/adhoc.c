@@ -147,6 +147,53 @@ static const char *kind_words(enum arg_kind kind)
 	return kind == ARG_BUFFER ? "a buffer" : kind == ARG_LOCAL ? "a local buffer" : "a scalar";
 }
 
+/* Whether --expect gives values for the buffer called `name`. */
+static bool expected(const struct adhoc_request *rq, const char *name)
+{
+	size_t len = strlen(name);
+	for (size_t i = 0; i < rq->nexpects; i++)
+		if (strncmp(rq->expects[i], name, len) == 0 && rq->expects[i][len] == '=')
+			return true;
+	return false;
+}
+
+/* Checks each --expect against the signature: it names a buffer the kernel may write,
+ * and every other buffer is given with --arg, since the expected values are those of one
+ * set of inputs, which the signature's would not be. */
+static void bind_expects(const struct adhoc_request *rq, const struct kernel_sig *sig,
+			 const struct adhoc_binding *binding, struct diag_list *diags)
+{
+	for (size_t i = 0; i < rq->nexpects; i++) {
+		char *where = xasprintf("--expect %zu", i + 1);
+		const char *eq = strchr(rq->expects[i], '=');
+		size_t len = eq ? (size_t)(eq - rq->expects[i]) : 0;
+		size_t p = sig->count;
+		for (size_t q = 0; q < sig->count && p == sig->count; q++)
+			if (strlen(sig->params[q].name) == len &&
+			    strncmp(sig->params[q].name, rq->expects[i], len) == 0)
+				p = q;
+		if (p == sig->count)
+			diag_add(diags, DIAG_ERROR, where, 0, 0,
+				 "%s has no parameter '%.*s' for these values", rq->kernel,
+				 (int)len, rq->expects[i]);
+		else if (sig->params[p].kind != ARG_BUFFER || sig->params[p].read_only)
+			diag_add(diags, DIAG_ERROR, where, 0, 0,
+				 "'%s' is no buffer the kernel writes, so it has no values to "
+				 "expect",
+				 sig->params[p].name);
+		free(where);
+	}
+	for (size_t p = 0; rq->nexpects && p < sig->count; p++) {
+		if (!expected(rq, sig->params[p].name) && sig->params[p].kind == ARG_BUFFER &&
+		    binding->spec_of[p] < 0)
+			diag_add(
+				diags, DIAG_ERROR, "--expect", 0, 0,
+				"the expected values come from inputs the signature does not know: "
+				"give buffer '%s' with --arg, with the values they came from",
+				sig->params[p].name);
+	}
+}
+
 /* Says that parameter p, left to the signature, cannot be made, and what to write
  * instead: at its own place in the kernel's file where clang read it, else at the file. */
 static void refuse_param(const struct adhoc_request *rq, size_t p, const struct kernel_param *param,
@@ -237,6 +284,7 @@ int adhoc_bind(const struct adhoc_request *rq, const struct kernel_sig *sig,
 		free(spec.name);
 		free(where);
 	}
+	bind_expects(rq, sig, binding, diags);
 	for (size_t p = 0; p < sig->count; p++) {
 		enum elem_type type;
 		unsigned lanes;
@@ -487,6 +535,28 @@ static char *single_quoted(const char *text)
 	return strbuf_take(&q);
 }
 
+/* The check: section of --expect, each buffer against its values, as a case says it:
+ * reference: {file: ...} or {values: [...]}. "" without one. Caller frees. */
+static char *expected_checks(const struct adhoc_request *rq)
+{
+	struct strbuf out = { 0 };
+	for (size_t i = 0; i < rq->nexpects; i++) {
+		const char *eq = strchr(rq->expects[i], '=');
+		const char *value = eq + 1;
+		strbuf_puts(&out, i ? "" : "check:\n");
+		if (*value == '[') {
+			strbuf_printf(&out, "  %.*s: {reference: {values: %s}}\n",
+				      (int)(eq - rq->expects[i]), rq->expects[i], value);
+		} else {
+			char *quoted = single_quoted(value);
+			strbuf_printf(&out, "  %.*s: {reference: {file: '%s'}}\n",
+				      (int)(eq - rq->expects[i]), rq->expects[i], quoted);
+			free(quoted);
+		}
+	}
+	return strbuf_take(&out);
+}
+
 char *adhoc_case_text(const struct adhoc_request *rq, const struct kernel_sig *sig,
 		      const struct adhoc_binding *binding, enum input_set set,
 		      const char *kernel_file, int *spec_line)
@@ -533,6 +603,7 @@ char *adhoc_case_text(const struct adhoc_request *rq, const struct kernel_sig *s
 		      options ? "options: '" : "", options ? options : "", options ? "'\n" : "",
 		      sig->count == 0 ? " []" : "");
 	free(options);
+	char *checks = expected_checks(rq);
 	free(sizes);
 	free(sim_sizes);
 	free(locals);
@@ -542,16 +613,32 @@ char *adhoc_case_text(const struct adhoc_request *rq, const struct kernel_sig *s
 		for (const char *c = out.data; *c; c++)
 			line += *c == '\n';
 		strbuf_puts(&out, "  - ");
+		struct strbuf arg = { 0 };
 		long long given = binding->spec_of[p];
 		if (given >= 0) {
-			given_arg(&out, rq->specs[given], &sig->params[p]);
+			given_arg(&arg, rq->specs[given], &sig->params[p]);
 			spec_line[given] = line;
 		} else {
-			generated_arg(&out, rq, &sig->params[p], binding->records[p], set);
-			strbuf_puts(&out, "  # from the signature");
+			generated_arg(&arg, rq, &sig->params[p], binding->records[p], set);
 		}
-		strbuf_puts(&out, "\n");
+		/* A buffer --expect checks is read back, as a case's checked buffer is. */
+		char *close = expected(rq, sig->params[p].name) ? strrchr(arg.data, '}') : NULL;
+		if (close)
+			strbuf_printf(&out, "%.*s, output: true%s", (int)(close - arg.data),
+				      arg.data, close);
+		else
+			strbuf_puts(&out, arg.data);
+		strbuf_free(&arg);
+		strbuf_puts(&out, given >= 0 ? "\n" : "  # from the signature\n");
 	}
+	/* Each --expect's check, a line each after "check:". */
+	int line = 1;
+	for (const char *c = out.data; *c; c++)
+		line += *c == '\n';
+	for (size_t i = 0; i < rq->nexpects; i++)
+		spec_line[rq->nspecs + i] = line + 1 + (int)i;
+	strbuf_puts(&out, checks);
+	free(checks);
 	return strbuf_take(&out);
 }
 
@@ -563,6 +650,14 @@ struct outputs {
 	struct kept_buffer *kept;
 	size_t nkept;
 };
+
+/* "--arg 2" or "--expect 1": the option whose line of the generated case is line i of
+ * spec_line (the --args first, then the --expects). Caller frees. */
+static char *spec_origin(const struct adhoc_request *rq, size_t i)
+{
+	return i < rq->nspecs ? xasprintf("--arg %zu", i + 1)
+			      : xasprintf("--expect %zu", i - rq->nspecs + 1);
+}
 
 /* What the check gathers while its results come in. */
 struct check_state {
@@ -577,6 +672,7 @@ struct check_state {
 	size_t noutputs;
 	bool failed;
 	struct run_tally tally;
+	size_t wrong; /* runs whose output --expect's values did not match */
 };
 
 static void check_emit(void *ctx, struct result *r)
@@ -597,7 +693,9 @@ static void check_emit(void *ctx, struct result *r)
 	run_tally_take(&st->tally, r);
 	bool lost = r->verdict != VERDICT_PASS && r->verdict != VERDICT_WRONG_OUTPUT &&
 		    r->verdict != VERDICT_SKIP && r->findings.count == 0;
-	st->failed |= finding_list_has_errors(&r->findings) || lost;
+	/* Only --expect gives a check an output to be wrong. */
+	st->failed |=
+		finding_list_has_errors(&r->findings) || lost || r->output == VERDICT_WRONG_OUTPUT;
 	if (r->nkept > 0) {
 		st->outputs = xreallocarray(st->outputs, st->noutputs + 1, sizeof *st->outputs);
 		st->outputs[st->noutputs++] =
@@ -605,14 +703,16 @@ static void check_emit(void *ctx, struct result *r)
 		r->kept = NULL;
 		r->nkept = 0;
 	}
-	/* A case error at a --arg's line of the generated case is that --arg's. */
-	for (size_t i = 0; r->file && i < st->rq->nspecs; i++) {
+	/* A case error at a --arg's line of the generated case is that --arg's; a check's,
+	 * the --expect's. */
+	for (size_t i = 0; r->file && i < st->rq->nspecs + st->rq->nexpects; i++) {
 		if (strcmp(r->file, st->label) != 0 || r->line != st->spec_line[i])
 			continue;
 		free(r->file);
-		r->file = xasprintf("--arg %zu", i + 1);
+		r->file = spec_origin(st->rq, i);
 		r->line = r->col = 0;
 	}
+	st->wrong += r->output == VERDICT_WRONG_OUTPUT;
 	/* The text report lists each finding once, after the runs, with its input sets. */
 	if (st->rp->format == REPORT_TEXT)
 		finding_list_free(&r->findings);
@@ -643,20 +743,22 @@ static bool compare_outputs(const struct adhoc_request *rq, const struct outputs
 	return false;
 }
 
-/* Maps the loader's diagnostics on a --arg's line of the generated case onto that --arg. */
+/* Maps the loader's diagnostics on a --arg's or --expect's line of the generated case
+ * onto it. */
 static void place_in_specs(struct diag_list *diags, const struct adhoc_request *rq,
 			   const int *spec_line)
 {
 	for (size_t d = 0; d < diags->count; d++) {
-		for (size_t i = 0; i < rq->nspecs; i++) {
+		for (size_t i = 0; i < rq->nspecs + rq->nexpects; i++) {
 			if (diags->items[d].line != spec_line[i])
 				continue;
 			free(diags->items[d].file);
-			diags->items[d].file = xasprintf("--arg %zu", i + 1);
+			diags->items[d].file = spec_origin(rq, i);
 			diags->items[d].line = 0;
 			diags->items[d].col = 0;
-			char *message =
-				xasprintf("%s (in '%s')", diags->items[d].message, rq->specs[i]);
+			char *message = xasprintf("%s (in '%s')", diags->items[d].message,
+						  i < rq->nspecs ? rq->specs[i]
+								 : rq->expects[i - rq->nspecs]);
 			free(diags->items[d].message);
 			diags->items[d].message = message;
 		}
@@ -818,7 +920,7 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 
 	struct adhoc_binding binding = { 0 };
 	struct diag_list diags = { 0 };
-	int *spec_line = xcalloc(rq->nspecs + 1, sizeof *spec_line);
+	int *spec_line = xcalloc(rq->nspecs + rq->nexpects + 1, sizeof *spec_line);
 	/* Named as if it stood in the current folder, the generated case finds the kernel by
 	 * the very path the user gave, which its reports then show. */
 	const char *slash = strrchr(rq->kernel_path, '/');
@@ -841,6 +943,8 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 		 * scalar-tail set gives it a ragged last group as well. */
 		bool wanted = s < SET_CHECK_COUNT ||
 			      (st.shrunk && s == SET_SCALAR_TAIL && rq->local.d[0] > 1);
+		/* Expected values are those of the inputs given, which one set keeps. */
+		wanted &= rq->nexpects == 0 || s == SET_RANDOM;
 		if (!wanted || !adhoc_set_applies((enum input_set)s, &sig, &binding))
 			continue;
 		char *text = adhoc_case_text(rq, &sig, &binding, (enum input_set)s, rq->kernel_path,
@@ -859,6 +963,15 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 				tc->buffers[tc->steps[0].args[p].buffer].output = true;
 		st.cases[s] = tc;
 		cases[ncases++] = tc;
+	}
+	if (rq->nexpects && st.shrunk) {
+		fprintf(stderr,
+			"clharness: --expect gives the values of the whole launch, which Oclgrind "
+			"cannot simulate in time (over %d work-items): expect the values of a "
+			"smaller launch, or check without --expect\n",
+			SHAPE_SIMULATED_ITEMS);
+		status = 2;
+		goto out;
 	}
 	if (rq->save_path && save_case(rq, &sig, &binding) < 0) {
 		status = 2;
@@ -920,6 +1033,9 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 	strbuf_printf(&summary, "check: %s on %zu target%s with %zu input set%s: ", rq->kernel,
 		      sel.count, sel.count == 1 ? "" : "s", ncases, ncases == 1 ? "" : "s");
 	run_tally_text(&summary, &st.tally, "runs");
+	if (rq->nexpects)
+		strbuf_printf(&summary, "; %zu run%s left other values than --expect gives",
+			      st.wrong, st.wrong == 1 ? "" : "s");
 	strbuf_printf(&summary,
 		      "; %zu error%s and %zu warning%s found%s; outputs differ between targets "
 		      "for %zu input set%s; %.2f s\n",

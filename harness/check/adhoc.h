@@ -24,6 +24,10 @@ struct adhoc_request {
 	struct shape local;  /* --local 16x16, as many dimensions as global */
 	char **specs;	     /* --arg texts, in order */
 	const char *options; /* build options (-D, -I, -cl-std=...), or NULL */
+	/* --expect NAME=FILE or NAME=[v, ...]: the values buffer NAME must hold after the
+	 * launch, a data file (an absolute path) or a YAML list. */
+	char **expects;
+	size_t nexpects;
 	size_t nspecs;
 	char **patterns; /* --device; none: every device and oclgrind */
 	size_t npatterns;
@@ -99,7 +103,8 @@ bool adhoc_set_applies(enum input_set set, const struct kernel_sig *sig,
 
 /* The case file for input set `set`, with the kernel file named as `kernel_file` (a path
  * that resolves from where the case is loaded or saved). Caller frees. Sets spec_line[i]
- * to the line of --arg i, so the loader's diagnostics can be placed in the --arg. */
+ * to the line of --arg i, and spec_line[nspecs + i] to that of --expect i's check, so
+ * the loader's diagnostics and the checks' results can be placed in the option. */
 char *adhoc_case_text(const struct adhoc_request *rq, const struct kernel_sig *sig,
 		      const struct adhoc_binding *binding, enum input_set set,
 		      const char *kernel_file, int *spec_line);

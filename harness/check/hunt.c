@@ -117,7 +117,8 @@ static int by_cost(const void *a, const void *b)
 }
 
 size_t hunt_plan(const struct shape *n_own, const struct shape *l_own, unsigned sets,
-		 unsigned long long max_group, bool ragged, struct hunt_trial **trials)
+		 unsigned long long max_group, bool ragged, bool fixed_group,
+		 struct hunt_trial **trials)
 {
 	struct plan_list pl = { 0 };
 	/* The plain run first: what one simulated run of the case would show; then its
@@ -126,7 +127,13 @@ size_t hunt_plan(const struct shape *n_own, const struct shape *l_own, unsigned 
 	add_trial(&pl, &(struct hunt_trial){
 			       .set = SET_RANDOM, .n = *n_own, .l = *l_own, .optimised = true });
 	struct shape *groups;
-	size_t ngroups = group_shapes(n_own->dims, max_group, &groups);
+	size_t ngroups = 1;
+	if (fixed_group) {
+		groups = xmalloc(sizeof *groups);
+		groups[0] = *l_own;
+	} else {
+		ngroups = group_shapes(n_own->dims, max_group, &groups);
+	}
 	struct plan_list rest = { 0 };
 	for (size_t g = 0; g < ngroups; g++) {
 		const struct shape *l = &groups[g];
@@ -320,8 +327,9 @@ struct hunt_state {
 	size_t ntrials;
 	size_t begin; /* the first trial the children run: those before it have run */
 	size_t done, not_applicable;
-	struct run_tally tally; /* the trials that applied, by what became of them */
-	char *skip_why;		/* the first skip's reason */
+	struct run_tally tally;	 /* the trials that applied, by what became of them */
+	const char *fixed_group; /* why the sweep kept the own work-group shape, or NULL */
+	char *skip_why;		 /* the first skip's reason */
 	/* The last build error or crash of an optimised trial; VERDICT_PASS: none. */
 	enum verdict optimised_broke;
 	size_t suppressed; /* findings a case's suppress: list matched, left out */
@@ -834,6 +842,11 @@ static void report_hunt_json(const struct hunt_target *t, const struct hunt_stat
 		json_string(out, verdict_name(optimised_broke));
 	else
 		strbuf_puts(out, "null");
+	strbuf_puts(out, ",\"fixed_group\":");
+	if (st->fixed_group)
+		json_string(out, st->fixed_group);
+	else
+		strbuf_puts(out, "null");
 	strbuf_puts(out, ",\"cut_short\":");
 	if (cut_short)
 		json_string(out, interrupt_signal() ? "stopped" : "budget");
@@ -897,6 +910,8 @@ static size_t report_hunt(const struct hunt_target *t, struct hunt_state *st, un
 	if (st->suppressed)
 		strbuf_printf(&text, "; %zu suppressed finding%s left out", st->suppressed,
 			      st->suppressed == 1 ? "" : "s");
+	if (st->fixed_group)
+		strbuf_printf(&text, "; no other work-group shape was tried: %s", st->fixed_group);
 	if (cut_short)
 		strbuf_printf(&text, "; %s before %zu trial%s ran",
 			      interrupt_signal() ? "stopped" : "the budget ran out",
@@ -951,6 +966,38 @@ static int target_model(const struct hunt_target *t, struct shape *n, struct sha
 	return 0;
 }
 
+/* Why the sweep must keep the target's own work-group shape `l`, or NULL where it may
+ * try others: the kernel requires it (reqd_work_group_size), the user said so
+ * (--fixed-local), or a local array of the kernel is sized for it, so that any larger
+ * group would run past the array: findings from shapes the application never launches
+ * would be no bugs of it. Caller frees. */
+static char *fixed_group_reason(const struct hunt_target *t, const struct hunt_request *rq,
+				const struct shape *l)
+{
+	if (t->rq == NULL)
+		return NULL;
+	char text[SHAPE_TEXT_MAX];
+	shape_format(l, text);
+	if (t->sig.reqd_local[0])
+		return xasprintf("the kernel requires work-groups of %zux%zux%zu "
+				 "(reqd_work_group_size)",
+				 t->sig.reqd_local[0], t->sig.reqd_local[1], t->sig.reqd_local[2]);
+	if (rq->fixed_local)
+		return xasprintf("--fixed-local keeps work-groups of %s", text);
+	const struct kernel_source *src = &t->binding.source;
+	for (size_t i = 0; t->binding.have_source && i < src->nlocals; i++) {
+		const struct src_local_array *a = &src->locals[i];
+		for (unsigned k = 0; k < a->ndims; k++)
+			for (unsigned d = 0; d < l->dims; d++)
+				if (l->d[d] > 1 && a->dims[k] == l->d[d])
+					return xasprintf(
+						"its local array %s (line %d) is sized for "
+						"work-groups of %s",
+						a->name, a->line, text);
+	}
+	return NULL;
+}
+
 /* Hunts one target. Returns -1 when it cannot be hunted, else its exit status: 1 for
  * errors found, trials cut short or none that ran to its end, EXIT_SKIP when every trial
  * was a skip, 0 otherwise. */
@@ -963,7 +1010,9 @@ static int hunt_one(const struct hunt_target *t, const struct hunt_request *rq, 
 	if (target_model(t, &n, &l, &sets, &ragged) < 0)
 		return -1;
 	struct hunt_trial *trials;
-	size_t ntrials = hunt_plan(&n, &l, sets, SIMULATOR_MAX_GROUP, ragged, &trials);
+	char *fixed = fixed_group_reason(t, rq, &l);
+	size_t ntrials =
+		hunt_plan(&n, &l, sets, SIMULATOR_MAX_GROUP, ragged, fixed != NULL, &trials);
 	uint64_t start = clock_now_ns();
 	uint64_t deadline = start + (uint64_t)(budget_s * 1e9);
 	/* The plain run and its optimised twin come first, alone: Oclgrind 21.10 crashes
@@ -1007,7 +1056,9 @@ static int hunt_one(const struct hunt_target *t, const struct hunt_request *rq, 
 		if (rq->save_dir)
 			f->saved = save_reproducer(t, f, i, rq->save_dir);
 	}
+	st.fixed_group = fixed;
 	size_t errors = report_hunt(t, &st, jobs, cut_short, optimised_broke, rp);
+	free(fixed);
 	for (size_t i = 0; i < st.nfound; i++) {
 		finding_free(&st.found[i].finding);
 		free(st.found[i].saved);
@@ -1052,7 +1103,8 @@ int hunt_run(const struct hunt_request *rq, struct reporter *rp)
 		t.label = rq->kernel->kernel_path;
 		const char *slash = strrchr(t.label, '/');
 		t.text_label = slash ? slash + 1 : t.label;
-		t.spec_line = xcalloc(rq->kernel->nspecs + 1, sizeof *t.spec_line);
+		t.spec_line = xcalloc(rq->kernel->nspecs + rq->kernel->nexpects + 1,
+				      sizeof *t.spec_line);
 		int prepared = adhoc_prepare(rq->kernel, rp, &t.sig, &t.binding);
 		if (prepared != 0)
 			status = prepared;

@@ -15,6 +15,7 @@
 struct hunt_request {
 	char **cases; /* case files */
 	size_t ncases;
+	bool fixed_local; /* --fixed-local: the kernel form's --local is the only shape */
 	const struct adhoc_request *kernel; /* or one kernel as check takes it; NULL: none */
 	double budget_s;		    /* wall clock for the whole hunt */
 	unsigned jobs;			    /* simulator runs side by side (0: every core) */
@@ -35,11 +36,12 @@ struct hunt_trial {
  * input buffers can take the sets `sets` (a bit per enum input_set), on a simulator
  * that takes work-groups of up to max_group items: the own shape with random inputs
  * first, the plain run, and second the same optimised; then every input set, work-group size (1, 2,
- * 4, ... up to max_group, in each dimension alone and in all at once), group count (one, two,
- * three; where ragged, also N that is no multiple of L) and build, the cheapest first. Caller frees
- * *trials. */
+ * 4, ... up to max_group, in each dimension alone and in all at once; `fixed_group`: l_own
+ * alone, for a kernel that needs it), group count (one, two, three; where ragged, also N
+ * that is no multiple of L) and build, the cheapest first. Caller frees *trials. */
 size_t hunt_plan(const struct shape *n_own, const struct shape *l_own, unsigned sets,
-		 unsigned long long max_group, bool ragged, struct hunt_trial **trials);
+		 unsigned long long max_group, bool ragged, bool fixed_group,
+		 struct hunt_trial **trials);
 
 /* Describes a trial: "zeros inputs, N=24 L=8, optimised build". */
 void hunt_trial_text(const struct hunt_trial *t, char *buf, size_t size);

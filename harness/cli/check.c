@@ -1,17 +1,26 @@
 /* check.c - clharness check: one kernel checked without a case file. */
 #include "config.h"
 
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "base/interrupt.h"
+#include "base/util.h"
 #include "cli/commands.h"
 #include "cli/shared.h"
 
-enum { OPT_SAVE = CLI_OWN };
+enum { OPT_SAVE = CLI_OWN, OPT_EXPECT };
 
 static const struct cli_option check_opts[] = {
 	CLI_OPT_KERNEL_FORM,
 	CLI_OPT_DEVICE("check on the devices NAME selects: " CLI_DEVICE_PATTERN_HELP
 		       " (default: every device and oclgrind)"),
 	{ OPT_SAVE, "save", "FILE", "also write the equivalent case file" },
+	{ OPT_EXPECT, "expect", "NAME=VALUES",
+	  "the values buffer NAME must hold after the launch: a data file (.npy, or .bin of "
+	  "the buffer's type, found from the current folder) or a list, 'out=[1, 2, 3]'; every "
+	  "other buffer is then given with --arg, and one input set runs; repeatable" },
 	CLI_OPT_SUPPRESSIONS("findings meant to be there, as for run"),
 	CLI_OPT_JSON("print JSON Lines, one object per result"),
 	CLI_OPT_TIMEOUT("kill a run with no result after S seconds (default 60)"),
@@ -33,6 +42,28 @@ const struct cli_command cli_check = {
 	.main = check_main,
 };
 
+/* --expect NAME=VALUES, a file named by its absolute path so that the generated case,
+ * and a saved one, find it wherever they stand. NULL after a usage error. */
+static char *expect_option(const char *value)
+{
+	const char *eq = strchr(value, '=');
+	if (eq == NULL || eq == value || eq[1] == '\0') {
+		cli_usage_error("--expect takes NAME=FILE or NAME=[v, ...], found '%s'", value);
+		return NULL;
+	}
+	if (eq[1] == '[')
+		return xstrdup(value);
+	char *real = realpath(eq + 1, NULL);
+	if (real == NULL) {
+		cli_usage_error("--expect %s: cannot read '%s': %s", value, eq + 1,
+				strerror(errno));
+		return NULL;
+	}
+	char *expect = xasprintf("%.*s=%s", (int)(eq - value), value, real);
+	free(real);
+	return expect;
+}
+
 static int check_main(int argc, char **argv)
 {
 	struct cli_shared shared = { .timeout_s = 60 };
@@ -41,10 +72,25 @@ static int check_main(int argc, char **argv)
 	cli_parser_open(&p, &cli_check, argc, argv);
 	int id;
 	char *value;
-	while ((id = cli_next_own(&p, &shared, &value)) >= 0)
-		if (id == OPT_SAVE)
+	char **expects = NULL;
+	size_t nexpects = 0;
+	while ((id = cli_next_own(&p, &shared, &value)) >= 0) {
+		if (id == OPT_SAVE) {
 			shared.kernel.save_path = value;
+		} else if (id == OPT_EXPECT) {
+			char *expect = expect_option(value);
+			if (expect == NULL) {
+				p.status = EXIT_USAGE;
+				id = CLI_STOP;
+				break;
+			}
+			expects = xreallocarray(expects, nexpects + 1, sizeof *expects);
+			expects[nexpects++] = expect;
+		}
+	}
 	cli_parser_close(&p);
+	shared.kernel.expects = expects;
+	shared.kernel.nexpects = nexpects;
 	int status = p.status;
 	if (id == CLI_STOP)
 		goto out;
@@ -63,6 +109,9 @@ static int check_main(int argc, char **argv)
 	if (interrupt_signal())
 		status = cli_stopped_status();
 out:
+	for (size_t i = 0; i < nexpects; i++)
+		free(expects[i]);
+	free(expects);
 	cli_shared_free(&shared);
 	return status;
 }

@@ -10,12 +10,16 @@
 #include "cli/commands.h"
 #include "cli/shared.h"
 
-enum { OPT_BUDGET = CLI_OWN, OPT_SAVE_DIR };
+enum { OPT_BUDGET = CLI_OWN, OPT_SAVE_DIR, OPT_FIXED_LOCAL };
 
 static const struct cli_option hunt_opts[] = {
 	CLI_OPT_KERNEL_FORM,
 	{ OPT_BUDGET, "budget", "S",
 	  "seconds for the whole hunt, shared by its cases (default 60)" },
+	{ OPT_FIXED_LOCAL, "fixed-local", NULL,
+	  "the kernel needs its --local work-group shape: the sweep tries no other (it keeps it "
+	  "by itself where the kernel requires one, reqd_work_group_size, or a local array is "
+	  "sized for it)" },
 	CLI_OPT_JOBS("simulator runs side by side (default: every core)"),
 	CLI_OPT_TIMEOUT("one trial's wall-clock limit (default 60)"),
 	CLI_OPT_SUPPRESSIONS("findings meant to be there, left out of the hunt and counted (as "
@@ -58,7 +62,9 @@ static int hunt_main(int argc, char **argv)
 	char *value;
 	while ((id = cli_next_own(&p, &shared, &value)) >= 0) {
 		unsigned seconds;
-		if (id == OPT_SAVE_DIR) {
+		if (id == OPT_FIXED_LOCAL) {
+			rq.fixed_local = true;
+		} else if (id == OPT_SAVE_DIR) {
 			rq.save_dir = value;
 		} else if (id == OPT_BUDGET) {
 			if (cli_seconds("budget", value, &seconds) < 0) {

@@ -54,6 +54,9 @@ struct kernel_param {
 struct kernel_sig {
 	struct kernel_param *params;
 	size_t count;
+	/* The work-group size the kernel requires (reqd_work_group_size), a dimension each;
+	 * all 0 where it requires none. */
+	size_t reqd_local[3];
 };
 
 void kernel_sig_free(struct kernel_sig *sig);

@@ -714,6 +714,9 @@ int clexec_inspect(struct clexec *cx, const char *path, const char *kernel, cons
 			.constant = space == CL_KERNEL_ARG_ADDRESS_CONSTANT,
 		};
 	}
+	/* A driver that keeps none leaves the zeros that say "none required". */
+	clGetKernelWorkGroupInfo(k, cx->device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
+				 sizeof sig->reqd_local, sig->reqd_local, NULL);
 	clReleaseKernel(k);
 	return 0;
 }

@@ -480,12 +480,21 @@ static const struct field param_fields[] = { P(name, F_STR), P(type, F_STR),
 					     P(read_only, F_BOOL), P(constant, F_BOOL) };
 #undef P
 
+#define S(member)                                                                                  \
+	{                                                                                          \
+		.offset = offsetof(struct kernel_sig, member), .kind = F_SIZE,                     \
+		.max = SHAPE_DIM_MAX                                                               \
+	}
+static const struct field sig_fields[] = { S(reqd_local[0]), S(reqd_local[1]), S(reqd_local[2]) };
+#undef S
+
 void wire_signature(struct strbuf *out, const struct kernel_sig *sig)
 {
 	struct strbuf payload = { 0 };
 	strbuf_append(&payload, (const char *)&sig->count, sizeof sig->count);
 	for (size_t i = 0; i < sig->count; i++)
 		put_fields(&payload, &sig->params[i], param_fields, NFIELDS(param_fields));
+	put_fields(&payload, sig, sig_fields, NFIELDS(sig_fields));
 	put_frame(out, FRAME_SIGNATURE, &payload);
 	strbuf_free(&payload);
 }
@@ -503,7 +512,8 @@ int wire_read_signature(const char *p, size_t len, struct kernel_sig *sig)
 		    0)
 			break;
 	}
-	if (sig->count == count && pos == len)
+	if (sig->count == count &&
+	    get_fields(p, len, &pos, sig, sig_fields, NFIELDS(sig_fields)) == 0 && pos == len)
 		return 0;
 	kernel_sig_free(sig);
 	return -1;

@@ -429,8 +429,9 @@ static void validate_case(struct loader *ld, struct grade_check *c, struct src_p
 			continue;
 		}
 		/* The case's arguments as the parameters a driver would describe. */
-		struct kernel_sig from_case = { xcalloc(st->nargs + 1, sizeof *from_case.params),
-						st->nargs };
+		struct kernel_sig from_case = { .params = xcalloc(st->nargs + 1,
+								  sizeof *from_case.params),
+						.count = st->nargs };
 		for (size_t i = 0; i < st->nargs; i++) {
 			const struct arg *arg = &st->args[i];
 			enum elem_type type =
