@@ -179,6 +179,29 @@ START_TEST(test_a_dimension_not_divided_by_its_work_group_size_is_an_error)
 }
 END_TEST
 
+START_TEST(test_a_non_uniform_case_plans_a_smaller_last_group)
+{
+	char *path = test_data_path("cases/nd_non_uniform.yaml");
+	struct diag_list diags = { 0 };
+	struct test_case *tc = case_load(path, &diags);
+	ck_assert_msg(tc != NULL && diags.count == 0 && tc->non_uniform,
+		      "non_uniform: true loads.");
+	struct plan plan;
+	ck_assert_msg(plan_build(tc, &tc->sizes[0], &tc->locals[0], 1, &plan, &diags) == 0,
+		      "64x30 in groups of 16x4 plans when the case is non-uniform.");
+	ck_assert_msg(plan.non_uniform && plan.launches[0].global[1] == 30,
+		      "The plan launches 30 in dimension 1 and says its last group is smaller.");
+	plan_free(&plan);
+	struct shape whole = { 2, { 64, 32 } }, group = { 2, { 16, 4 } };
+	ck_assert_msg(plan_build(tc, &whole, &group, 1, &plan, &diags) == 0 && !plan.non_uniform,
+		      "At 64x32 every group is whole.");
+	plan_free(&plan);
+	case_free(tc);
+	diag_list_free(&diags);
+	free(path);
+}
+END_TEST
+
 START_TEST(test_expression_syntax_points_at_the_operator)
 {
 	expect_error("cases/bad_expression.yaml", 5, 12,
@@ -414,6 +437,7 @@ Suite *case_load_suite(void)
 	tcase_add_test(tc, test_two_dimensional_shapes_load);
 	tcase_add_test(tc, test_dimensions_that_differ_are_errors);
 	tcase_add_test(tc, test_a_dimension_not_divided_by_its_work_group_size_is_an_error);
+	tcase_add_test(tc, test_a_non_uniform_case_plans_a_smaller_last_group);
 	tcase_add_test(tc, test_expression_syntax_points_at_the_operator);
 	tcase_add_test(tc, test_division_by_zero_points_at_the_division);
 	tcase_add_test(tc, test_count_below_zero_is_an_error);

@@ -135,6 +135,12 @@ START_TEST(test_launches_too_big_to_simulate_shrink)
 	ck_assert_msg(shape_shrink_for_simulation(&tall, &tiles, &out) && out.d[0] == 16 &&
 			      out.d[1] == 32,
 		      "A dimension of fewer groups than the shrunk launch keeps its size.");
+	struct shape ragged = shape_1d(1000003);
+	ck_assert_msg(shape_is_ragged(&ragged, &l) && !shape_is_ragged(&n, &l) &&
+			      shape_shrink_for_simulation(&ragged, &l, &out) &&
+			      out.d[0] == 3 * 1024 + 1000003 % 1024 && shape_is_ragged(&out, &l),
+		      "A non-uniform launch shrinks to one too, its last group as short: %lld.",
+		      out.d[0]);
 }
 END_TEST
 

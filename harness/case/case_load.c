@@ -1166,7 +1166,7 @@ static void parse_case(struct loader *ld, struct fy_node *root)
 					    "local",	"sim_local", "global",	"offset",
 					    "args",	"steps",     "check",	"racy",
 					    "seed",	"options",   "timeout", "bytes",
-					    "suppress", "sim_build", NULL };
+					    "suppress", "sim_build", "non_uniform", NULL };
 	struct test_case *tc = ld->tc;
 	struct src_pos top = { 1, 1 };
 	if (!yr_require_mapping(&ld->r, root, top, "a case file"))
@@ -1184,6 +1184,8 @@ static void parse_case(struct loader *ld, struct fy_node *root)
 				 "an about line saying what the case shows (about: ...)");
 	if ((v = yr_get(root, "racy")) != NULL)
 		yr_bool(&ld->r, v, top, "racy", &tc->racy);
+	if ((v = yr_get(root, "non_uniform")) != NULL)
+		yr_bool(&ld->r, v, top, "non_uniform", &tc->non_uniform);
 	if ((v = yr_get(root, "timeout")) != NULL)
 		yr_seconds(&ld->r, v, top, "timeout", 3600, &tc->timeout_s);
 	/* What one round moves, where the kernel reads a buffer more than once: bench's GB/s. */

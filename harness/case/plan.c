@@ -63,8 +63,9 @@ static struct src_pos local_pos(const struct resolver *r, const struct step *st)
 }
 
 /* The launch's NDRange: as many work-group sizes and offsets as global sizes, each global
- * size a multiple of its work-group size. */
-static void plan_ndrange(struct resolver *r, const struct step *st, struct plan_launch *launch)
+ * size a multiple of its work-group size unless the case says non_uniform. Returns
+ * whether the last work-group of some dimension is smaller. */
+static bool plan_ndrange(struct resolver *r, const struct step *st, struct plan_launch *launch)
 {
 	unsigned local_dims = st->local_dims;
 	if (local_dims == 0) {
@@ -81,7 +82,7 @@ static void plan_ndrange(struct resolver *r, const struct step *st, struct plan_
 				 : st->global_dims == 2 ? "local: [[16, 16]]"
 							: "local: [[8, 8, 4]]");
 			r->failed = true;
-			return;
+			return false;
 		}
 	} else if (local_dims != st->global_dims) {
 		diag_add(r->diags, DIAG_ERROR, r->tc->path, st->local_pos.line, st->local_pos.col,
@@ -89,7 +90,7 @@ static void plan_ndrange(struct resolver *r, const struct step *st, struct plan_
 			 "work-group size a dimension of global",
 			 st->global_dims, st->global_dims == 1 ? "" : "s", local_dims);
 		r->failed = true;
-		return;
+		return false;
 	}
 	if (st->offset_dims && st->offset_dims != st->global_dims) {
 		diag_add(r->diags, DIAG_ERROR, r->tc->path, st->offset_pos.line, st->offset_pos.col,
@@ -97,9 +98,10 @@ static void plan_ndrange(struct resolver *r, const struct step *st, struct plan_
 			 "dimension of global",
 			 st->global_dims, st->global_dims == 1 ? "" : "s", st->offset_dims);
 		r->failed = true;
-		return;
+		return false;
 	}
 	launch->dims = st->global_dims;
+	bool ragged = false;
 	for (unsigned d = 0; d < launch->dims && !r->failed; d++) {
 		launch->global[d] = (size_t)eval(r, &st->global[d], "global size", 1);
 		launch->local[d] = st->local_dims ? (size_t)eval(r, &st->local[d], "local size", 1)
@@ -108,6 +110,10 @@ static void plan_ndrange(struct resolver *r, const struct step *st, struct plan_
 			st->offset_dims ? (size_t)eval(r, &st->offset[d], "offset", 0) : 0;
 		if (r->failed || launch->global[d] % launch->local[d] == 0)
 			continue;
+		if (r->tc->non_uniform) {
+			ragged = true;
+			continue;
+		}
 		const struct pexpr *g = &st->global[d];
 		char dim[32] = "";
 		if (launch->dims > 1)
@@ -115,7 +121,8 @@ static void plan_ndrange(struct resolver *r, const struct step *st, struct plan_
 		diag_add(r->diags, DIAG_ERROR, r->tc->path, g->pos.line, g->pos.col,
 			 "global size '%s' is %zu%s at %s: not a multiple of the work-group "
 			 "size %zu; round it up, e.g. ceildiv(%s, %s) * %s, and guard the "
-			 "kernel's tail",
+			 "kernel's tail (or, for devices that launch a smaller last "
+			 "work-group, say non_uniform: true)",
 			 expr_text(g->expr), launch->global[d], dim, r->at, launch->local[d],
 			 d == 0	  ? "N"
 			 : d == 1 ? "M"
@@ -128,6 +135,7 @@ static void plan_ndrange(struct resolver *r, const struct step *st, struct plan_
 				  : "LZ");
 		r->failed = true;
 	}
+	return ragged;
 }
 
 static void plan_launch(struct resolver *r, struct plan *plan, size_t s, long long iteration)
@@ -137,7 +145,7 @@ static void plan_launch(struct resolver *r, struct plan *plan, size_t s, long lo
 	struct plan_launch *launch = &plan->launches[plan->nlaunches++];
 	launch->step = s;
 	launch->iteration = iteration;
-	plan_ndrange(r, st, launch);
+	plan->non_uniform |= plan_ndrange(r, st, launch);
 	launch->args = xcalloc(st->nargs, sizeof *launch->args);
 	launch->nargs = st->nargs;
 	for (size_t a = 0; a < st->nargs; a++) {

@@ -65,11 +65,12 @@ struct plan {
 	struct plan_launch *launches;
 	size_t nlaunches;
 	struct plan_check *checks;
+	bool non_uniform; /* some launch's global size is no multiple of its work-group size */
 };
 
 /* Resolves the case at size n and work-group shape l on a device with `cu` compute units.
  * On an expression that fails (division by zero, a count that is not positive, a global
- * size that is not a multiple of the local size, global, local and offset of different
+ * size that is not a multiple of the local size unless the case is non_uniform, global, local and offset of different
  * dimensions) adds a diagnostic at the expression's position, naming N and L, and returns
  * -1; the plan is then empty. */
 int plan_build(const struct test_case *tc, const struct shape *n, const struct shape *l,

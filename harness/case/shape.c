@@ -86,6 +86,14 @@ long long shape_volume(const struct shape *s)
 	return v;
 }
 
+bool shape_is_ragged(const struct shape *n, const struct shape *l)
+{
+	for (unsigned d = 0; d < n->dims && d < l->dims; d++)
+		if (l->d[d] > 0 && n->d[d] % l->d[d] != 0)
+			return true;
+	return false;
+}
+
 bool shape_shrink_for_simulation(const struct shape *n, const struct shape *l, struct shape *out)
 {
 	*out = *n;
@@ -95,7 +103,7 @@ bool shape_shrink_for_simulation(const struct shape *n, const struct shape *l, s
 	bool shrank = false;
 	for (unsigned d = 0; d < n->dims; d++) {
 		long long group = d < l->dims && l->d[d] > 0 ? l->d[d] : 1;
-		long long keep = group * (d == 0 ? 3 : 2);
+		long long keep = group * (d == 0 ? 3 : 2) + n->d[d] % group;
 		if (n->d[d] > keep) {
 			out->d[d] = keep;
 			shrank = true;

@@ -35,13 +35,18 @@ bool shape_equal(const struct shape *a, const struct shape *b);
 /* The product of the dimensions (1 for no shape); -1 where it overflows. */
 long long shape_volume(const struct shape *s);
 
+/* Whether some dimension of global size n is no multiple of work-group size l: the last
+ * work-group there is smaller (a non-uniform launch). */
+bool shape_is_ragged(const struct shape *n, const struct shape *l);
+
 /* The most work-items a simulated launch the user did not size for the simulator may
  * have: Oclgrind runs 10^3 to 10^4 times slower than a device, and a million items take
  * it minutes even for a kernel of one line. */
 #define SHAPE_SIMULATED_ITEMS 16384
 /* The launch a simulator runs in place of global size `n` in work-groups `l` when n is
  * too big to simulate in time: the same work-group shape, three groups along the first
- * dimension and at most two along each other, which is where work-groups meet. Returns
+ * dimension and at most two along each other, which is where work-groups meet, and a
+ * smaller last group where n has one. Returns
  * whether it shrank; `out` is n where it did not (n has SHAPE_SIMULATED_ITEMS or fewer,
  * or no more groups than that). */
 bool shape_shrink_for_simulation(const struct shape *n, const struct shape *l,

@@ -144,6 +144,7 @@ struct test_case {
 	char *options;	    /* extra program build options, may be NULL */
 	bool sim_optimised; /* sim_build: optimised: the simulator runs the optimised program */
 	bool racy;	    /* output may be wrong on real devices: recorded, not failed */
+	bool non_uniform;   /* a global size may be no multiple of the work-group size */
 	bool reference_run; /* case_load_reference's: runs a reference kernel, checks nothing */
 	unsigned timeout_s; /* a run's time limit, for a kernel that may hang; 0: the run's */
 	struct pexpr bytes; /* bytes one round moves; expr NULL: every global buffer once */

@@ -50,6 +50,13 @@ static bool param_elem(const struct kernel_param *p, enum elem_type *type, unsig
 	return ok;
 }
 
+/* Whether the parameter points to bools, which its normal type calls uchar. */
+static bool param_is_bool(const struct kernel_param *p)
+{
+	const char *t = p->type + strspn(p->type, " ");
+	return strncmp(t, "bool", 4) == 0 && strspn(t + 4, "* ") == strlen(t + 4);
+}
+
 /* The fields of a struct parameter ("struct params", "particle*"), from its definition in
  * the kernel's source. Returns 0, or -1 with why (the caller frees it). */
 static int param_struct(const struct adhoc_request *rq, const struct kernel_param *p,
@@ -484,7 +491,10 @@ static void generated_arg(struct strbuf *out, const struct adhoc_request *rq,
 		free(fields);
 		return;
 	}
-	char *init = buffer_init(set, type, rec != NULL);
+	/* Any other byte in a bool is undefined behaviour, not a finding. */
+	char *init = !param_is_bool(p)	   ? buffer_init(set, type, rec != NULL)
+		     : set == SET_ZEROS ? xstrdup("{fill: 0}")
+					   : xstrdup("{random_int: [0, 1]}");
 	/* A constant buffer is as long as a work-group: constant memory is small. */
 	strbuf_printf(out, "{name: %s, %s: %s, count: %s, init: %s}", p->name,
 		      p->constant ? "constant" : "buffer", t,
@@ -594,12 +604,16 @@ char *adhoc_case_text(const struct adhoc_request *rq, const struct kernel_sig *s
 		      "sim_sizes: [%s]\n"
 		      "local: [%s]\n"
 		      "global: %s\n"
+		      "%s"
 		      "%s%s%s"
 		      "args:%s\n",
 		      rq->kernel, adhoc_set_name(set), quoted, rq->kernel, sizes, sim_sizes, locals,
 		      rq->global.dims == 1   ? "N"
 		      : rq->global.dims == 2 ? "[N, M]"
 					     : "[N, M, K]",
+		      shape_is_ragged(&rq->global, &rq->local)
+			      ? "non_uniform: true  # the last work-group is smaller\n"
+			      : "",
 		      options ? "options: '" : "", options ? options : "", options ? "'\n" : "",
 		      sig->count == 0 ? " []" : "");
 	free(options);

@@ -67,7 +67,7 @@ static char *expect_option(const char *value)
 static int check_main(int argc, char **argv)
 {
 	struct cli_shared shared = { .timeout_s = 60 };
-	cli_take_cl_options(&argc, argv, &shared);
+	cli_take_cl_options(&cli_check, &argc, argv, &shared);
 	struct cli_parser p;
 	cli_parser_open(&p, &cli_check, argc, argv);
 	int id;

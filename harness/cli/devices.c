@@ -31,12 +31,13 @@ static void print_target(const struct target *t)
 	       human_bytes(t->limits.global_mem, global, sizeof global),
 	       human_bytes(t->limits.max_alloc, alloc, sizeof alloc));
 	printf("%-16s           work-items per dimension %llu x %llu x %llu, constant "
-	       "buffers up to %s, double %s, half %s\n",
+	       "buffers up to %s, double %s, half %s, non-uniform work-groups %s\n",
 	       "", (unsigned long long)t->limits.max_work_item[0],
 	       (unsigned long long)t->limits.max_work_item[1],
 	       (unsigned long long)t->limits.max_work_item[2],
 	       human_bytes(t->limits.max_constant, constant, sizeof constant),
-	       t->limits.fp64 ? "yes" : "no", t->limits.fp16 ? "yes" : "no");
+	       t->limits.fp64 ? "yes" : "no", t->limits.fp16 ? "yes" : "no",
+	       t->limits.non_uniform_std ? "yes" : "no");
 }
 
 static int devices_main(int argc, char **argv)

@@ -55,7 +55,7 @@ static int hunt_main(int argc, char **argv)
 	struct cli_shared shared = { .timeout_s = 60 };
 	struct hunt_request rq = { .budget_s = 60 };
 	struct walk paths = { 0 };
-	cli_take_cl_options(&argc, argv, &shared);
+	cli_take_cl_options(&cli_hunt, &argc, argv, &shared);
 	struct cli_parser p;
 	cli_parser_open(&p, &cli_hunt, argc, argv);
 	int id;

@@ -105,6 +105,20 @@ int cli_next(struct cli_parser *p, char **value)
 	}
 }
 
+bool cli_value_follows(const struct cli_command *command, const char *arg)
+{
+	for (const struct cli_option *o = command->options; o->id; o++) {
+		if (o->value == NULL)
+			continue;
+		if (strncmp(arg, "--", 2) == 0 && strcmp(arg + 2, o->name) == 0)
+			return true;
+		if (o->id < 128 && isalpha(o->id) && arg[0] == '-' && arg[1] == o->id &&
+		    arg[2] == '\0')
+			return true;
+	}
+	return false;
+}
+
 void cli_parser_close(struct cli_parser *p)
 {
 	free(p->longopts);

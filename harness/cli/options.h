@@ -5,6 +5,7 @@
 #define CLH_CLI_OPTIONS_H
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #define EXIT_MISMATCH 1
@@ -53,6 +54,10 @@ void cli_parser_open(struct cli_parser *p, const struct cli_command *command, in
  * CLI_STOP. --help and -h are every command's: they print its help to stdout and stop. */
 int cli_next(struct cli_parser *p, char **value);
 void cli_parser_close(struct cli_parser *p);
+
+/* Whether `arg` is one of the command's options whose value is the next argument
+ * ("--options" or "-D", not "--options=-O2" or "-DN=4"), as getopt_long reads it. */
+bool cli_value_follows(const struct cli_command *command, const char *arg);
 
 /* Says "clharness: ..." and where help is on stderr; returns EXIT_USAGE. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

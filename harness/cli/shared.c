@@ -77,13 +77,16 @@ static int include_option(struct cli_shared *s, const char *dir)
 	return status;
 }
 
-void cli_take_cl_options(int *argc, char **argv, struct cli_shared *s)
+void cli_take_cl_options(const struct cli_command *command, int *argc, char **argv,
+			 struct cli_shared *s)
 {
 	int kept = 1;
 	bool operands = false;
 	for (int i = 1; i < *argc; i++) {
 		operands |= strcmp(argv[i], "--") == 0;
-		if (!operands && strncmp(argv[i], "-cl-", 4) == 0) {
+		/* --options -cl-std=CL2.0 is the value of --options. */
+		bool a_value = i > 1 && cli_value_follows(command, argv[i - 1]);
+		if (!operands && !a_value && strncmp(argv[i], "-cl-", 4) == 0) {
 			add_build_option(s, "", argv[i]);
 			continue;
 		}
@@ -237,13 +240,6 @@ int cli_kernel_form_complete(struct cli_shared *s, const char *path, const char 
 				rq->local.dims);
 		return -1;
 	}
-	for (unsigned d = 0; d < rq->global.dims; d++)
-		if (rq->global.d[d] % rq->local.d[d] != 0) {
-			cli_usage_error("--global %s is not a multiple of --local %s in dimension "
-					"%u: OpenCL 1.2 launches whole work-groups",
-					global, local, d);
-			return -1;
-		}
 	rq->patterns = s->patterns;
 	rq->npatterns = s->npatterns;
 	rq->timeout_s = s->timeout_s;

@@ -95,8 +95,10 @@ struct cli_shared {
 };
 
 /* Takes from argv the arguments that start with -cl- (-cl-std=CL2.0), build options of
- * the kernel form that getopt cannot read, up to a "--"; *argc shrinks to match. */
-void cli_take_cl_options(int *argc, char **argv, struct cli_shared *s);
+ * the kernel form that getopt cannot read, up to a "--" and except an option's value;
+ * *argc shrinks to match. */
+void cli_take_cl_options(const struct cli_command *command, int *argc, char **argv,
+			 struct cli_shared *s);
 
 /* cli_next for a command with shared options: takes those into `s` itself and returns
  * the id of the next of the command's own, CLI_END or CLI_STOP. */

@@ -40,7 +40,10 @@ void kernel_type_normal(struct strbuf *out, const char *type)
 		const char *from, *to;
 	} spellings[] = { { "unsigned int", "uint" },	  { "unsigned char", "uchar" },
 			  { "unsigned short", "ushort" }, { "unsigned long", "ulong" },
-			  { "unsigned", "uint" },	  { "signed int", "int" } };
+			  { "unsigned", "uint" },	  { "signed int", "int" },
+			  /* A bool in memory is a byte holding 0 or 1, as clang lays it
+			   * out; the language keeps bool off scalar parameters. */
+			  { "bool", "uchar" } };
 	char *flat = xstrdup(type);
 	for (char *p = flat; *p; p++)
 		if (*p == '*')

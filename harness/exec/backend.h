@@ -26,6 +26,9 @@ struct device_limits {
 	unsigned max_constant_args;
 	bool fp64; /* double */
 	bool fp16; /* half arithmetic (cl_khr_fp16) */
+	/* The -cl-std a program needs for launches whose global size is no multiple of the
+	 * work-group size (20: CL2.0, 30: CL3.0); 0 where the device cannot launch them. */
+	unsigned non_uniform_std;
 };
 
 /* One device a backend can run on, described without OpenCL types so the parent process
@@ -61,8 +64,9 @@ struct kernel_sig {
 
 void kernel_sig_free(struct kernel_sig *sig);
 
-/* A parameter's type in one spelling ("unsigned int *" and "uint*" are both "uint*"),
- * since drivers and people spell types differently. */
+/* A parameter's type in one spelling ("unsigned int *" and "uint*" are both "uint*";
+ * "bool*" is "uchar*", the bytes it points to), since drivers and people spell types
+ * differently. */
 void kernel_type_normal(struct strbuf *out, const char *type);
 
 struct backend_session;

@@ -64,6 +64,7 @@ int clexec_open(const struct target *target, bool guarded, struct clexec **out, 
 	cx->guard = guarded ? guard_zone_bytes(device) : 0;
 	cx->target = (struct target){
 		.name = xstrdup(target->name),
+		.opencl = target->opencl ? xstrdup(target->opencl) : NULL,
 		.limits = target->limits,
 	};
 	*out = cx;
@@ -280,10 +281,18 @@ int clexec_build(struct clexec *cx, const struct test_case *tc, const char *opti
 		 struct result *failure)
 {
 	release_kernels(cx);
+	/* A smaller last work-group is launched only for programs built as CL2.0 or later;
+	 * an -cl-std the case gives is the case's choice. */
+	unsigned std = cx->target.limits.non_uniform_std;
+	bool std_given = (options && strstr(options, "-cl-std=")) ||
+			 (tc->options && strstr(tc->options, "-cl-std="));
+	char std_option[24] = "";
+	if (tc->non_uniform && std && !std_given)
+		snprintf(std_option, sizeof std_option, " -cl-std=CL%u.%u", std / 10, std % 10);
 	/* -cl-kernel-arg-info lets check_args name the kernel's own parameters. */
-	char *all = xasprintf("-cl-kernel-arg-info%s%s%s%s", options && *options ? " " : "",
-			      options ? options : "", tc->options ? " " : "",
-			      tc->options ? tc->options : "");
+	char *all = xasprintf("-cl-kernel-arg-info%s%s%s%s%s", std_option,
+			      options && *options ? " " : "", options ? options : "",
+			      tc->options ? " " : "", tc->options ? tc->options : "");
 	cx->kernels = xcalloc(tc->nsteps, sizeof *cx->kernels);
 	cx->nkernels = tc->nsteps;
 	int status = 0;
@@ -335,6 +344,15 @@ static int unsupported(struct result *failure, const char *fmt, ...)
 static int check_limits(struct clexec *cx, const struct test_case *tc, const struct plan *plan,
 			struct result *failure)
 {
+	if (plan->non_uniform && cx->target.limits.non_uniform_std == 0) {
+		char at[SHAPE_RUN_TEXT_MAX];
+		return unsupported(failure,
+				   "at %s the last work-group is smaller than the others, which "
+				   "%s (%s) cannot launch: non-uniform work-groups need an "
+				   "OpenCL 2.x device, or a 3.0 device that supports them",
+				   shape_run_text(&plan->n, &plan->l, ", ", at), cx->target.name,
+				   cx->target.opencl);
+	}
 	/* The buffers' sizes the runner checked before it made their host copies. */
 	for (size_t i = 0; i < plan->nlaunches; i++) {
 		const struct plan_launch *launch = &plan->launches[i];

@@ -141,6 +141,27 @@ char *ocl_build_log(cl_program program, cl_device_id device)
 	return log;
 }
 
+/* CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT, an OpenCL 3.0 query: the harness builds
+ * against 1.2 so that it runs on every 1.2 driver. */
+#define DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT 0x1065
+
+/* OpenCL 2.x launches non-uniform work-groups for programs built as CL2.0; 3.0 leaves
+ * them optional and says so in a query a 1.2 or 2.x driver may not answer. */
+static unsigned non_uniform_std(cl_device_id device, const char *version)
+{
+	int major = 0, minor = 0;
+	if (version == NULL || sscanf(version, "OpenCL %d.%d", &major, &minor) != 2)
+		return 0;
+	if (major == 2)
+		return 20;
+	cl_bool supported = CL_FALSE;
+	if (major >= 3 && clGetDeviceInfo(device, DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT,
+					  sizeof supported, &supported, NULL) == CL_SUCCESS &&
+	    supported)
+		return 30;
+	return 0;
+}
+
 static const char *type_word(cl_device_type type)
 {
 	if (type & CL_DEVICE_TYPE_GPU)
@@ -211,6 +232,7 @@ static cl_int describe(cl_platform_id platform, cl_device_id device, struct targ
 		.max_constant_args = max_constant_args,
 		.fp64 = fp64 != 0,
 		.fp16 = extensions && strstr(extensions, "cl_khr_fp16") != NULL,
+		.non_uniform_std = non_uniform_std(device, t->opencl),
 	};
 	free(extensions);
 	free(vendor);

@@ -131,6 +131,7 @@ static const struct field target_fields[] = {
 	T(limits.max_constant_args, F_UINT),
 	T(limits.fp64, F_BOOL),
 	T(limits.fp16, F_BOOL),
+	T(limits.non_uniform_std, F_UINT),
 	T(platform_index, F_UINT),
 	T(device_index, F_UINT),
 };
