@@ -864,7 +864,7 @@ static size_t report_hunt(const struct hunt_target *t, struct hunt_state *st, un
 	size_t errors = 0, warnings = 0, plain = 0;
 	for (size_t i = 0; i < st->nfound; i++) {
 		errors += st->found[i].finding.severity == DIAG_ERROR;
-		warnings += st->found[i].finding.severity != DIAG_ERROR;
+		warnings += st->found[i].finding.severity == DIAG_WARNING;
 		plain += st->found[i].trial == 0;
 	}
 	if (rp->format == REPORT_JSON) {

@@ -13,6 +13,7 @@
 #include "base/util.h"
 #include "exec/backend.h"
 #include "exec/clexec.h"
+#include "exec/copies_written_out.h"
 #include "exec/ocl.h"
 #include "exec/worker.h"
 #include "findings/oglog.h"
@@ -192,6 +193,14 @@ struct og_session {
 	 * has write-write races, to tell the ones that store the same value apart. */
 	struct simulation lenient;
 	const struct test_case *lenient_case; /* the case last built on lenient */
+	/* The program with its async copies written out as loads and stores: opened when a
+	 * run of a kernel with strided copies has uninitialised values, to tell the ones
+	 * Oclgrind made up apart (copies_written_out.h). */
+	struct simulation written_out;
+	const struct test_case *written_out_case;
+	char *prelude_path; /* copies_written_out_prelude(), for -include */
+	const struct test_case *copies_case; /* the case copies_strided is of */
+	bool copies_strided;
 };
 
 /* Opens a context whose Oclgrind logs to a private file, read through sim->log. */
@@ -245,7 +254,7 @@ static int og_open(const struct target *target, struct backend_session **out, ch
 	 * one. */
 	worker_discard_stdout();
 	struct og_session *s = xcalloc(1, sizeof *s);
-	s->strict.log = s->lenient.log = -1;
+	s->strict.log = s->lenient.log = s->written_out.log = -1;
 	if (simulation_open(target, true, &s->strict, cause) < 0) {
 		free(s);
 		return -1;
@@ -355,6 +364,56 @@ static int og_build(struct backend_session *session, const struct test_case *tc,
 	return built;
 }
 
+/* Runs the plan once more on `sim`, opened and built for tc (with `options`) where it is
+ * not yet, and adds what Oclgrind reported there to `found`. Returns whether that run is
+ * evidence of what is absent from it: it ran to its end and reported all it saw. */
+static bool rerun(struct og_session *s, struct simulation *sim, bool uniform_writes,
+		  const struct test_case **built_for, const char *options,
+		  const struct test_case *tc, const struct plan *plan, void *const *initial,
+		  struct finding_list *found)
+{
+	if (oclgrind_silenced)
+		return false;
+	char *cause = NULL;
+	if (sim->cx == NULL && simulation_open(&s->target, uniform_writes, sim, &cause) < 0) {
+		free(cause);
+		return false;
+	}
+	struct result scratch = { 0 };
+	if (*built_for != tc) {
+		if (clexec_build(sim->cx, tc, options, &scratch) < 0) {
+			result_free(&scratch);
+			*built_for = NULL;
+			return false;
+		}
+		*built_for = tc;
+	}
+	void **final = xcalloc(tc->nbuffers, sizeof *final);
+	for (size_t b = 0; b < tc->nbuffers; b++)
+		if (tc->buffers[b].output)
+			final[b] = xmalloc(plan_buffer_bytes(tc, plan, b));
+	long long logged = log_size(sim), printed = worker_output_offset();
+	uint64_t ns = 0;
+	bool whole = false;
+	if (clexec_execute(sim->cx, tc, plan, initial, final, 1, &ns, &scratch) == 0) {
+		collect(sim, logged, printed, tc, found);
+		whole = !oclgrind_silenced && !stopped_part_way(found);
+	}
+	for (size_t b = 0; b < tc->nbuffers; b++)
+		free(final[b]);
+	free(final);
+	result_free(&scratch);
+	return whole;
+}
+
+static bool recurs(const struct finding *f, const struct finding_list *list)
+{
+	for (size_t j = 0; j < list->count; j++)
+		if (finding_same(f, &list->items[j]))
+			return true;
+	return false;
+}
+
 /* Runs the plan once more on the lenient context and turns every write-write race that
  * did not recur there into a warning: its writes store the same value. That absence is
  * evidence only from a lenient run that ran to its end and reported all it saw; from one
@@ -366,47 +425,88 @@ static void soften_uniform_writes(struct og_session *s, const struct test_case *
 	for (size_t i = 0; i < r->findings.count && !any; i++)
 		any = r->findings.items[i].kind == FINDING_RACE &&
 		      strcmp(r->findings.items[i].what, "write-write") == 0;
-	if (!any || oclgrind_silenced)
-		return;
-	struct result scratch = { 0 };
-	char *cause = NULL;
-	if (s->lenient.cx == NULL && simulation_open(&s->target, false, &s->lenient, &cause) < 0) {
-		free(cause);
-		return;
-	}
-	if (s->lenient_case != tc) {
-		if (clexec_build(s->lenient.cx, tc, build_options(tc), &scratch) < 0) {
-			result_free(&scratch);
-			return;
-		}
-		s->lenient_case = tc;
-	}
-	void **final = xcalloc(tc->nbuffers, sizeof *final);
-	for (size_t b = 0; b < tc->nbuffers; b++)
-		if (tc->buffers[b].output)
-			final[b] = xmalloc(plan_buffer_bytes(tc, plan, b));
-	long long logged = log_size(&s->lenient), printed = worker_output_offset();
-	uint64_t ns = 0;
-	if (clexec_execute(s->lenient.cx, tc, plan, initial, final, 1, &ns, &scratch) == 0) {
-		struct finding_list distinct = { 0 };
-		collect(&s->lenient, logged, printed, tc, &distinct);
-		bool whole = !oclgrind_silenced && !stopped_part_way(&distinct);
-		for (size_t i = 0; i < r->findings.count && whole; i++) {
+	struct finding_list distinct = { 0 };
+	if (any && rerun(s, &s->lenient, false, &s->lenient_case, build_options(tc), tc, plan,
+			 initial, &distinct))
+		for (size_t i = 0; i < r->findings.count; i++) {
 			struct finding *f = &r->findings.items[i];
-			if (f->kind != FINDING_RACE || strcmp(f->what, "write-write") != 0)
-				continue;
-			bool recurs = false;
-			for (size_t j = 0; j < distinct.count && !recurs; j++)
-				recurs = finding_same(f, &distinct.items[j]);
-			if (!recurs)
+			if (f->kind == FINDING_RACE && strcmp(f->what, "write-write") == 0 &&
+			    !recurs(f, &distinct))
 				f->severity = DIAG_WARNING;
 		}
-		finding_list_free(&distinct);
+	finding_list_free(&distinct);
+}
+
+/* Whether a step of tc calls async_work_group_strided_copy, read once a case. */
+static bool copies_strided(struct og_session *s, const struct test_case *tc)
+{
+	if (s->copies_case == tc)
+		return s->copies_strided;
+	s->copies_case = tc;
+	s->copies_strided = false;
+	for (size_t st = 0; st < tc->nsteps && !s->copies_strided; st++) {
+		size_t len;
+		char *source = read_file(tc->steps[st].kernel_path, &len);
+		s->copies_strided = source_uses_strided_copy(source);
+		free(source);
 	}
-	for (size_t b = 0; b < tc->nbuffers; b++)
-		free(final[b]);
-	free(final);
-	result_free(&scratch);
+	return s->copies_strided;
+}
+
+/* The file -include reads the prelude from, written once a session; NULL where it
+ * cannot be. */
+static const char *prelude_path(struct og_session *s)
+{
+	if (s->prelude_path)
+		return s->prelude_path;
+	char *path = temp_path("copies");
+	int fd = mkstemp(path);
+	const char *text = copies_written_out_prelude();
+	size_t len = strlen(text);
+	if (fd < 0 || write(fd, text, len) != (ssize_t)len) {
+		if (fd >= 0) {
+			close(fd);
+			unlink(path);
+		}
+		free(path);
+		return NULL;
+	}
+	close(fd);
+	s->prelude_path = path;
+	return path;
+}
+
+/* Runs the plan once more with every async copy written out as loads and stores, where
+ * the kernel makes strided copies and the run found uninitialised values: each one that
+ * does not recur there is Oclgrind's own (copies_written_out.h) and becomes a note that
+ * says so. The absence is evidence only from a run that ran to its end, and only where
+ * every copy was waited for before its data was used: written out, a copy is done at
+ * once, so a value read before its wait would be there when it truly may not be. */
+static void confirm_uninitialized(struct og_session *s, const struct test_case *tc,
+				  const struct plan *plan, void *const *initial, struct result *r)
+{
+	bool any = false;
+	for (size_t i = 0; i < r->findings.count; i++) {
+		const struct finding *f = &r->findings.items[i];
+		if (f->kind == FINDING_ASYNC_COPY ||
+		    (f->kind == FINDING_RACE && (f->at.access == 'c' || f->other.access == 'c')))
+			return;
+		any |= f->kind == FINDING_UNINITIALIZED;
+	}
+	const char *path = any && copies_strided(s, tc) ? prelude_path(s) : NULL;
+	if (path == NULL)
+		return;
+	char *options = xasprintf("%s -include %s", build_options(tc), path);
+	struct finding_list found = { 0 };
+	if (rerun(s, &s->written_out, true, &s->written_out_case, options, tc, plan, initial,
+		  &found))
+		for (size_t i = 0; i < r->findings.count; i++) {
+			struct finding *f = &r->findings.items[i];
+			if (f->kind == FINDING_UNINITIALIZED && !recurs(f, &found))
+				f->severity = DIAG_NOTE;
+		}
+	finding_list_free(&found);
+	free(options);
 }
 
 static int og_execute(struct backend_session *session, const struct test_case *tc,
@@ -421,8 +521,10 @@ static int og_execute(struct backend_session *session, const struct test_case *t
 	collect(&s->strict, logged, printed, tc, &failure->findings);
 	if (silenced_before)
 		add_silenced(&failure->findings, tc);
-	if (status == 0)
+	if (status == 0) {
 		soften_uniform_writes(s, tc, plan, initial, failure);
+		confirm_uninitialized(s, tc, plan, initial, failure);
+	}
 	finding_list_sort(&failure->findings);
 	return status;
 }
@@ -453,6 +555,11 @@ static void og_close(struct backend_session *session)
 	simulation_close(&s->strict);
 	if (s->lenient.cx)
 		simulation_close(&s->lenient);
+	if (s->written_out.cx)
+		simulation_close(&s->written_out);
+	if (s->prelude_path)
+		unlink(s->prelude_path);
+	free(s->prelude_path);
 	target_free(&s->target);
 	free(s);
 }

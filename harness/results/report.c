@@ -237,8 +237,9 @@ static void run_tag(struct strbuf *out, const struct result *r)
 
 void report_advice(struct strbuf *out, const struct finding *f, const char *file, bool colour)
 {
+	/* A note is what the simulator said without evidence: nothing to fix. */
 	struct advice a;
-	if (advice_for_file(f, file, &a)) {
+	if (f->severity != DIAG_NOTE && advice_for_file(f, file, &a)) {
 		if (a.line > 0)
 			diag_render(out, file, a.line, a.col, DIAG_NOTE, a.text, colour);
 		else
