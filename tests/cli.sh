@@ -409,6 +409,12 @@ check_non_uniform() {
 		has "not a multiple of the work-group size 16" && has "say non_uniform: true" &&
 		"$CLHARNESS" devices >"$out" 2>&1 && has "non-uniform work-groups no"
 }
+# A worker that crashed on one input set is replaced: the next set runs in a fresh one.
+crash_does_not_carry() {
+	run 1 check "$data/kernels/far_write.cl" --kernel far --global 64 --local 16 --device pocl &&
+		[ "$(count '^crash ')" -eq 4 ] && [ "$(count '^pass .*far scalar-0')" -eq 1 ] &&
+		has "1 of 5 runs ran to the end (4 failed"
+}
 # Build options starting -cl- stand alone, or as the value of --options.
 check_cl_options() {
 	run 0 check "$data/kernels/copy.cl" --kernel copy --global 64 --local 16 --device pocl \
@@ -461,6 +467,7 @@ check "a case's reference: {values: [...]} is the output it must hold" case_valu
 check "check reports a wrong --arg as --arg N and runs nothing" check_bad_arg
 check "a ragged global size runs where the device launches non-uniform work-groups, else is a skip that says why" check_non_uniform
 check "-cl- build options stand alone or as the value of --options" check_cl_options
+check "an input set after one that crashed the worker runs in a fresh worker" crash_does_not_carry
 check "suppressed findings are listed, fail nothing, and unmatched suppressions are warned of" suppressions
 check "check launches in two dimensions with --global 32x16 --local 8x8" check_two_dimensions
 check "check makes struct, vector and other-typed arguments from the kernel itself" check_structs_and_types
