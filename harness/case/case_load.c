@@ -80,8 +80,8 @@ static bool parse_field(struct loader *ld, struct fy_node *item, struct src_pos 
 		}
 		*bracket = '\0';
 	}
-	enum elem_type type;
-	unsigned lanes;
+	enum elem_type type = ELEM_INT;
+	unsigned lanes = 1;
 	if (ok && elem_type_parse(text, &type, &lanes) < 0) {
 		yr_error(&ld->r, yr_pos(type_node, pos),
 			 "unknown type '%s' for field '%s' of %s (known: %s)", text, name, what,
