@@ -93,7 +93,7 @@ int main(int argc, char **argv)
 		{ .name = "in", .type = "float*", .kind = ARG_BUFFER, .read_only = true },
 		{ .name = "n", .type = "uint", .kind = ARG_SCALAR }
 	};
-	struct kernel_sig sig = { params, 2 };
+	struct kernel_sig sig = { .params = params, .count = 2 };
 	wire_signature(&frames, &sig);
 	wire_message(&frames, FRAME_ERROR, "cannot open the device");
 	status |= write_seed(dir, "inspect", &frames);
