@@ -8,7 +8,8 @@
 #   findings  Oclgrind's log and the findings folded from it
 #   results   results, reporters, goldens, results files, the catalogue page
 #   exec      OpenCL plumbing, backends, workers, the wire, dispatch, the runner
-#   bench check grade  the commands' engines above the runner (none includes another)
+#   bench capture check grade  the commands' engines above the runner (none includes
+#             another); capture's layer library, inside applications, includes nothing
 #   cli       the command line: a file a command, its options and its flow
 # and harness/main.c, which only picks the command, on top of all.
 # Needs $CLH_TEST_DATA (make check sets it), to find the source tree.
@@ -21,7 +22,7 @@ n=0
 rank() {
 	case $1 in
 	base) echo 0 ;; case) echo 1 ;; findings) echo 2 ;; results) echo 3 ;; exec) echo 4 ;;
-	bench | check | grade) echo 5 ;; cli) echo 6 ;;
+	bench | capture | check | grade) echo 5 ;; cli) echo 6 ;;
 	esac
 }
 
