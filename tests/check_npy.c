@@ -136,6 +136,36 @@ START_TEST(test_raw_files_hold_whole_elements)
 }
 END_TEST
 
+START_TEST(test_written_files_read_back)
+{
+	char tmp[] = "/tmp/check_npy_XXXXXX.npy";
+	int fd = mkstemps(tmp, 4);
+	ck_assert_msg(fd >= 0, "The test makes a file.");
+	close(fd);
+	const float values[6] = { 1.5f, -2, 3, 4, 5, 6 };
+	char *why = NULL;
+	ck_assert_msg(npy_write(tmp, ELEM_FLOAT, 3, 2, values, &why) == 0, "Written: %s", why);
+	struct data_file f;
+	ck_assert_msg(data_file_read(tmp, ELEM_FLOAT, &f, &why) == 0 && f.count == 6 &&
+			      strcmp(f.shape, "(2, 3)") == 0 && ((float *)f.data)[0] == 1.5f &&
+			      ((float *)f.data)[5] == 6,
+		      "Two float3 values read back as six floats of shape (2, 3): %s", why);
+	data_file_free(&f);
+	const double ramp[1] = { 0.25 };
+	ck_assert_msg(npy_write(tmp, ELEM_DOUBLE, 1, 1, ramp, &why) == 0 &&
+			      data_file_read(tmp, ELEM_DOUBLE, &f, &why) == 0 && f.count == 1 &&
+			      strcmp(f.shape, "(1,)") == 0 && ((double *)f.data)[0] == 0.25,
+		      "One double reads back as shape (1,).");
+	data_file_free(&f);
+	FILE *raw = fopen(tmp, "rb");
+	unsigned char head[10];
+	ck_assert_msg(raw && fread(head, 1, 10, raw) == 10 && (10 + head[8] + 256 * head[9]) % 64 == 0,
+		      "The data starts at a multiple of 64 bytes, as NumPy aligns it.");
+	fclose(raw);
+	unlink(tmp);
+}
+END_TEST
+
 Suite *npy_suite(void)
 {
 	Suite *s = suite_create("npy");
@@ -143,6 +173,7 @@ Suite *npy_suite(void)
 	tcase_add_test(tc, test_headers_of_each_version_and_byte_order);
 	tcase_add_test(tc, test_every_mistake_is_named);
 	tcase_add_test(tc, test_raw_files_hold_whole_elements);
+	tcase_add_test(tc, test_written_files_read_back);
 	suite_add_tcase(s, tc);
 	return s;
 }

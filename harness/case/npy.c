@@ -7,7 +7,9 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -237,4 +239,42 @@ void data_file_free(struct data_file *f)
 	free(f->data);
 	free(f->shape);
 	*f = (struct data_file){ 0 };
+}
+
+int npy_write(const char *path, enum elem_type type, unsigned lanes, size_t count,
+	      const void *values, char **why)
+{
+	const char *descr = NULL;
+	for (size_t i = 0; i < sizeof descrs / sizeof descrs[0]; i++)
+		if (descrs[i].type == type)
+			descr = descrs[i].little;
+	char *dict = lanes > 1 ? xasprintf("{'descr': '%s', 'fortran_order': False, "
+					   "'shape': (%zu, %u), }",
+					   descr, count, lanes)
+			       : xasprintf("{'descr': '%s', 'fortran_order': False, "
+					   "'shape': (%zu,), }",
+					   descr, count);
+	/* Version 1.0: magic, version, a 2-byte header length, the dict padded with spaces
+	 * and a newline so that the data starts at a multiple of 64 bytes. */
+	size_t preamble = 10, len = strlen(dict) + 1;
+	size_t padded = (preamble + len + 63) / 64 * 64 - preamble;
+	unsigned char head[10] = { 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(padded & 0xff),
+				   (unsigned char)(padded >> 8) };
+	FILE *f = padded < 65536 ? fopen(path, "wb") : NULL;
+	int status = 0;
+	if (f == NULL) {
+		status = fail(why, "cannot write %s: %s", path,
+			      padded < 65536 ? strerror(errno) : "its header is too long");
+		free(dict);
+		return status;
+	}
+	size_t bytes = count * lanes * elem_size(type);
+	bool ok = fwrite(head, 1, sizeof head, f) == sizeof head && fputs(dict, f) >= 0;
+	for (size_t i = strlen(dict); ok && i < padded - 1; i++)
+		ok = fputc(' ', f) != EOF;
+	ok = ok && fputc('\n', f) != EOF && fwrite(values, 1, bytes, f) == bytes;
+	if (fclose(f) != 0 || !ok)
+		status = fail(why, "cannot write %s: %s", path, strerror(errno));
+	free(dict);
+	return status;
 }

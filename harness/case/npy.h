@@ -1,6 +1,6 @@
 /* npy.h - reads a user's data file: NumPy's .npy format (versions 1.0, 2.0 and 3.0), or
  * raw little-endian bytes (.bin) of a type the case names, into elements of a case's
- * buffer type. */
+ * buffer type; and writes .npy files of captured buffers. */
 #ifndef CLH_NPY_H
 #define CLH_NPY_H
 
@@ -30,5 +30,11 @@ int npy_parse(const unsigned char *bytes, size_t len, enum elem_type want, struc
  * out as a buffer holds them, a padding lane after every three. */
 void data_file_pad_lanes(struct data_file *f, unsigned lanes, unsigned stride);
 void data_file_free(struct data_file *f);
+
+/* Writes `count` elements of `type` with `lanes` lanes each, packed (a 3-vector's padding
+ * lane left out), as a .npy file NumPy and data_file_read read back: shape (count,), or
+ * (count, lanes) for vectors. Returns 0, or -1 with why (the caller frees it). */
+int npy_write(const char *path, enum elem_type type, unsigned lanes, size_t count,
+	      const void *values, char **why);
 
 #endif
