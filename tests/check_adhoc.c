@@ -7,7 +7,7 @@
 
 #include "case/testcase.h"
 #include "check/adhoc.h"
-#include "check/structdef.h"
+#include "source/structdef.h"
 #include "check_suites.h"
 
 /* reduce(global const float *in, local float *scratch, global float *out, uint n) */

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
-#include "check/kernelsrc.h"
+#include "source/kernelsrc.h"
 #include "check_suites.h"
 
 static const char source[] =

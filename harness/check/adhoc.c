@@ -14,7 +14,7 @@
 #include "base/util.h"
 #include "case/testcase.h"
 #include "case/yamltext.h"
-#include "check/structdef.h"
+#include "source/structdef.h"
 #include "exec/dispatch.h"
 #include "exec/select.h"
 

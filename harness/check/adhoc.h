@@ -13,7 +13,7 @@
 #include "case/record.h"
 #include "case/shape.h"
 #include "case/testcase.h"
-#include "check/kernelsrc.h"
+#include "source/kernelsrc.h"
 #include "exec/backend.h"
 #include "results/report.h"
 

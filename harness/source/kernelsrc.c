@@ -1,7 +1,7 @@
 /* kernelsrc.c - a kernel's parameters, structs and local arrays, read by libclang. */
 #include "config.h"
 
-#include "check/kernelsrc.h"
+#include "source/kernelsrc.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * it cannot read rather than guess. */
 #include "config.h"
 
-#include "check/structdef.h"
+#include "source/structdef.h"
 
 #include <ctype.h>
 #include <stdbool.h>
