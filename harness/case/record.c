@@ -99,3 +99,26 @@ void record_free(struct record *r)
 	free(r->fields);
 	free(r);
 }
+
+char *record_case_text(const struct record *rec)
+{
+	struct strbuf out = { 0 };
+	bool natural = !rec->explicit_layout || record_is_natural(rec);
+	if (!natural)
+		strbuf_printf(&out, "{size: %zu, align: %zu, fields: ", rec->size, rec->align);
+	strbuf_puts(&out, "[");
+	for (size_t f = 0; f < rec->nfields; f++) {
+		const struct record_field *field = &rec->fields[f];
+		char type[ELEM_NAME_MAX];
+		bool plain =
+			strspn(field->name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					    "0123456789_") == strlen(field->name);
+		strbuf_printf(&out, "%s{%s%s%s: %s", f ? ", " : "", plain ? "" : "'", field->name,
+			      plain ? "" : "'", elem_type_text(field->type, field->lanes, type));
+		if (!natural)
+			strbuf_printf(&out, ", at: %zu", field->offset);
+		strbuf_puts(&out, "}");
+	}
+	strbuf_puts(&out, natural ? "]" : "]}");
+	return strbuf_take(&out);
+}

@@ -41,6 +41,11 @@ bool record_is_natural(const struct record *r);
 size_t record_field_size(const struct record_field *f);
 /* "struct {float4 pos; float mass;}", for messages. Caller frees. */
 char *record_text(const struct record *r);
+/* A struct's fields in the case syntax: [{pos: float4}, {mass: float}] where OpenCL C's
+ * rules lay them out so, else with their offsets, {size: 5, align: 1, fields: [{tag:
+ * char, at: 0}, {value: float, at: 1}]}; a flattened field's name ('in.b[2]') quoted, as
+ * YAML's flow style wants brackets to be. Caller frees. */
+char *record_case_text(const struct record *rec);
 struct record *record_copy(const struct record *r);
 void record_free(struct record *r);
 

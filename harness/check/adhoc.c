@@ -356,36 +356,6 @@ static const char *volume_of(const struct shape *s, bool local)
 	return local ? locals[d] : sizes[d];
 }
 
-/* One argument the signature implies, filled as input set `set` says. Whole numbers in
- * every set, so float sums are exact in any order and devices can be compared exactly. A
- * buffer holds one element a work-item, a local buffer one a work-group's item. */
-/* A struct's fields in the case syntax: [{pos: float4}, {mass: float}] where OpenCL C's
- * rules lay them out so, else with their offsets, {size: 5, align: 1, fields: [{tag:
- * char, at: 0}, {value: float, at: 1}]}; a flattened field's name ('in.b[2]') quoted, as
- * YAML's flow style wants brackets to be. Caller frees. */
-static char *record_yaml(const struct record *rec)
-{
-	struct strbuf out = { 0 };
-	bool natural = !rec->explicit_layout || record_is_natural(rec);
-	if (!natural)
-		strbuf_printf(&out, "{size: %zu, align: %zu, fields: ", rec->size, rec->align);
-	strbuf_puts(&out, "[");
-	for (size_t f = 0; f < rec->nfields; f++) {
-		const struct record_field *field = &rec->fields[f];
-		char type[ELEM_NAME_MAX];
-		bool plain =
-			strspn(field->name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-					    "0123456789_") == strlen(field->name);
-		strbuf_printf(&out, "%s{%s%s%s: %s", f ? ", " : "", plain ? "" : "'", field->name,
-			      plain ? "" : "'", elem_type_text(field->type, field->lanes, type));
-		if (!natural)
-			strbuf_printf(&out, ", at: %zu", field->offset);
-		strbuf_puts(&out, "}");
-	}
-	strbuf_puts(&out, natural ? "]" : "]}");
-	return strbuf_take(&out);
-}
-
 void adhoc_boundary_range(enum elem_type type, double *lo, double *hi)
 {
 	/* The whole numbers a float holds exactly reach 2^precision; a 64-bit integer's
@@ -459,6 +429,9 @@ static char *buffer_init(enum input_set set, enum elem_type type, bool is_record
 					    : "{random_int: [0, 100]}");
 }
 
+/* One argument the signature implies, filled as input set `set` says. Whole numbers in
+ * every set, so float sums are exact in any order and devices can be compared exactly. A
+ * buffer holds one element a work-item, a local buffer one a work-group's item. */
 static void generated_arg(struct strbuf *out, const struct adhoc_request *rq,
 			  const struct kernel_param *p, const struct record *rec,
 			  enum input_set set)
@@ -467,7 +440,7 @@ static void generated_arg(struct strbuf *out, const struct adhoc_request *rq,
 	unsigned lanes = 1;
 	param_elem(p, &type, &lanes);
 	char tbuf[ELEM_NAME_MAX];
-	char *fields = rec ? record_yaml(rec) : NULL;
+	char *fields = rec ? record_case_text(rec) : NULL;
 	const char *t = fields ? fields : elem_type_text(type, lanes, tbuf);
 	if (rec && p->kind == ARG_SCALAR) {
 		/* One value a field, each the set's. */
