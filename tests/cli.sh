@@ -216,7 +216,10 @@ structs() {
 		has "structs_wrong.yaml:12:3: error: out.mass[0]: got 69, want 5 as the reference kernel scale_particles_wrong on pocl-cpu left it" &&
 		run 1 run --device pocl "$cases/struct_mistakes.yaml" &&
 		has "struct_mistakes.yaml:9:63: error: a struct scalar's value is a list of one value a field: struct {float scale; int shift;} needs 2, found 1" &&
-		has "struct_mistakes.yaml:11:20: error: 'out' holds structs, which no computed reference or data file makes"
+		has "struct_mistakes.yaml:11:20: error: 'out' holds structs, which no computed reference or data file makes" &&
+		run 0 run --device pocl,oclgrind "$cases/structs_from_file.yaml" && [ "$(count '^pass ')" -eq 2 ] &&
+		run 1 run --device pocl "$cases/structs_from_ragged_file.yaml" &&
+		has "holds 100 bytes, which is no whole number of 32-byte structs for buffer 'in'"
 }
 built_once() {
 	run 0 run --device pocl --timing --size 32 --size 64 --local 8 --local 4 "$cases/good.yaml" &&

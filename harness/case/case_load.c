@@ -267,7 +267,24 @@ static char *read_data(struct loader *ld, struct fy_node *node, struct src_pos a
 	if (path == NULL)
 		return name;
 	char *why = NULL;
-	if (data_file_read(path, buf->type, data, &why) < 0) {
+	if (buf->record && !has_suffix(name, ".bin")) {
+		yr_error(&ld->r, pos,
+			 "data file '%s' for buffer '%s' of structs: give the structs' bytes as "
+			 "the device lays them out, in a .bin file",
+			 name, buf->name);
+	} else if (buf->record) {
+		/* The structs' own bytes, padding and all: a file of bytes. */
+		if (data_file_read(path, ELEM_UCHAR, data, &why) < 0) {
+			yr_error(&ld->r, pos, "data file '%s' for buffer '%s': %s", name,
+				 buf->name, why);
+			free(why);
+		} else if (data->count % buf->record->size != 0) {
+			yr_error(&ld->r, pos,
+				 "data file '%s' holds %zu bytes, which is no whole number of "
+				 "%zu-byte structs for buffer '%s'",
+				 name, data->count, buf->record->size, buf->name);
+		}
+	} else if (data_file_read(path, buf->type, data, &why) < 0) {
 		yr_error(&ld->r, pos, "data file '%s' for buffer '%s': %s", name, buf->name, why);
 		free(why);
 	} else if (data->count % buf->lanes != 0) {
@@ -358,10 +375,6 @@ static void parse_init(struct loader *ld, struct fy_node *node, struct src_pos a
 		yr_error(&ld->r, init->pos,
 			 "an init needs exactly one of fill, iota, random, random_int or file");
 
-	if (buf->record && init->kind == INIT_FILE)
-		yr_error(&ld->r, init->pos,
-			 "a buffer of structs is generated field by field: give it fill, iota, "
-			 "random or random_int, not a data file");
 	bool integral =
 		(!buf->record && !elem_is_float(buf->type)) || init->kind == INIT_RANDOM_INT;
 	if (kinds == 1 && integral && init->kind != INIT_RANDOM && init->kind != INIT_FILE &&

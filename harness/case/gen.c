@@ -79,6 +79,11 @@ void gen_fill_record(const struct record *record, const struct init_spec *init, 
 		     size_t count)
 {
 	memset(out, 0, count * record->size);
+	if (init->kind == INIT_FILE) {
+		size_t bytes = count * record->size;
+		memcpy(out, init->data.data, bytes < init->data.count ? bytes : init->data.count);
+		return;
+	}
 	for (size_t f = 0; f < record->nfields; f++) {
 		const struct record_field *field = &record->fields[f];
 		size_t bytes = record_field_size(field);

@@ -29,7 +29,8 @@ uint64_t gen_buffer_seed(uint64_t case_seed, const char *buffer_name);
  * larger size extends a smaller one. */
 void gen_fill(enum elem_type type, const struct init_spec *init, void *out, size_t count);
 /* Fills `count` structs laid out as `record` says: each field as gen_fill fills a buffer of
- * its type (its own seed, mixed with the field's name), padding bytes zero. */
+ * its type (its own seed, mixed with the field's name), padding bytes zero; from a data
+ * file, the structs' bytes as it holds them. */
 void gen_fill_record(const struct record *record, const struct init_spec *init, void *out,
 		     size_t count);
 

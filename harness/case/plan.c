@@ -176,6 +176,8 @@ static void plan_launch(struct resolver *r, struct plan *plan, size_t s, long lo
 static double whole_bound(const struct buffer_decl *buf, size_t count)
 {
 	const struct init_spec *init = &buf->init;
+	if (buf->record && init->kind == INIT_FILE)
+		return -1; /* bytes, not values */
 	switch (init->kind) {
 	case INIT_FILL:
 		return fabs(init->lo);
@@ -328,7 +330,8 @@ int plan_build(const struct test_case *tc, const struct shape *n, const struct s
 		const struct buffer_decl *buf = &tc->buffers[b];
 		/* 0 is a buffer with no elements, passed as NULL; less is a mistake. */
 		plan->buffer_counts[b] = (size_t)eval(&r, &buf->count, "buffer count", 0);
-		size_t in_file = buf->init.data.count / elem_stride(buf->lanes);
+		size_t in_file = buf->record ? buf->init.data.count / buf->record->size
+					     : buf->init.data.count / elem_stride(buf->lanes);
 		if (!r.failed && buf->init.kind == INIT_FILE && plan->buffer_counts[b] > in_file) {
 			diag_add(diags, DIAG_ERROR, tc->path, buf->init.pos.line, buf->init.pos.col,
 				 "buffer '%s' holds %zu elements at %s, but %s holds "

@@ -44,3 +44,9 @@ __kernel void echo_params(__global const float *expect, __global float *out, str
 {
 	out[get_global_id(0)] = p.scale * 1000 + p.shift;
 }
+
+__kernel void mass_of(__global const particle *in, __global float *mass)
+{
+	size_t i = get_global_id(0);
+	mass[i] = in[i].mass;
+}
