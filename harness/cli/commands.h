@@ -13,5 +13,6 @@ extern const struct cli_command cli_catalogue;
 extern const struct cli_command cli_grade;
 extern const struct cli_command cli_bench;
 extern const struct cli_command cli_merge;
+extern const struct cli_command cli_capture;
 
 #endif

@@ -1,0 +1,582 @@
+/* tocase.c - a captured launch as a case: the launch's own shape, each buffer filled with
+ * the bytes the application's device held just before it, and each buffer the kernel may
+ * write checked against the bytes it held just after. Integers are compared exactly; a
+ * float output has no bound the harness could derive for an unknown kernel's arithmetic,
+ * so it is compared across the targets that run the case, and a buffer of structs too. */
+#include "config.h"
+
+#include "capture/tocase.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/util.h"
+#include "capture/rawread.h"
+#include "case/elem.h"
+#include "case/npy.h"
+#include "case/record.h"
+#include "case/shape.h"
+#include "exec/backend.h"
+#include "source/kernelsrc.h"
+#include "source/structdef.h"
+
+/* What the writing of one folder's cases carries from launch to launch. */
+struct writer {
+	const char *dir, *command, *cwd;
+	struct diag_list *notes;
+	struct capture_tally *tally;
+	/* Per kernel name: the launches of it written so far, for the cases' names. */
+	char **kernels;
+	size_t *written;
+	size_t nkernels;
+	/* The programs whose source is already under kernels/. */
+	unsigned *programs;
+	size_t nprograms;
+	/* The structs of the kernel read last, as clang lays them out. */
+	unsigned source_program;
+	char *source_kernel;
+	struct kernel_source source;
+	bool have_source;
+};
+
+static bool make_dir(const char *path)
+{
+	return mkdir(path, 0755) == 0 || errno == EEXIST;
+}
+
+static bool write_bytes(const char *path, const void *bytes, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	bool ok = f && fwrite(bytes, 1, len, f) == len;
+	return f && fclose(f) == 0 && ok;
+}
+
+static bool write_text(const char *path, const char *text)
+{
+	return write_bytes(path, text, strlen(text));
+}
+
+/* The build options the program was built with, a relative -I made absolute from the
+ * folder the program ran in. Caller frees. */
+static char *program_options(const struct writer *w, unsigned program)
+{
+	char *path = xasprintf("%s/raw/programs/%u.options", w->dir, program);
+	size_t len;
+	char *given = read_file(path, &len);
+	free(path);
+	struct strbuf out = { 0 };
+	strbuf_puts(&out, "");
+	char *save = NULL;
+	for (char *word = given ? strtok_r(given, " \t\n", &save) : NULL; word;
+	     word = strtok_r(NULL, " \t\n", &save)) {
+		strbuf_puts(&out, out.len ? " " : "");
+		if (strncmp(word, "-I", 2) == 0 && word[2] && word[2] != '/')
+			strbuf_printf(&out, "-I%s/%s", w->cwd, word + 2);
+		else
+			strbuf_puts(&out, word);
+	}
+	free(given);
+	return strbuf_take(&out);
+}
+
+/* kernels/program-P.cl, copied once; NULL after a note where it cannot be. */
+static char *kernel_file(struct writer *w, unsigned program)
+{
+	char *name = xasprintf("kernels/program-%u.cl", program);
+	for (size_t i = 0; i < w->nprograms; i++)
+		if (w->programs[i] == program)
+			return name;
+	char *from = xasprintf("%s/raw/programs/%u.cl", w->dir, program);
+	char *to = xasprintf("%s/%s", w->dir, name);
+	char *kernels = xasprintf("%s/kernels", w->dir);
+	size_t len;
+	char *source = read_file(from, &len);
+	bool ok = source && make_dir(kernels) && write_text(to, source);
+	if (!ok) {
+		diag_add(w->notes, DIAG_WARNING, from, 0, 0,
+			 "the source of program %u cannot be copied to %s: its launches are no "
+			 "cases",
+			 program, to);
+		free(name);
+		name = NULL;
+	} else {
+		w->programs = xreallocarray(w->programs, w->nprograms + 1, sizeof *w->programs);
+		w->programs[w->nprograms++] = program;
+	}
+	free(source);
+	free(from);
+	free(to);
+	free(kernels);
+	return name;
+}
+
+/* The number of the launch of `kernel` about to be written: 1 for its first. */
+static size_t next_of_kernel(struct writer *w, const char *kernel)
+{
+	for (size_t i = 0; i < w->nkernels; i++)
+		if (strcmp(w->kernels[i], kernel) == 0)
+			return ++w->written[i];
+	w->kernels = xreallocarray(w->kernels, w->nkernels + 1, sizeof *w->kernels);
+	w->written = xreallocarray(w->written, w->nkernels + 1, sizeof *w->written);
+	w->kernels[w->nkernels] = xstrdup(kernel);
+	w->written[w->nkernels] = 1;
+	w->nkernels++;
+	return 1;
+}
+
+/* The element type a parameter's type names, "float4*" being float of 4 lanes. */
+static bool elem_of(const char *type, enum elem_type *t, unsigned *lanes)
+{
+	struct strbuf normal = { 0 };
+	kernel_type_normal(&normal, type);
+	char *star = strchr(normal.data, '*');
+	if (star)
+		*star = '\0';
+	bool ok = elem_type_parse(normal.data, t, lanes) == 0;
+	strbuf_free(&normal);
+	return ok;
+}
+
+/* The struct parameter `index` of the launch's kernel takes or points to, as clang lays it
+ * out (or, built without libclang, as its definition's text says); NULL with why. */
+static const struct record *struct_of(struct writer *w, const struct raw_launch *l,
+				      const char *file, const char *options, size_t index,
+				      char **why)
+{
+	if (!w->have_source || w->source_program != l->program ||
+	    strcmp(w->source_kernel, l->kernel) != 0) {
+		if (w->have_source)
+			kernel_source_free(&w->source);
+		free(w->source_kernel);
+		w->source_kernel = xstrdup(l->kernel);
+		w->source_program = l->program;
+		struct diag_list ignored = { 0 };
+		char *path = xasprintf("%s/%s", w->dir, file);
+		w->have_source = kernelsrc_available() &&
+				 kernelsrc_read(path, l->kernel, options, &w->source, &ignored) == 0;
+		diag_list_free(&ignored);
+		free(path);
+	}
+	if (w->have_source && index < w->source.nparams) {
+		const struct src_param *p = &w->source.params[index];
+		if (p->record)
+			return p->record;
+		*why = xstrdup(p->why ? p->why : "clang reads no struct there");
+		return NULL;
+	}
+	/* Without libclang: the definition as the source writes it. */
+	char *path = xasprintf("%s/%s", w->dir, file);
+	size_t len;
+	char *source = read_file(path, &len);
+	free(path);
+	char *type = xstrdup(l->args[index].type);
+	char *star = strchr(type, '*');
+	if (star)
+		*star = '\0';
+	for (size_t n = strlen(type); n > 0 && type[n - 1] == ' ';)
+		type[--n] = '\0';
+	struct record *rec = NULL;
+	if (source == NULL || structdef_find(source, type, &rec, why) < 0) {
+		if (source == NULL)
+			*why = xstrdup("its source cannot be read");
+		rec = NULL;
+	}
+	free(source);
+	free(type);
+	if (rec) {
+		/* Kept with the source's records, freed with them. */
+		if (!w->have_source) {
+			w->source = (struct kernel_source){ 0 };
+			w->have_source = true;
+		}
+		w->source.params = xreallocarray(w->source.params, w->source.nparams + 1,
+						 sizeof *w->source.params);
+		w->source.params[w->source.nparams++] =
+			(struct src_param){ .name = xstrdup(""), .type = xstrdup(""), .record = rec };
+	}
+	return rec;
+}
+
+/* A scalar's text in a case, exact for every integer and every float. */
+static void number_text(struct strbuf *out, enum elem_type t, const unsigned char *p)
+{
+	switch (t) {
+	case ELEM_CHAR:
+		strbuf_printf(out, "%d", *(const int8_t *)p);
+		return;
+	case ELEM_UCHAR:
+		strbuf_printf(out, "%u", *p);
+		return;
+	case ELEM_SHORT: {
+		int16_t v;
+		memcpy(&v, p, sizeof v);
+		strbuf_printf(out, "%d", v);
+		return;
+	}
+	case ELEM_USHORT: {
+		uint16_t v;
+		memcpy(&v, p, sizeof v);
+		strbuf_printf(out, "%u", v);
+		return;
+	}
+	case ELEM_INT: {
+		int32_t v;
+		memcpy(&v, p, sizeof v);
+		strbuf_printf(out, "%" PRId32, v);
+		return;
+	}
+	case ELEM_UINT: {
+		uint32_t v;
+		memcpy(&v, p, sizeof v);
+		strbuf_printf(out, "%" PRIu32, v);
+		return;
+	}
+	case ELEM_LONG: {
+		int64_t v;
+		memcpy(&v, p, sizeof v);
+		strbuf_printf(out, "%" PRId64, v);
+		return;
+	}
+	case ELEM_ULONG: {
+		/* A case's whole numbers are signed 64-bit: the same bits, as the kernel's own
+		 * conversion wraps them. */
+		int64_t v;
+		memcpy(&v, p, sizeof v);
+		strbuf_printf(out, "%" PRId64, v);
+		return;
+	}
+	case ELEM_HALF: {
+		uint16_t h;
+		memcpy(&h, p, sizeof h);
+		strbuf_printf(out, "%.9g", elem_half_to_double(h));
+		return;
+	}
+	case ELEM_FLOAT: {
+		float v;
+		memcpy(&v, p, sizeof v);
+		strbuf_printf(out, "%.9g", v);
+		return;
+	}
+	case ELEM_DOUBLE: {
+		double v;
+		memcpy(&v, p, sizeof v);
+		strbuf_printf(out, "%.17g", v);
+		return;
+	}
+	}
+}
+
+/* A value's lanes: "3", or "[1, 2, 3, 4]" where they differ. */
+static void lanes_text(struct strbuf *out, enum elem_type t, unsigned lanes,
+		       const unsigned char *p)
+{
+	size_t size = elem_size(t);
+	bool same = true;
+	for (unsigned i = 1; i < lanes; i++)
+		same &= memcmp(p, p + i * size, size) == 0;
+	if (same) {
+		number_text(out, t, p);
+		return;
+	}
+	strbuf_puts(out, "[");
+	for (unsigned i = 0; i < lanes; i++) {
+		strbuf_puts(out, i ? ", " : "");
+		number_text(out, t, p + i * size);
+	}
+	strbuf_puts(out, "]");
+}
+
+/* Writes a buffer's bytes as data/CASE/NAME[.after].npy (.bin for structs); returns its
+ * name as the case gives it, or NULL after a note. */
+static char *save_bytes(struct writer *w, const struct raw_launch *l, size_t index,
+			const char *case_name, bool after, enum elem_type t, unsigned lanes,
+			const struct record *rec)
+{
+	const struct raw_arg *a = &l->args[index];
+	char *why = NULL;
+	unsigned char *bytes = raw_arg_bytes(l, index, after, &why);
+	char *name = xasprintf("data/%s/%s%s.%s", case_name, a->name, after ? ".after" : "",
+			       rec ? "bin" : "npy");
+	char *path = xasprintf("%s/%s", w->dir, name);
+	bool ok = bytes != NULL;
+	if (ok && rec) {
+		ok = write_bytes(path, bytes, a->size / rec->size * rec->size);
+		if (!ok)
+			why = xasprintf("cannot write %s: %s", path, strerror(errno));
+	} else if (ok) {
+		size_t count = a->size / (elem_size(t) * elem_stride(lanes));
+		/* A 3-vector's padding lane is no value of the file's. */
+		if (lanes == 3)
+			for (size_t i = 0; i < count; i++)
+				memmove(bytes + i * 3 * elem_size(t), bytes + i * 4 * elem_size(t),
+					3 * elem_size(t));
+		ok = npy_write(path, t, lanes, count, bytes, &why) == 0;
+	}
+	if (!ok) {
+		diag_add(w->notes, DIAG_WARNING, l->dir, 0, 0,
+			 "launch of %s: the bytes of %s cannot be saved: %s", l->kernel, a->name,
+			 why ? why : "?");
+		free(name);
+		name = NULL;
+	}
+	free(why);
+	free(bytes);
+	free(path);
+	return name;
+}
+
+/* Where no work-group size was given: the largest power of two up to 64 that divides
+ * the first dimension's global size, 1 in the others. */
+static void chosen_local(const struct raw_launch *l, size_t local[3])
+{
+	for (unsigned d = 0; d < l->dims; d++)
+		local[d] = 1;
+	while (local[0] < 64 && l->global[0] % (local[0] * 2) == 0)
+		local[0] *= 2;
+}
+
+static void shape_list(struct strbuf *out, unsigned dims, const size_t *v)
+{
+	strbuf_puts(out, dims > 1 ? "[" : "");
+	for (unsigned d = 0; d < dims; d++)
+		strbuf_printf(out, "%s%zu", d ? ", " : "", v[d]);
+	strbuf_puts(out, dims > 1 ? "]" : "");
+}
+
+/* One argument's line of the case, and its check where it has one; false after a note
+ * where it cannot be made. */
+static bool write_arg(struct writer *w, const struct raw_launch *l, size_t i,
+		      const char *case_name, const char *file, const char *options,
+		      struct strbuf *args, struct strbuf *checks)
+{
+	const struct raw_arg *a = &l->args[i];
+	for (size_t j = 0; j < i && a->kind == RAW_BUFFER; j++)
+		if (l->args[j].kind == RAW_BUFFER && l->args[j].mem == a->mem) {
+			/* One buffer passed twice: the kernel sees one memory object. */
+			strbuf_printf(args, "  - {use: %s}\n", l->args[j].name);
+			return true;
+		}
+	enum elem_type t = ELEM_UCHAR;
+	unsigned lanes = 1;
+	const struct record *rec = NULL;
+	char *why = NULL;
+	if (a->kind != RAW_NULL && !elem_of(a->type, &t, &lanes)) {
+		rec = struct_of(w, l, file, options, i, &why);
+		if (rec == NULL) {
+			diag_add(w->notes, DIAG_WARNING, l->dir, 0, 0,
+				 "launch of %s is no case: argument %zu (%s, %s) is no type a case "
+				 "can hold (%s)",
+				 l->kernel, i, a->name, a->type, why ? why : "?");
+			free(why);
+			return false;
+		}
+	}
+	char tbuf[ELEM_NAME_MAX];
+	char *fields = rec ? record_case_text(rec) : NULL;
+	const char *type = rec ? fields : elem_type_text(t, lanes, tbuf);
+	size_t one = rec ? rec->size : elem_size(t) * elem_stride(lanes);
+	bool ok = true;
+	switch (a->kind) {
+	case RAW_NULL:
+		strbuf_printf(args, "  - {name: %s, buffer: null}\n", a->name);
+		break;
+	case RAW_LOCAL:
+		strbuf_printf(args, "  - {name: %s, local: %s, count: %zu}\n", a->name, type,
+			      a->size / one);
+		break;
+	case RAW_VALUE:
+		if (a->value_size != one) {
+			diag_add(w->notes, DIAG_WARNING, l->dir, 0, 0,
+				 "launch of %s is no case: argument %zu (%s) holds %zu bytes, but "
+				 "its type %s has %zu",
+				 l->kernel, i, a->name, a->value_size, a->type, one);
+			ok = false;
+			break;
+		}
+		strbuf_printf(args, "  - {name: %s, scalar: %s, value: ", a->name, type);
+		if (rec) {
+			strbuf_puts(args, "[");
+			for (size_t f = 0; f < rec->nfields; f++) {
+				strbuf_puts(args, f ? ", " : "");
+				number_text(args, rec->fields[f].type,
+					    a->value + rec->fields[f].offset);
+			}
+			strbuf_puts(args, "]");
+		} else {
+			lanes_text(args, t, lanes, a->value);
+		}
+		strbuf_puts(args, "}\n");
+		break;
+	case RAW_BUFFER: {
+		if (a->size % one != 0)
+			diag_add(w->notes, DIAG_NOTE, l->dir, 0, 0,
+				 "launch of %s: buffer %s holds %zu bytes, no whole number of %s; "
+				 "the case holds the whole ones",
+				 l->kernel, a->name, a->size, a->type);
+		char *before = save_bytes(w, l, i, case_name, false, t, lanes, rec);
+		char *after = before && a->writable
+				      ? save_bytes(w, l, i, case_name, true, t, lanes, rec)
+				      : NULL;
+		ok = before && (after || !a->writable);
+		if (!ok) {
+			free(before);
+			free(after);
+			break;
+		}
+		strbuf_printf(args, "  - {name: %s, %s: %s, count: %zu, init: {file: %s}%s}\n",
+			      a->name, a->constant ? "constant" : "buffer", type, a->size / one,
+			      before, a->writable ? ", output: true" : "");
+		if (a->writable && (rec || elem_is_float(t)))
+			strbuf_printf(checks, "  %s: {reference: targets}  # the application's: %s\n",
+				      a->name, after);
+		else if (a->writable)
+			strbuf_printf(checks, "  %s: {reference: {file: %s}}\n", a->name, after);
+		free(before);
+		free(after);
+		break;
+	}
+	}
+	free(fields);
+	return ok;
+}
+
+/* Writes the case of one launch; false after a note where it is none. */
+static bool write_case(struct writer *w, const struct raw_launch *l)
+{
+	char *file = kernel_file(w, l->program);
+	if (file == NULL)
+		return false;
+	char *options = program_options(w, l->program);
+	size_t n = next_of_kernel(w, l->kernel);
+	char *case_name = xasprintf("%s-%zu", l->kernel, n);
+	char *data = xasprintf("%s/data", w->dir), *own = xasprintf("%s/data/%s", w->dir, case_name);
+	bool ok = make_dir(data) && make_dir(own);
+	struct strbuf args = { 0 }, checks = { 0 };
+	for (size_t i = 0; i < l->nargs && ok; i++)
+		ok = write_arg(w, l, i, case_name, file, options, &args, &checks);
+	if (ok) {
+		size_t local[3];
+		if (l->local_given)
+			memcpy(local, l->local, sizeof local);
+		else
+			chosen_local(l, local);
+		static const char *const globals[] = { "N", "[N, M]", "[N, M, K]" };
+		struct strbuf text = { 0 };
+		strbuf_printf(&text,
+			      "# Captured by clharness capture from: %s\n"
+			      "# Launch %s: kernel %s of program %u, at the application's own "
+			      "shape, with the bytes its\n"
+			      "# buffers held just before the launch; each output is checked "
+			      "against the bytes it\n"
+			      "# held just after (floats and structs across the targets that run "
+			      "the case).\n",
+			      w->command, strrchr(l->dir, '/') ? strrchr(l->dir, '/') + 1 : l->dir,
+			      l->kernel, l->program);
+		if (!l->local_given)
+			strbuf_puts(&text, "# The application left the work-group size to the "
+					   "driver; this one is the harness's choice.\n");
+		strbuf_printf(&text, "about: %s as the application launched it, with its own data\n",
+			      l->kernel);
+		strbuf_printf(&text, "kernel: {file: %s, name: %s}\n", file, l->kernel);
+		if (*options) {
+			strbuf_puts(&text, "options: '");
+			for (const char *c = options; *c; c++) {
+				strbuf_append(&text, c, 1);
+				if (*c == '\'') /* YAML's single quotes take a quote twice */
+					strbuf_append(&text, c, 1);
+			}
+			strbuf_puts(&text, "'\n");
+		}
+		strbuf_puts(&text, "sizes: [");
+		shape_list(&text, l->dims, l->global);
+		strbuf_puts(&text, "]\nsim_sizes: [");
+		shape_list(&text, l->dims, l->global);
+		strbuf_puts(&text, "]\nlocal: [");
+		shape_list(&text, l->dims, local);
+		strbuf_printf(&text, "]\nglobal: %s\n", globals[l->dims - 1]);
+		bool offset = false;
+		for (unsigned d = 0; d < l->dims; d++)
+			offset |= l->offset[d] != 0;
+		if (offset) {
+			strbuf_puts(&text, "offset: [");
+			for (unsigned d = 0; d < l->dims; d++)
+				strbuf_printf(&text, "%s%zu", d ? ", " : "", l->offset[d]);
+			strbuf_puts(&text, "]\n");
+		}
+		strbuf_printf(&text, "args:%s\n%s", l->nargs ? "" : " []", args.data ? args.data : "");
+		if (checks.len)
+			strbuf_printf(&text, "check:\n%s", checks.data);
+		char *path = xasprintf("%s/%s.yaml", w->dir, case_name);
+		ok = write_text(path, text.data);
+		if (!ok)
+			diag_add(w->notes, DIAG_WARNING, path, 0, 0, "cannot write the case: %s",
+				 strerror(errno));
+		free(path);
+		strbuf_free(&text);
+	}
+	strbuf_free(&args);
+	strbuf_free(&checks);
+	free(case_name);
+	free(data);
+	free(own);
+	free(options);
+	free(file);
+	return ok;
+}
+
+/* The layer's notes, each a note of the capture. */
+static void layer_notes(const char *dir, struct diag_list *notes)
+{
+	char *path = xasprintf("%s/raw/notes", dir);
+	size_t len;
+	char *text = read_file(path, &len);
+	char *save = NULL;
+	for (char *line = text ? strtok_r(text, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save))
+		diag_add(notes, DIAG_NOTE, NULL, 0, 0, "%s", line);
+	free(text);
+	free(path);
+}
+
+int capture_write_cases(const char *dir, const char *command, const char *cwd,
+			struct capture_tally *tally, struct diag_list *notes)
+{
+	*tally = (struct capture_tally){ 0 };
+	layer_notes(dir, notes);
+	char *launches = xasprintf("%s/raw/launches", dir);
+	char **paths = NULL;
+	long n = is_dir(launches) ? dir_entries(launches, false, &paths) : 0;
+	free(launches);
+	struct writer w = { .dir = dir, .command = command, .cwd = cwd, .notes = notes,
+			    .tally = tally };
+	for (long i = 0; i < n; i++) {
+		struct raw_launch l;
+		char *why = NULL;
+		int status = raw_launch_read(paths[i], &l, &why);
+		if (status == 1) {
+			tally->cut_off++;
+			diag_add(notes, DIAG_WARNING, paths[i], 0, 0,
+				 "this launch was not saved whole: the program ended during it, "
+				 "so it is no case");
+		} else if (status < 0) {
+			tally->unreadable++;
+			diag_add(notes, DIAG_WARNING, paths[i], 0, 0, "%s", why);
+		} else if (write_case(&w, &l)) {
+			tally->cases++;
+		}
+		free(why);
+		raw_launch_free(&l);
+	}
+	strings_free(paths, n);
+	strings_free(w.kernels, (long)w.nkernels);
+	free(w.written);
+	free(w.programs);
+	free(w.source_kernel);
+	if (w.have_source)
+		kernel_source_free(&w.source);
+	return 0;
+}

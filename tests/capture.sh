@@ -1,0 +1,76 @@
+#!/bin/sh
+# capture.sh - clharness capture on an application of the harness's own
+# (tests/capture/race_host.c), spoken as TAP: its launches become cases that replay on
+# PoCL and under Oclgrind with its data, the race in one kernel found at its own line.
+# Needs $CLHARNESS and $CLH_TEST_DATA (make check sets both), PoCL and Oclgrind.
+
+: "${CLHARNESS:?set CLHARNESS to the clharness binary}"
+: "${CLH_TEST_DATA:?set CLH_TEST_DATA to tests/data}"
+host=$(dirname "$CLHARNESS")/tests/capture/race_host
+out=$(mktemp)
+work=$(mktemp -d)
+trap 'rm -rf "$out" "$work"' EXIT
+n=0
+
+. "$(dirname "$0")/tap.sh"
+
+if ! "$CLHARNESS" devices 2>/dev/null | grep -q '^pocl-cpu '; then
+	echo "1..0 # SKIP capture runs an application on PoCL (install pocl-opencl-icd)"
+	exit 0
+fi
+
+# The program runs as it would alone, its exit status passed on; each distinct launch is
+# a case (the second, identical launch of scale is not).
+captures() {
+	run 3 capture -o "$work/c" -- "$host" && has "race_host: first block sum" &&
+		has "capture: 3 launches of $host became cases in $work/c" &&
+		[ -f "$work/c/scale-1.yaml" ] && [ -f "$work/c/block_sum-1.yaml" ] &&
+		[ -f "$work/c/add_into-1.yaml" ] && [ ! -f "$work/c/scale-2.yaml" ]
+}
+# The build options, a struct by value, local memory and a buffer passed twice.
+case_forms() {
+	grep -q "^options: '-DFACTOR=2'" "$work/c/block_sum-1.yaml" &&
+		grep -q "{name: p, scalar: \[{scale: float}, {shift: int}\], value: \[1.5, 2\]}" "$work/c/scale-1.yaml" &&
+		grep -q "{name: s, local: int, count: 64}" "$work/c/block_sum-1.yaml" &&
+		grep -q "^  - {use: a}" "$work/c/add_into-1.yaml" &&
+		grep -q "sums: {reference: {file: data/block_sum-1/sums.after.npy}}" "$work/c/block_sum-1.yaml" ||
+		{ cat "$work"/c/*.yaml >"$out"; return 1; }
+}
+# Replayed on PoCL every output is what the application's device left; under Oclgrind the
+# missing barrier of block_sum is a race at the line of the program's own source.
+replays() {
+	run 1 run --device pocl,oclgrind "$work/c" && [ "$(count '^pass ')" -eq 5 ] &&
+		has "kernels/program-1.cl:14:11: error: read-write data race on local memory" &&
+		has "race               block_sum-1                      oclgrind"
+}
+# An existing folder is kept unless --force, which replaces only a capture's.
+folder_kept() {
+	run 2 capture -o "$work/c" -- "$host" && has "exists; capture into a new folder with -o" &&
+		run 3 capture -o "$work/c" --force --kernel scale -- "$host" &&
+		[ -f "$work/c/scale-1.yaml" ] && [ ! -f "$work/c/block_sum-1.yaml" ] &&
+		mkdir "$work/mine" && run 2 capture -o "$work/mine" --force -- "$host" &&
+		has "holds no capture (no raw/ folder)"
+}
+# What is left out is said: a launch past --max-bytes, and a program that launches nothing.
+limits_said() {
+	run 3 capture -o "$work/small" --max-bytes 5000 -- "$host" &&
+		has "launch of scale (program 1) not captured: its buffers hold 12288 bytes" &&
+		has "capture: 1 launch of $host became a case in" &&
+		run 0 capture -o "$work/none" -- true && has "capture: true made no kernel launch"
+}
+# A program that dies keeps every launch captured before it.
+crash_keeps() {
+	run 134 capture -o "$work/died" -- "$host" abort && has "was killed by signal 6" &&
+		has "capture: 2 launches of" && run 1 run --device pocl,oclgrind "$work/died" &&
+		[ "$(count '^pass ')" -eq 3 ]
+}
+
+check "capture runs the program, passes its exit status on, and keeps each distinct launch as a case" captures
+check "the cases keep build options, structs by value, local memory and a buffer passed twice" case_forms
+check "the cases replay on PoCL with the application's outputs, and Oclgrind finds the race at its line" replays
+check "an existing folder is replaced only with --force, and only a capture's" folder_kept
+check "a launch past --max-bytes and a program without launches are said" limits_said
+check "launches captured before the program died are whole cases" crash_keeps
+
+echo "1..$n"
+exit 0
