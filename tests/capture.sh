@@ -65,12 +65,21 @@ crash_keeps() {
 		[ "$(count '^pass ')" -eq 3 ]
 }
 
+# Four threads launch at once, each at its own size: three distinct shapes of copy are
+# kept (the default --max-launches), each with its own thread's data, and replay.
+threads() {
+	run 0 capture -o "$work/threads" -- "$host" threads && has "four threads copied right" &&
+		has "capture: 3 launches of" && has "launches of copy (program 1) past its first 3 shapes" &&
+		run 0 run --device pocl,oclgrind "$work/threads" && [ "$(count '^pass ')" -eq 6 ]
+}
+
 check "capture runs the program, passes its exit status on, and keeps each distinct launch as a case" captures
 check "the cases keep build options, structs by value, local memory and a buffer passed twice" case_forms
 check "the cases replay on PoCL with the application's outputs, and Oclgrind finds the race at its line" replays
 check "an existing folder is replaced only with --force, and only a capture's" folder_kept
 check "a launch past --max-bytes and a program without launches are said" limits_said
 check "launches captured before the program died are whole cases" crash_keeps
+check "launches from several threads at once are each captured whole" threads
 
 echo "1..$n"
 exit 0

@@ -4,9 +4,12 @@
  * forms a capture must keep: build options with -D, a struct by value, local memory, a
  * sub-buffer, one buffer passed twice, an integer and a float output. Runs on the first
  * device of the first platform (PoCL in make check). Exits 3, so the test sees the exit
- * status passed on; with an argument "abort", dies of SIGABRT after its second launch. */
+ * status passed on; with an argument "abort", dies of SIGABRT after its second launch;
+ * with "threads", launches a copy kernel from four threads at once, each with its own
+ * queue, kernel and buffers, at sizes of its own. */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +48,68 @@ static const char *source =
 		}                                                                          \
 	} while (0)
 
+struct worker {
+	cl_context context;
+	cl_device_id device;
+	cl_program program;
+	size_t items;
+	int ok;
+};
+
+/* One thread's launches: a copy of its own buffer, four times at its own size. */
+static void *copy_from_thread(void *arg)
+{
+	struct worker *w = arg;
+	cl_int err;
+	cl_command_queue queue = clCreateCommandQueue(w->context, w->device, 0, &err);
+	cl_kernel copy = clCreateKernel(w->program, "copy", &err);
+	int *host = malloc(w->items * sizeof *host);
+	for (size_t i = 0; i < w->items; i++)
+		host[i] = (int)(i * w->items);
+	cl_mem from = clCreateBuffer(w->context, CL_MEM_COPY_HOST_PTR, w->items * sizeof *host,
+				     host, &err);
+	cl_mem to = clCreateBuffer(w->context, CL_MEM_READ_WRITE, w->items * sizeof *host, NULL,
+				   &err);
+	clSetKernelArg(copy, 0, sizeof to, &to);
+	clSetKernelArg(copy, 1, sizeof from, &from);
+	for (int r = 0; r < 4; r++)
+		clEnqueueNDRangeKernel(queue, copy, 1, NULL, &w->items, NULL, 0, NULL, NULL);
+	clEnqueueReadBuffer(queue, to, CL_TRUE, 0, w->items * sizeof *host, host, 0, NULL, NULL);
+	w->ok = host[w->items - 1] == (int)((w->items - 1) * w->items);
+	clReleaseMemObject(from);
+	clReleaseMemObject(to);
+	clReleaseKernel(copy);
+	clReleaseCommandQueue(queue);
+	free(host);
+	return NULL;
+}
+
+static int threads(cl_context context, cl_device_id device)
+{
+	static const char *copy_source =
+		"kernel void copy(global int *to, global const int *from)\n"
+		"{\n"
+		"	to[get_global_id(0)] = from[get_global_id(0)];\n"
+		"}\n";
+	cl_int err;
+	cl_program program = clCreateProgramWithSource(context, 1, &copy_source, NULL, &err);
+	CHECK(err);
+	CHECK(clBuildProgram(program, 1, &device, "", NULL, NULL));
+	struct worker workers[4];
+	pthread_t ids[4];
+	for (int t = 0; t < 4; t++) {
+		workers[t] = (struct worker){ context, device, program, 256u << t, 0 };
+		pthread_create(&ids[t], NULL, copy_from_thread, &workers[t]);
+	}
+	int ok = 1;
+	for (int t = 0; t < 4; t++) {
+		pthread_join(ids[t], NULL);
+		ok &= workers[t].ok;
+	}
+	printf("race_host: four threads copied %s\n", ok ? "right" : "wrong");
+	return ok ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	cl_platform_id platform;
@@ -56,6 +121,8 @@ int main(int argc, char **argv)
 	CHECK(err);
 	cl_command_queue queue = clCreateCommandQueue(context, device, 0, &err);
 	CHECK(err);
+	if (argc > 1 && strcmp(argv[1], "threads") == 0)
+		return threads(context, device);
 	cl_program program = clCreateProgramWithSource(context, 1, &source, NULL, &err);
 	CHECK(err);
 	CHECK(clBuildProgram(program, 1, &device, "-DFACTOR=2", NULL, NULL));
