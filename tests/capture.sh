@@ -1,7 +1,8 @@
 #!/bin/sh
 # capture.sh - clharness capture on an application of the harness's own
 # (tests/capture/race_host.c), spoken as TAP: its launches become cases that replay on
-# PoCL and under Oclgrind with its data, the race in one kernel found at its own line.
+# PoCL and under Oclgrind with its data, the race in one kernel found at its own line;
+# then real clients: a PyOpenCL script, CLBlast's SGEMM and clpeak.
 # Needs $CLHARNESS and $CLH_TEST_DATA (make check sets both), PoCL and Oclgrind.
 
 : "${CLHARNESS:?set CLHARNESS to the clharness binary}"
@@ -73,6 +74,35 @@ threads() {
 		run 0 run --device pocl,oclgrind "$work/threads" && [ "$(count '^pass ')" -eq 6 ]
 }
 
+# Real clients, each captured and replayed with no failed result on PoCL and Oclgrind.
+# PyOpenCL's own cache of built programs is off under capture (a program from a cached
+# binary has no source to replay); Debian's python3 is the one with its pyopencl.
+pyopencl_client() {
+	run 0 capture -o "$work/py" -- /usr/bin/python3 "$(dirname "$0")/capture/pyopencl_host.py" &&
+		has "saxpy and histogram done" && has "capture: 2 launches of" &&
+		grep -q "^options: '-DBINS=16" "$work/py/histogram-1.yaml" &&
+		run 0 run --device pocl,oclgrind "$work/py" && [ "$(count '^pass ')" -eq 4 ] &&
+		run 0 capture -o "$work/py2" -- /usr/bin/python3 "$(dirname "$0")/capture/pyopencl_host.py" &&
+		has "capture: 2 launches of"
+}
+# CLBlast's SGEMM: a kernel built with its own defines, launched in 2-D, whose scalars
+# are typedefs (real_arg), enabling half arithmetic only where a device has it.
+clblast_client() {
+	run 0 capture -o "$work/blas" -- "$(dirname "$CLHARNESS")/tests/capture/clblast_host" &&
+		has "capture: 1 launch of" && grep -q "^global: \[N, M\]" "$work/blas"/Xgemm*-1.yaml &&
+		run 0 run --device pocl,oclgrind "$work/blas" && [ "$(count '^pass ')" -eq 2 ]
+}
+clpeak_client() {
+	run 0 capture -o "$work/peak" -- clpeak -p 0 -d 0 --kernel-latency && has "Kernel launch latency" &&
+		has "capture: 1 launch of" && run 0 run --device pocl,oclgrind "$work/peak" &&
+		[ "$(count '^pass ')" -eq 2 ]
+}
+# skip DESCRIPTION REASON: a TAP line for a check this machine cannot make.
+skip() {
+	n=$((n + 1))
+	echo "ok $n - $1 # SKIP $2"
+}
+
 check "capture runs the program, passes its exit status on, and keeps each distinct launch as a case" captures
 check "the cases keep build options, structs by value, local memory and a buffer passed twice" case_forms
 check "the cases replay on PoCL with the application's outputs, and Oclgrind finds the race at its line" replays
@@ -80,6 +110,21 @@ check "an existing folder is replaced only with --force, and only a capture's" f
 check "a launch past --max-bytes and a program without launches are said" limits_said
 check "launches captured before the program died are whole cases" crash_keeps
 check "launches from several threads at once are each captured whole" threads
+if /usr/bin/python3 -c "import pyopencl" 2>/dev/null; then
+	check "a PyOpenCL script's launches replay on PoCL and Oclgrind" pyopencl_client
+else
+	skip "a PyOpenCL script's launches replay on PoCL and Oclgrind" "install python3-pyopencl"
+fi
+if [ -x "$(dirname "$CLHARNESS")/tests/capture/clblast_host" ]; then
+	check "CLBlast's SGEMM launch replays on PoCL and Oclgrind" clblast_client
+else
+	skip "CLBlast's SGEMM launch replays on PoCL and Oclgrind" "install libclblast-dev and configure again"
+fi
+if command -v clpeak >/dev/null; then
+	check "clpeak's launches replay on PoCL and Oclgrind" clpeak_client
+else
+	skip "clpeak's launches replay on PoCL and Oclgrind" "install clpeak"
+fi
 
 echo "1..$n"
 exit 0

@@ -71,13 +71,17 @@ static char *program_options(const struct writer *w, unsigned program)
 	struct strbuf out = { 0 };
 	strbuf_puts(&out, "");
 	char *save = NULL;
+	bool include_dir = false; /* the word after a lone -I */
 	for (char *word = given ? strtok_r(given, " \t\n", &save) : NULL; word;
 	     word = strtok_r(NULL, " \t\n", &save)) {
 		strbuf_puts(&out, out.len ? " " : "");
 		if (strncmp(word, "-I", 2) == 0 && word[2] && word[2] != '/')
 			strbuf_printf(&out, "-I%s/%s", w->cwd, word + 2);
+		else if (include_dir && word[0] != '/')
+			strbuf_printf(&out, "%s/%s", w->cwd, word);
 		else
 			strbuf_puts(&out, word);
+		include_dir = strcmp(word, "-I") == 0;
 	}
 	free(given);
 	return strbuf_take(&out);
@@ -141,11 +145,11 @@ static bool elem_of(const char *type, enum elem_type *t, unsigned *lanes)
 	return ok;
 }
 
-/* The struct parameter `index` of the launch's kernel takes or points to, as clang lays it
- * out (or, built without libclang, as its definition's text says); NULL with why. */
-static const struct record *struct_of(struct writer *w, const struct raw_launch *l,
-				      const char *file, const char *options, size_t index,
-				      char **why)
+/* What clang reads of parameter `index` of the launch's kernel, preprocessed with the
+ * program's options: the scalar or vector a typedef names, the struct it takes or points
+ * to; NULL without libclang or where the source does not parse. */
+static const struct src_param *source_param(struct writer *w, const struct raw_launch *l,
+					    const char *file, const char *options, size_t index)
 {
 	if (!w->have_source || w->source_program != l->program ||
 	    strcmp(w->source_kernel, l->kernel) != 0) {
@@ -161,14 +165,21 @@ static const struct record *struct_of(struct writer *w, const struct raw_launch 
 		diag_list_free(&ignored);
 		free(path);
 	}
-	if (w->have_source && index < w->source.nparams) {
-		const struct src_param *p = &w->source.params[index];
-		if (p->record)
-			return p->record;
+	return w->have_source && index < w->source.nparams ? &w->source.params[index] : NULL;
+}
+
+/* The struct parameter `index` takes or points to, as clang lays it out, or, built
+ * without libclang, as its definition's text says. NULL with why; the caller frees the
+ * record. */
+static struct record *struct_of(struct writer *w, const struct raw_launch *l, const char *file,
+				const struct src_param *p, size_t index, char **why)
+{
+	if (p && p->record)
+		return record_copy(p->record);
+	if (p) {
 		*why = xstrdup(p->why ? p->why : "clang reads no struct there");
 		return NULL;
 	}
-	/* Without libclang: the definition as the source writes it. */
 	char *path = xasprintf("%s/%s", w->dir, file);
 	size_t len;
 	char *source = read_file(path, &len);
@@ -180,24 +191,12 @@ static const struct record *struct_of(struct writer *w, const struct raw_launch 
 	for (size_t n = strlen(type); n > 0 && type[n - 1] == ' ';)
 		type[--n] = '\0';
 	struct record *rec = NULL;
-	if (source == NULL || structdef_find(source, type, &rec, why) < 0) {
-		if (source == NULL)
-			*why = xstrdup("its source cannot be read");
+	if (source == NULL)
+		*why = xstrdup("its source cannot be read");
+	else if (structdef_find(source, type, &rec, why) < 0)
 		rec = NULL;
-	}
 	free(source);
 	free(type);
-	if (rec) {
-		/* Kept with the source's records, freed with them. */
-		if (!w->have_source) {
-			w->source = (struct kernel_source){ 0 };
-			w->have_source = true;
-		}
-		w->source.params = xreallocarray(w->source.params, w->source.nparams + 1,
-						 sizeof *w->source.params);
-		w->source.params[w->source.nparams++] =
-			(struct src_param){ .name = xstrdup(""), .type = xstrdup(""), .record = rec };
-	}
 	return rec;
 }
 
@@ -362,10 +361,12 @@ static bool write_arg(struct writer *w, const struct raw_launch *l, size_t i,
 		}
 	enum elem_type t = ELEM_UCHAR;
 	unsigned lanes = 1;
-	const struct record *rec = NULL;
+	struct record *rec = NULL;
 	char *why = NULL;
-	if (a->kind != RAW_NULL && !elem_of(a->type, &t, &lanes)) {
-		rec = struct_of(w, l, file, options, i, &why);
+	const struct src_param *sp = NULL;
+	if (a->kind != RAW_NULL && !elem_of(a->type, &t, &lanes) &&
+	    ((sp = source_param(w, l, file, options, i)) == NULL || sp->lanes == 0)) {
+		rec = struct_of(w, l, file, sp, i, &why);
 		if (rec == NULL) {
 			diag_add(w->notes, DIAG_WARNING, l->dir, 0, 0,
 				 "launch of %s is no case: argument %zu (%s, %s) is no type a case "
@@ -374,6 +375,10 @@ static bool write_arg(struct writer *w, const struct raw_launch *l, size_t i,
 			free(why);
 			return false;
 		}
+	}
+	if (sp && sp->lanes) {
+		t = sp->elem;
+		lanes = sp->lanes;
 	}
 	char tbuf[ELEM_NAME_MAX];
 	char *fields = rec ? record_case_text(rec) : NULL;
@@ -441,6 +446,7 @@ static bool write_arg(struct writer *w, const struct raw_launch *l, size_t i,
 	}
 	}
 	free(fields);
+	record_free(rec);
 	return ok;
 }
 

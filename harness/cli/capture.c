@@ -164,6 +164,9 @@ static int run_program(char **argv, const char *layer, const char *dir, const ch
 		char *layers = others && *others ? xasprintf("%s:%s", layer, others) : xstrdup(layer);
 		setenv("OPENCL_LAYERS", layers, 1);
 		setenv(RAWLAUNCH_ENV_DIR, dir, 1);
+		/* PyOpenCL builds a program it built before from its cached binary, which no
+		 * case can be made of: under capture every build is from source. */
+		setenv("PYOPENCL_NO_CACHE", "1", 1);
 		if (kernels)
 			setenv(RAWLAUNCH_ENV_KERNELS, kernels, 1);
 		char number[32];

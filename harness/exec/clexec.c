@@ -254,14 +254,16 @@ static int check_args(const struct test_case *tc, const struct step *st, cl_kern
 		kernel_type_normal(&want_normal, want_type);
 		bool same = strcmp(got_normal.data, want_normal.data) == 0;
 		/* A struct's parameter type is its tag or typedef, which the case does not
-		 * name: any type that is no scalar or vector of OpenCL C takes it. */
-		if (strncmp(want_type, "struct", 6) == 0) {
+		 * name: any type that is no scalar or vector of OpenCL C takes it. So does a
+		 * scalar's typedef (real_arg for float), which drivers report by its name. */
+		if (!same) {
 			char *star = strchr(got_normal.data, '*');
 			if (star)
 				*star = '\0';
 			enum elem_type et;
 			unsigned lanes;
 			same = elem_type_parse(got_normal.data, &et, &lanes) < 0 &&
+			       strcmp(got_normal.data, "bool") != 0 &&
 			       (star != NULL) == (strchr(want_type, '*') != NULL);
 		}
 		strbuf_free(&got_normal);

@@ -451,18 +451,32 @@ static bool lacks(const struct target *t, enum elem_type type)
 	return type == ELEM_DOUBLE && !t->limits.fp64;
 }
 
-/* Whether the source enables `extension` with #pragma OPENCL EXTENSION, not merely
- * names it in a comment. */
+/* Whether the source needs `extension`: it enables it with #pragma OPENCL EXTENSION
+ * outside every #if, #ifdef and #ifndef (CLBlast's kernels enable cl_khr_fp16 only
+ * #if defined(cl_khr_fp16), and run without it), not merely naming it in a comment. */
 static bool enables(const char *source, const char *extension)
 {
-	for (const char *p = source; (p = strstr(p, extension)) != NULL; p++) {
-		const char *line = p;
-		while (line > source && line[-1] != '\n')
-			line--;
-		const char *pragma = strstr(line, "pragma");
-		if (pragma && pragma < p && strstr(line, "EXTENSION") < p &&
-		    strstr(line, "EXTENSION") > pragma)
-			return true;
+	int depth = 0;
+	for (const char *line = source; *line;) {
+		const char *end = strchr(line, '\n');
+		size_t len = end ? (size_t)(end - line) : strlen(line);
+		const char *p = line + strspn(line, " \t");
+		if (*p == '#') {
+			p += 1 + strspn(p + 1, " \t");
+			if (strncmp(p, "if", 2) == 0)
+				depth++;
+			else if (strncmp(p, "endif", 5) == 0 && depth > 0)
+				depth--;
+			else if (depth == 0 && strncmp(p, "pragma", 6) == 0) {
+				char *text = xstrndup(line, len);
+				const char *ext = strstr(text, "EXTENSION");
+				bool found = ext && strstr(ext, extension) != NULL;
+				free(text);
+				if (found)
+					return true;
+			}
+		}
+		line += len + (end != NULL);
 	}
 	return false;
 }

@@ -321,6 +321,21 @@ static void read_param(CXCursor c, struct src_param *p)
 	}
 	if ((p->form == SRC_VALUE || p->form == SRC_POINTER) && target.kind == CXType_Record)
 		p->record = record_of(target, &p->why);
+	if (p->form == SRC_VALUE || p->form == SRC_POINTER) {
+		enum elem_type et;
+		if (scalar_type(target.kind, &et)) {
+			p->elem = et;
+			p->lanes = 1;
+		} else if (target.kind == CXType_ExtVector || target.kind == CXType_Vector) {
+			long long lanes = api.clang_getNumElements(target);
+			CXType element = api.clang_getCanonicalType(api.clang_getElementType(target));
+			if (scalar_type(element.kind, &et) &&
+			    (lanes == 2 || lanes == 3 || lanes == 4 || lanes == 8 || lanes == 16)) {
+				p->elem = et;
+				p->lanes = (unsigned)lanes;
+			}
+		}
+	}
 }
 
 struct body_walk {
@@ -460,7 +475,9 @@ out:
 
 /* What the reading child sends, a line a fact, fields split by tabs:
  *   K line col                               the kernel's name
- *   P name type line col form size align why  a parameter; size 0: no record
+ *   P name type line col form size align elem lanes why
+ *                                            a parameter; size 0: no record; lanes 0:
+ *                                            no scalar or vector (elem unused)
  *   F name type lanes offset                 a field of the last P's record
  *   L name line col d0 d1 d2 ndims           a local array
  *   E line col message                       an error clang found */
@@ -472,9 +489,9 @@ static void send_source(struct strbuf *out, const struct kernel_source *ks)
 	for (size_t i = 0; i < ks->nparams; i++) {
 		const struct src_param *p = &ks->params[i];
 		const struct record *r = p->record;
-		strbuf_printf(out, "P\t%s\t%s\t%d\t%d\t%d\t%zu\t%zu\t%s\n", p->name, p->type,
-			      p->line, p->col, (int)p->form, r ? r->size : 0, r ? r->align : 0,
-			      p->why ? p->why : "");
+		strbuf_printf(out, "P\t%s\t%s\t%d\t%d\t%d\t%zu\t%zu\t%d\t%u\t%s\n", p->name,
+			      p->type, p->line, p->col, (int)p->form, r ? r->size : 0,
+			      r ? r->align : 0, (int)p->elem, p->lanes, p->why ? p->why : "");
 		for (size_t f = 0; r && f < r->nfields; f++)
 			strbuf_printf(out, "F\t%s\t%d\t%u\t%zu\n", r->fields[f].name,
 				      (int)r->fields[f].type, r->fields[f].lanes,
@@ -550,6 +567,11 @@ static size_t take_lines(char *text, const char *path, struct kernel_source *ks,
 			p->form = (enum src_form)atoi(next_field(&rest));
 			size_t size = strtoul(next_field(&rest), NULL, 10);
 			size_t align = strtoul(next_field(&rest), NULL, 10);
+			int elem = atoi(next_field(&rest));
+			p->lanes = (unsigned)atoi(next_field(&rest));
+			p->elem = elem >= 0 && elem <= ELEM_LAST ? (enum elem_type)elem : ELEM_UCHAR;
+			if (elem < 0 || elem > ELEM_LAST)
+				p->lanes = 0;
 			char *why = next_field(&rest);
 			p->why = *why ? xstrdup(why) : NULL;
 			rec = size ? xcalloc(1, sizeof *rec) : NULL;

@@ -32,6 +32,10 @@ struct src_param {
 	 * NULL for none, or where `why` says why it cannot be made. */
 	struct record *record;
 	char *why;
+	/* The scalar or vector type it is or points to, through typedefs and macros
+	 * (real_arg as float); lanes 0 where it is none. */
+	enum elem_type elem;
+	unsigned lanes;
 };
 
 /* A local array the kernel's body declares, `local float tile[16][17]`. */
