@@ -44,6 +44,16 @@ replays() {
 		has "kernels/program-1.cl:14:11: error: read-write data race on local memory" &&
 		has "race               block_sum-1                      oclgrind"
 }
+# hunt on captured cases keeps the application's data and sizes its buffers with the
+# shape (N, N / L, L): the shapes it tries find block_sum's race and nothing in scale,
+# where a fixed-size buffer would read as out of bounds at every larger N.
+hunted() {
+	run 0 hunt --budget 8 -j 2 "$work/c/scale-1.yaml" &&
+		has "0 errors and 0 warnings found, 0 of them by the plain run (its own shape, its own inputs" &&
+		grep -q "{name: sums, buffer: int, count: N / L," "$work/c/block_sum-1.yaml" &&
+		run 1 hunt --budget 8 -j 2 "$work/c/block_sum-1.yaml" &&
+		has "kernels/program-1.cl:14:11: error: read-write data race on local memory"
+}
 # An existing folder is kept unless --force, which replaces only a capture's.
 folder_kept() {
 	run 2 capture -o "$work/c" -- "$host" && has "exists; capture into a new folder with -o" &&
@@ -106,6 +116,7 @@ skip() {
 check "capture runs the program, passes its exit status on, and keeps each distinct launch as a case" captures
 check "the cases keep build options, structs by value, local memory and a buffer passed twice" case_forms
 check "the cases replay on PoCL with the application's outputs, and Oclgrind finds the race at its line" replays
+check "hunt sweeps a captured case's shapes with the application's own data" hunted
 check "an existing folder is replaced only with --force, and only a capture's" folder_kept
 check "a launch past --max-bytes and a program without launches are said" limits_said
 check "launches captured before the program died are whole cases" crash_keeps

@@ -96,11 +96,11 @@ START_TEST(test_a_trial_says_its_build)
 				.l = { .dims = 1, .d = { 8 } },
 				.optimised = true };
 	char text[200];
-	hunt_trial_text(&t, text, sizeof text);
+	hunt_trial_text(&t, false, text, sizeof text);
 	ck_assert_str_eq(text, "zeros inputs, N=24 L=8, optimised build");
 	t.optimised = false;
 	t.set = SET_SCALAR_TAIL;
-	hunt_trial_text(&t, text, sizeof text);
+	hunt_trial_text(&t, false, text, sizeof text);
 	ck_assert_str_eq(text, "scalar-tail inputs, N=24 L=8, built as written");
 }
 END_TEST

@@ -28,7 +28,7 @@ shrunk_and_saved() {
 	run 1 hunt --budget 20 -j 2 --save "$saved" "$top/cases/reduce/halving_nobarrier.yaml" &&
 		has "halving_nobarrier.cl:14:17: error: read-write data race on local memory" &&
 		has "1 of them by the plain run" &&
-		grep -q "note: the smallest launch that shows it: [a-z]* inputs, N=[0-9]* L=[0-9]*, built as written; saved as $saved/halving_nobarrier-hunt-1.yaml" "$out" &&
+		grep -q "note: the smallest launch that shows it: [a-z ]* inputs, N=[0-9]* L=[0-9]*, built as written; saved as $saved/halving_nobarrier-hunt-1.yaml" "$out" &&
 		run 0 run --device oclgrind "$saved/halving_nobarrier-hunt-1.yaml" &&
 		has "halving_nobarrier.cl:14:17: error: read-write data race on local memory" &&
 		has "summary: 1 result on 1 device"

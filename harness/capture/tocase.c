@@ -346,11 +346,38 @@ static void shape_list(struct strbuf *out, unsigned dims, const size_t *v)
 	strbuf_puts(out, dims > 1 ? "]" : "");
 }
 
+/* A count as the case writes it: in terms of the launch's shape where it is one of the
+ * shape's own quantities (an element a work-item, a work-group or a group's item), so
+ * that hunt's other shapes size it alike, and the recorded data, holding the real launch's
+ * count, refuse the shapes that would need more; otherwise the number itself. */
+static void count_text(char *out, size_t size, size_t count, const struct raw_launch *l,
+		       const size_t *local)
+{
+	static const char *const items[] = { "N", "N * M", "N * M * K" };
+	static const char *const group_items[] = { "L", "L * LY", "L * LY * LZ" };
+	static const char *const groups[] = { "N / L", "(N / L) * (M / LY)",
+					      "(N / L) * (M / LY) * (K / LZ)" };
+	size_t volume = 1, group = 1, ngroups = 1;
+	for (unsigned d = 0; d < l->dims; d++) {
+		volume *= l->global[d];
+		group *= local[d];
+		ngroups *= local[d] && l->global[d] % local[d] == 0 ? l->global[d] / local[d] : 0;
+	}
+	if (count == volume)
+		snprintf(out, size, "%s", items[l->dims - 1]);
+	else if (count == group)
+		snprintf(out, size, "%s", group_items[l->dims - 1]);
+	else if (count == ngroups && ngroups > 1)
+		snprintf(out, size, "%s", groups[l->dims - 1]);
+	else
+		snprintf(out, size, "%zu", count);
+}
+
 /* One argument's line of the case, and its check where it has one; false after a note
  * where it cannot be made. */
 static bool write_arg(struct writer *w, const struct raw_launch *l, size_t i,
-		      const char *case_name, const char *file, const char *options,
-		      struct strbuf *args, struct strbuf *checks)
+		      const size_t *local, const char *case_name, const char *file,
+		      const char *options, struct strbuf *args, struct strbuf *checks)
 {
 	const struct raw_arg *a = &l->args[i];
 	for (size_t j = 0; j < i && a->kind == RAW_BUFFER; j++)
@@ -384,14 +411,15 @@ static bool write_arg(struct writer *w, const struct raw_launch *l, size_t i,
 	char *fields = rec ? record_case_text(rec) : NULL;
 	const char *type = rec ? fields : elem_type_text(t, lanes, tbuf);
 	size_t one = rec ? rec->size : elem_size(t) * elem_stride(lanes);
+	char count[64];
+	count_text(count, sizeof count, a->size / one, l, local);
 	bool ok = true;
 	switch (a->kind) {
 	case RAW_NULL:
 		strbuf_printf(args, "  - {name: %s, buffer: null}\n", a->name);
 		break;
 	case RAW_LOCAL:
-		strbuf_printf(args, "  - {name: %s, local: %s, count: %zu}\n", a->name, type,
-			      a->size / one);
+		strbuf_printf(args, "  - {name: %s, local: %s, count: %s}\n", a->name, type, count);
 		break;
 	case RAW_VALUE:
 		if (a->value_size != one) {
@@ -432,8 +460,8 @@ static bool write_arg(struct writer *w, const struct raw_launch *l, size_t i,
 			free(after);
 			break;
 		}
-		strbuf_printf(args, "  - {name: %s, %s: %s, count: %zu, init: {file: %s}%s}\n",
-			      a->name, a->constant ? "constant" : "buffer", type, a->size / one,
+		strbuf_printf(args, "  - {name: %s, %s: %s, count: %s, init: {file: %s}%s}\n",
+			      a->name, a->constant ? "constant" : "buffer", type, count,
 			      before, a->writable ? ", output: true" : "");
 		if (a->writable && (rec || elem_is_float(t)))
 			strbuf_printf(checks, "  %s: {reference: targets}  # the application's: %s\n",
@@ -462,14 +490,14 @@ static bool write_case(struct writer *w, const struct raw_launch *l)
 	char *data = xasprintf("%s/data", w->dir), *own = xasprintf("%s/data/%s", w->dir, case_name);
 	bool ok = make_dir(data) && make_dir(own);
 	struct strbuf args = { 0 }, checks = { 0 };
+	size_t local[3];
+	if (l->local_given)
+		memcpy(local, l->local, sizeof local);
+	else
+		chosen_local(l, local);
 	for (size_t i = 0; i < l->nargs && ok; i++)
-		ok = write_arg(w, l, i, case_name, file, options, &args, &checks);
+		ok = write_arg(w, l, i, local, case_name, file, options, &args, &checks);
 	if (ok) {
-		size_t local[3];
-		if (l->local_given)
-			memcpy(local, l->local, sizeof local);
-		else
-			chosen_local(l, local);
 		static const char *const globals[] = { "N", "[N, M]", "[N, M, K]" };
 		struct strbuf text = { 0 };
 		strbuf_printf(&text,

@@ -177,12 +177,13 @@ size_t hunt_plan(const struct shape *n_own, const struct shape *l_own, unsigned 
 	return pl.count;
 }
 
-void hunt_trial_text(const struct hunt_trial *t, char *buf, size_t size)
+void hunt_trial_text(const struct hunt_trial *t, bool own_inputs, char *buf, size_t size)
 {
 	char n[SHAPE_TEXT_MAX], l[SHAPE_TEXT_MAX];
 	shape_format(&t->n, n);
 	shape_format(&t->l, l);
-	snprintf(buf, size, "%s inputs, N=%s L=%s, %s", adhoc_set_name(t->set), n, l,
+	snprintf(buf, size, "%s inputs, N=%s L=%s, %s",
+		 own_inputs && t->set == SET_RANDOM ? "its own" : adhoc_set_name(t->set), n, l,
 		 t->optimised ? "optimised build" : "built as written");
 }
 
@@ -698,7 +699,7 @@ static char *save_reproducer(const struct hunt_target *t, const struct found *f,
 	char n[SHAPE_TEXT_MAX + 8], l[SHAPE_TEXT_MAX + 8], trial[200];
 	shape_list(&tr->n, n, sizeof n);
 	shape_list(&tr->l, l, sizeof l);
-	hunt_trial_text(tr, trial, sizeof trial);
+	hunt_trial_text(tr, t->case_path != NULL, trial, sizeof trial);
 	char *text = NULL;
 	if (t->case_path == NULL) {
 		char *kernel_file = adhoc_kernel_file_for(path, t->rq->kernel_path);
@@ -879,13 +880,13 @@ static size_t report_hunt(const struct hunt_target *t, struct hunt_state *st, un
 		const struct found *f = &st->found[i];
 		report_finding(&text, &f->finding, t->label, NULL, rp->colour);
 		char trial[200], msg[400];
-		hunt_trial_text(&st->trials[f->trial], trial, sizeof trial);
+		hunt_trial_text(&st->trials[f->trial], t->case_path != NULL, trial, sizeof trial);
 		const char *file = f->finding.file ? f->finding.file : t->label;
 		snprintf(msg, sizeof msg, "first shown by trial %zu of %zu%s: %s", f->trial + 1,
 			 st->ntrials, f->trial == 0 ? ", the plain run" : "", trial);
 		diag_render_header(&text, file, f->finding.at.line, f->finding.at.col, DIAG_NOTE,
 				   msg, rp->colour);
-		hunt_trial_text(&f->smallest, trial, sizeof trial);
+		hunt_trial_text(&f->smallest, t->case_path != NULL, trial, sizeof trial);
 		snprintf(msg, sizeof msg, "the smallest launch that shows it%s: %s%s%s",
 			 f->shrunk ? "" : " (no smaller one showed it)", trial,
 			 f->saved ? "; saved as " : "", f->saved ? f->saved : "");
@@ -895,11 +896,12 @@ static size_t report_hunt(const struct hunt_target *t, struct hunt_state *st, un
 	double took = (clock_now_ns() - st->start_ns) / 1e9;
 	strbuf_printf(&text,
 		      "hunt: %s: %zu of %zu trials in %.1f s, %u at a time: %zu error%s and %zu "
-		      "warning%s found, %zu of them by the plain run (its own shape, random "
+		      "warning%s found, %zu of them by the plain run (its own shape, %s "
 		      "inputs, built as written); %zu trial%s did not apply (a shape its "
 		      "expressions refuse); of the others, ",
 		      t->label, st->done, st->ntrials, took, jobs, errors, errors == 1 ? "" : "s",
-		      warnings, warnings == 1 ? "" : "s", plain, st->not_applicable,
+		      warnings, warnings == 1 ? "" : "s", plain, t->case_path ? "its own" : "random",
+		      st->not_applicable,
 		      st->not_applicable == 1 ? "" : "s");
 	run_tally_text(&text, &st->tally, "trials");
 	if (optimised_broke != VERDICT_PASS)

@@ -43,8 +43,9 @@ size_t hunt_plan(const struct shape *n_own, const struct shape *l_own, unsigned 
 		 unsigned long long max_group, bool ragged, bool fixed_group,
 		 struct hunt_trial **trials);
 
-/* Describes a trial: "zeros inputs, N=24 L=8, optimised build". */
-void hunt_trial_text(const struct hunt_trial *t, char *buf, size_t size);
+/* Describes a trial: "zeros inputs, N=24 L=8, optimised build"; a case's own inputs
+ * (own_inputs: the target is a case, whose random set is its own) as "its own inputs". */
+void hunt_trial_text(const struct hunt_trial *t, bool own_inputs, char *buf, size_t size);
 
 /* Runs the hunt, reporting to rp's stream. Returns the exit status: 0 when nothing was
  * found; 1 when an error was, a trial was cut short, or no trial ran to its end; 77
