@@ -32,7 +32,7 @@ captures() {
 case_forms() {
 	grep -q "^options: '-DFACTOR=2'" "$work/c/block_sum-1.yaml" &&
 		grep -q "{name: p, scalar: \[{scale: float}, {shift: int}\], value: \[1.5, 2\]}" "$work/c/scale-1.yaml" &&
-		grep -q "{name: s, local: int, count: 64}" "$work/c/block_sum-1.yaml" &&
+		grep -q "{name: s, local: int, count: L}" "$work/c/block_sum-1.yaml" &&
 		grep -q "^  - {use: a}" "$work/c/add_into-1.yaml" &&
 		grep -q "sums: {reference: {file: data/block_sum-1/sums.after.npy}}" "$work/c/block_sum-1.yaml" ||
 		{ cat "$work"/c/*.yaml >"$out"; return 1; }
