@@ -423,6 +423,30 @@ START_TEST(test_data_file_mistakes_at_their_arguments)
 }
 END_TEST
 
+/* at: names one launch, a size and a work-group shape; anything else is an error there. */
+START_TEST(test_a_reference_at_one_launch_is_a_size_and_a_local)
+{
+	expect_error("cases/reference_at_mistake.yaml", 10, 54,
+		     "at: is the one launch the values are of, [SIZE, LOCAL]");
+	char *path = test_data_path("cases/reference_at_one_launch.yaml");
+	struct diag_list diags = { 0 };
+	struct test_case *tc = case_load(path, &diags);
+	ck_assert_msg(tc != NULL && tc->nchecks == 1 && tc->checks[0].has_at, "at: loads.");
+	struct plan plan;
+	ck_assert_msg(plan_build(tc, &tc->sizes[0], &tc->locals[0], 1, &plan, &diags) == 0 &&
+			      !plan.checks[0].elsewhere,
+		      "At N=1024 L=16 the file's values are compared.");
+	plan_free(&plan);
+	ck_assert_msg(plan_build(tc, &tc->sizes[1], &tc->locals[0], 1, &plan, &diags) == 0 &&
+			      plan.checks[0].elsewhere,
+		      "At N=64 the file, of 1024 values, is no error: nothing is compared there.");
+	plan_free(&plan);
+	case_free(tc);
+	diag_list_free(&diags);
+	free(path);
+}
+END_TEST
+
 Suite *case_load_suite(void)
 {
 	Suite *s = suite_create("case_load");
@@ -454,6 +478,7 @@ Suite *case_load_suite(void)
 	tcase_add_test(tc, test_text_that_crashes_the_yaml_parser_is_an_error);
 	tcase_add_test(tc, test_inputs_come_from_a_npy_file);
 	tcase_add_test(tc, test_data_file_mistakes_at_their_arguments);
+	tcase_add_test(tc, test_a_reference_at_one_launch_is_a_size_and_a_local);
 	suite_add_tcase(s, tc);
 	return s;
 }

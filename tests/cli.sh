@@ -238,13 +238,17 @@ inputs_from_file() {
 		has "buffer 'in' holds 2048 elements at N=2048, L=16, but data/iota_1024.npy holds 1024 (shape (4, 256))"
 }
 # Expected values from a .npy file: the right ones pass, a wrong one is named at its index
-# with the file it came from; a size the file does not fit is that case's error.
+# with the file it came from; a size the file does not fit is that case's error, unless
+# the file says which launch it is of (at:), and other launches say they compared nothing.
 reference_from_file() {
 	run 0 run --device pocl "$cases/reference_from_file.yaml" && [ "$(count '^pass ')" -eq 1 ] &&
 		run 1 run --device pocl "$cases/reference_file_wrong.yaml" &&
 		has "out[100]: got 100, want -1; 1 of 1024 elements differ (as data/expect_wrong.npy holds)" &&
 		run 1 run --device pocl --size 64 "$cases/reference_from_file.yaml" &&
-		has "a file of expected values fits one size"
+		has "a file of expected values fits one size" &&
+		run 0 run --device pocl "$cases/reference_at_one_launch.yaml" &&
+		[ "$(count "pass .* N=1024 L=16  *[0-9.]* ms$")" -eq 1 ] &&
+		[ "$(count 'N=64 L=16 .*(output not compared: its values are of another shape)')" -eq 1 ]
 }
 check "devices lists pocl-cpu with its limits" devices_listed
 check "a typo in a key is reported at file:line:col and the other cases still run" typo_reported

@@ -43,9 +43,18 @@ size_t bench_sweep(const struct test_case *tc, const struct shape *l, long long 
 		   unsigned long long max_alloc, unsigned long long global_mem, struct shape *sizes,
 		   size_t room)
 {
+	size_t count = 0;
+	/* Inputs from data files (a captured launch's) are of the case's own sizes: larger
+	 * ones would read past them, and smaller ones time another workload. */
+	for (size_t b = 0; b < tc->nbuffers; b++)
+		if (tc->buffers[b].init.kind == INIT_FILE) {
+			for (size_t s = 0; s < tc->nsizes && count < room; s++)
+				if (shape_volume(&tc->sizes[s]) <= max_size)
+					sizes[count++] = tc->sizes[s];
+			return count;
+		}
 	/* An N-D case sweeps squares and cubes: each dimension 2^j, from 2^10 elements. */
 	unsigned dims = tc->nsizes ? tc->sizes[0].dims : 1;
-	size_t count = 0;
 	/* ... and no smaller than a work-group in any dimension. */
 	int first = (SWEEP_FIRST_LOG2 + (int)dims - 1) / (int)dims;
 	for (unsigned d = 0; dims > 1 && d < dims && d < l->dims; d++)

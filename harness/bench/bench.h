@@ -63,7 +63,8 @@ int bench_page(FILE *out, char *const *paths, size_t npaths, const char *plots_d
 
 /* The sizes a sweep visits for `tc` on a device: powers of two from 2^10 up to max_size
  * while every buffer fits max_alloc and all of them half the global memory (at work-group
- * size l). Returns how many it put in sizes (at most `room`). */
+ * size l); for a case with inputs from data files (a captured launch), its own sizes.
+ * Returns how many it put in sizes (at most `room`). */
 size_t bench_sweep(const struct test_case *tc, const struct shape *l, long long max_size,
 		   unsigned long long max_alloc, unsigned long long global_mem, struct shape *sizes,
 		   size_t room);

@@ -856,9 +856,29 @@ static char *read_values(struct loader *ld, struct fy_node *node, struct src_pos
 static void parse_file_reference(struct loader *ld, struct fy_node *ref, struct buffer_decl *out,
 				 struct check *check)
 {
-	static const char *const keys[] = { "file", "values", NULL };
+	static const char *const keys[] = { "file", "values", "at", NULL };
 	yr_reject_unknown_keys(&ld->r, ref, "a reference", keys);
 	check->ref = ref_file();
+	struct fy_node *at = yr_get(ref, "at");
+	if (at) {
+		/* at: [SIZE, LOCAL], the launch whose output the values are; a captured
+		 * launch's, whose case also runs smaller for the simulator and other shapes
+		 * for hunt, where its values say nothing. */
+		struct shape *shapes = NULL;
+		size_t n = 0;
+		struct src_pos at_pos = yr_key_pos(ref, "at", check->reference_pos);
+		yr_shape_list(&ld->r, at, at_pos, "at", &shapes, &n);
+		if (n == 2 && shapes[0].dims == shapes[1].dims) {
+			check->has_at = true;
+			check->at_n = shapes[0];
+			check->at_l = shapes[1];
+		} else if (shapes) {
+			yr_error(&ld->r, at_pos,
+				 "at: is the one launch the values are of, [SIZE, LOCAL], such as "
+				 "[1024, 64] or [[64, 32], [16, 8]]");
+		}
+		free(shapes);
+	}
 	struct fy_node *file = yr_get(ref, "file"), *values = yr_get(ref, "values");
 	if ((file == NULL) == (values == NULL)) {
 		if (!yr_misspelt(&ld->r, ref, "file") && !yr_misspelt(&ld->r, ref, "values"))

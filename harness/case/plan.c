@@ -379,7 +379,10 @@ int plan_build(const struct test_case *tc, const struct shape *n, const struct s
 		/* Exactly as many: the output at one size is no prefix of another's in
 		 * general (a reduction's is not), so one file fits one size. */
 		size_t expected = ck->expected.count / elem_stride(tc->buffers[ck->buffer].lanes);
-		if (!r.failed && ck->ref->kind == REF_FILE && pc->count != expected) {
+		pc->elsewhere = ck->has_at &&
+				(!shape_equal(&ck->at_n, n) || !shape_equal(&ck->at_l, l));
+		if (!r.failed && ck->ref->kind == REF_FILE && pc->count != expected &&
+		    !pc->elsewhere) {
 			diag_add(diags, DIAG_ERROR, tc->path, ck->reference_pos.line,
 				 ck->reference_pos.col,
 				 "check of '%s' compares %zu elements at %s, but %s "

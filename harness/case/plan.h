@@ -55,6 +55,7 @@ struct plan_check {
 	size_t width, height; /* matrix references */
 	size_t count;
 	long long depth; /* TOL_REDUCTION: serial + ceil(log2(partials)) */
+	bool elsewhere;	 /* the check's values are of another launch shape (at:): not compared */
 };
 
 struct plan {

@@ -135,6 +135,9 @@ struct check {
 	char *expected_file;	   /* REF_FILE: as the case names it */
 	struct data_file expected; /* REF_FILE: the values, of the checked buffer's type */
 	struct src_pos reference_pos;
+	/* REF_FILE with at: the one launch shape the values are of; compared there alone. */
+	bool has_at;
+	struct shape at_n, at_l;
 };
 
 struct test_case {

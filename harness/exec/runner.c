@@ -278,15 +278,21 @@ static const struct ref_output *reference_for(const struct test_case *tc, const 
 	return &kept->out;
 }
 
-/* Compares every output with its check's reference. */
-static void check_outputs(const struct test_case *tc, const struct plan *plan, struct inputs *in,
+/* Compares every output with its check's reference. Returns whether some check had
+ * nothing to compare with at this shape (at:). */
+static bool check_outputs(const struct test_case *tc, const struct plan *plan, struct inputs *in,
 			  void *const *final, struct result *r)
 {
+	bool unchecked = false;
 	for (size_t c = 0; c < tc->nchecks; c++) {
 		const struct check *ck = &tc->checks[c];
 		const struct plan_check *pc = &plan->checks[c];
 		if (tc->reference_run || check_compared_later(ck))
 			continue; /* compared with other runs' outputs once those have run */
+		if (pc->elsewhere) {
+			unchecked = true;
+			continue;
+		}
 		const struct ref_output *want = reference_for(tc, plan, c, in, r);
 		uint64_t t0 = clock_now_ns();
 		struct cmp_report rep;
@@ -297,6 +303,7 @@ static void check_outputs(const struct test_case *tc, const struct plan *plan, s
 		if (!rep.ok && r->verdict == VERDICT_PASS)
 			describe_mismatch(r, tc, ck, &rep, want, final[ck->buffer]);
 	}
+	return unchecked;
 }
 
 /* Whether buffer b is an output whose check compares it with other runs' copies. */
@@ -428,13 +435,15 @@ static int run_one(const struct backend *b, struct backend_session *session, con
 	if (status == 0)
 		time_rounds(r, round_ns, opt->repeat, opt->warmup);
 	free(round_ns);
-	if (status == 0)
-		check_outputs(tc, &plan, in, final, r);
+	bool unchecked = status == 0 && check_outputs(tc, &plan, in, final, r);
 	if (status == 0)
 		keep_outputs(tc, &plan, final, opt->keep_outputs, r);
 	const struct suppression_list *lists[] = { opt->suppressions, &tc->suppress };
 	finding_list_suppress(&r->findings, lists, 2);
 	result_settle(r);
+	/* An output with no values of this shape to compare with is not a pass. */
+	if (unchecked && r->output == VERDICT_PASS)
+		r->output = VERDICT_SKIP;
 
 	for (size_t k = 0; k < tc->nbuffers; k++)
 		free(final[k]);

@@ -331,10 +331,16 @@ static void text_result(struct reporter *rp, const struct result *r)
 	shape(&sh, r);
 	strbuf_printf(&out, "%-20s", sh.data);
 	strbuf_free(&sh);
-	if (r->n.dims > 0 && (r->output == VERDICT_PASS || r->output == VERDICT_WRONG_OUTPUT))
+	/* A run whose output had nothing to be compared with at its shape (at:) ran all
+	 * the same. */
+	bool uncompared = r->output == VERDICT_SKIP && r->verdict != VERDICT_SKIP && r->run_ns > 0;
+	if (r->n.dims > 0 &&
+	    (r->output == VERDICT_PASS || r->output == VERDICT_WRONG_OUTPUT || uncompared))
 		strbuf_printf(&out, " %10.3f ms", kernel_ms(r));
 	if (r->verdict != r->output && r->output == VERDICT_WRONG_OUTPUT)
 		strbuf_puts(&out, "  output wrong too");
+	if (uncompared)
+		strbuf_puts(&out, "  (output not compared: its values are of another shape)");
 	if (r->racy)
 		strbuf_puts(&out,
 			    r->output == VERDICT_WRONG_OUTPUT ? "  (racy: recorded)" : "  (racy)");
