@@ -466,8 +466,13 @@ static bool write_arg(struct writer *w, const struct raw_launch *l, size_t i,
 		if (a->writable && (rec || elem_is_float(t)))
 			strbuf_printf(checks, "  %s: {reference: targets}  # the application's: %s\n",
 				      a->name, after);
-		else if (a->writable)
-			strbuf_printf(checks, "  %s: {reference: {file: %s}}\n", a->name, after);
+		else if (a->writable) {
+			strbuf_printf(checks, "  %s: {reference: {file: %s, at: [", a->name, after);
+			shape_list(checks, l->dims, l->global);
+			strbuf_puts(checks, ", ");
+			shape_list(checks, l->dims, local);
+			strbuf_puts(checks, "]}}\n");
+		}
 		free(before);
 		free(after);
 		break;
@@ -476,6 +481,34 @@ static bool write_arg(struct writer *w, const struct raw_launch *l, size_t i,
 	free(fields);
 	record_free(rec);
 	return ok;
+}
+
+/* Where two arguments are views of one buffer that share bytes (a sub-buffer and its
+ * parent, two sub-buffers that overlap), the case holds each as a copy of its own: a
+ * kernel that writes through one and reads the same bytes through the other replays
+ * otherwise than it ran. Said in the case and as a note; the first such pair. */
+static bool overlapping_views(const struct raw_launch *l, size_t *first, size_t *second)
+{
+	for (size_t i = 0; i < l->nargs; i++) {
+		const struct raw_arg *a = &l->args[i];
+		if (a->kind != RAW_BUFFER)
+			continue;
+		uint64_t root_a = a->parent ? a->parent : a->mem;
+		size_t from_a = a->parent ? a->origin : 0;
+		for (size_t j = i + 1; j < l->nargs; j++) {
+			const struct raw_arg *b = &l->args[j];
+			if (b->kind != RAW_BUFFER || b->mem == a->mem)
+				continue; /* one buffer passed twice is one buffer in the case too */
+			uint64_t root_b = b->parent ? b->parent : b->mem;
+			size_t from_b = b->parent ? b->origin : 0;
+			if (root_a == root_b && from_a < from_b + b->size && from_b < from_a + a->size) {
+				*first = i;
+				*second = j;
+				return true;
+			}
+		}
+	}
+	return false;
 }
 
 /* Writes the case of one launch; false after a note where it is none. */
@@ -513,6 +546,21 @@ static bool write_case(struct writer *w, const struct raw_launch *l)
 		if (!l->local_given)
 			strbuf_puts(&text, "# The application left the work-group size to the "
 					   "driver; this one is the harness's choice.\n");
+		size_t first, second;
+		if (overlapping_views(l, &first, &second)) {
+			const char *a = l->args[first].name, *b = l->args[second].name;
+			strbuf_printf(&text,
+				      "# %s and %s shared bytes of one buffer in the application "
+				      "(a sub-buffer);\n# here each is a copy of its own, so a "
+				      "write through one is not seen through the other.\n",
+				      a, b);
+			diag_add(w->notes, DIAG_NOTE, l->dir, 0, 0,
+				 "launch of %s: arguments %s and %s are views of one buffer that "
+				 "share bytes; the case %s.yaml gives each a copy of its own, so "
+				 "where the kernel writes through one and reads through the other "
+				 "its replay differs from the application's run",
+				 l->kernel, a, b, case_name);
+		}
 		strbuf_printf(&text, "about: %s as the application launched it, with its own data\n",
 			      l->kernel);
 		strbuf_printf(&text, "kernel: {file: %s, name: %s}\n", file, l->kernel);
@@ -525,10 +573,29 @@ static bool write_case(struct writer *w, const struct raw_launch *l)
 			}
 			strbuf_puts(&text, "'\n");
 		}
+		/* A launch too big to simulate in time runs smaller under the simulator, as
+		 * check shrinks one; devices run both, so outputs meet at one shape. */
+		struct shape whole = shape_of_sizes(l->global, l->dims),
+			     group = shape_of_sizes(local, l->dims), shrunk;
+		bool shrank = shape_shrink_for_simulation(&whole, &group, &shrunk);
+		if (shrank)
+			strbuf_puts(&text, "# Too big to simulate in time: Oclgrind runs sim_sizes, "
+					   "a few work-groups of the same\n# shape, where no "
+					   "output of the application's is compared.\n");
 		strbuf_puts(&text, "sizes: [");
 		shape_list(&text, l->dims, l->global);
-		strbuf_puts(&text, "]\nsim_sizes: [");
-		shape_list(&text, l->dims, l->global);
+		if (shrank) {
+			size_t small[3];
+			for (unsigned d = 0; d < l->dims; d++)
+				small[d] = (size_t)shrunk.d[d];
+			strbuf_puts(&text, ", ");
+			shape_list(&text, l->dims, small);
+			strbuf_puts(&text, "]\nsim_sizes: [");
+			shape_list(&text, l->dims, small);
+		} else {
+			strbuf_puts(&text, "]\nsim_sizes: [");
+			shape_list(&text, l->dims, l->global);
+		}
 		strbuf_puts(&text, "]\nlocal: [");
 		shape_list(&text, l->dims, local);
 		strbuf_printf(&text, "]\nglobal: %s\n", globals[l->dims - 1]);

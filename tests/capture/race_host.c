@@ -6,7 +6,9 @@
  * device of the first platform (PoCL in make check). Exits 3, so the test sees the exit
  * status passed on; with an argument "abort", dies of SIGABRT after its second launch;
  * with "threads", launches a copy kernel from four threads at once, each with its own
- * queue, kernel and buffers, at sizes of its own. */
+ * queue, kernel and buffers, at sizes of its own; with "big", sums 65536 items in blocks,
+ * too many to simulate in time; with "overlap", adds the first half of ints into its
+ * second through a sub-buffer and its parent, two views that share bytes. */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 #include <pthread.h>
@@ -127,10 +129,11 @@ int main(int argc, char **argv)
 	CHECK(err);
 	CHECK(clBuildProgram(program, 1, &device, "-DFACTOR=2", NULL, NULL));
 
-	enum { N = 1024, L = 64 };
+	enum { L = 64 };
+	size_t N = argc > 1 && strcmp(argv[1], "big") == 0 ? 65536 : 1024;
 	float *x = malloc(N * sizeof *x);
 	int *v = malloc(N * sizeof *v);
-	for (int i = 0; i < N; i++) {
+	for (size_t i = 0; i < N; i++) {
 		x[i] = (float)(i % 17) * 0.25f;
 		v[i] = i % 7;
 	}
@@ -176,12 +179,14 @@ int main(int argc, char **argv)
 	cl_kernel add_into = clCreateKernel(program, "add_into", &err);
 	CHECK(err);
 	size_t half_global = N / 2;
+	cl_mem addend = argc > 1 && strcmp(argv[1], "overlap") == 0 ? ints : upper;
 	CHECK(clSetKernelArg(add_into, 0, sizeof upper, &upper));
-	CHECK(clSetKernelArg(add_into, 1, sizeof upper, &upper));
+	CHECK(clSetKernelArg(add_into, 1, sizeof addend, &addend));
 	CHECK(clEnqueueNDRangeKernel(queue, add_into, 1, NULL, &half_global, &local, 0, NULL, NULL));
 
-	int got[N / L];
+	int got[1];
 	CHECK(clEnqueueReadBuffer(queue, sums, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+	clReleaseMemObject(upper);
 	printf("race_host: first block sum %d\n", got[0]);
 	free(x);
 	free(v);
