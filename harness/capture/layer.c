@@ -112,24 +112,64 @@ static char *path_of(const char *fmt, ...)
 	return p;
 }
 
-static bool write_whole(const char *path, const void *data, size_t len)
+static bool write_all(int fd, const void *data, size_t len)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return false;
 	const char *p = data;
 	while (len > 0) {
 		ssize_t n = write(fd, p, len);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0) {
-			close(fd);
+		if (n <= 0)
 			return false;
-		}
 		p += n;
 		len -= (size_t)n;
 	}
-	return close(fd) == 0;
+	return true;
+}
+
+static bool write_whole(const char *path, const void *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return false;
+	bool ok = write_all(fd, data, len);
+	return close(fd) == 0 && ok;
+}
+
+/* A buffer's bytes as rawlaunch.h lays them out: room for a header, then the bytes.
+ * Mapped, not read into a copy: on a CPU device the map is the buffer itself, and the
+ * bytes go to the file once. */
+static bool save_buffer(cl_command_queue queue, cl_mem mem, size_t size, const char *path)
+{
+	static const unsigned char room[RAWLAUNCH_BYTES_AT];
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return false;
+	bool ok = write_all(fd, room, sizeof room);
+	cl_int err = CL_SUCCESS;
+	void *bytes = size == 0 ? NULL
+				: next->clEnqueueMapBuffer(queue, mem, CL_TRUE, CL_MAP_READ, 0,
+							   size, 0, NULL, NULL, &err);
+	if (bytes && err == CL_SUCCESS) {
+		ok = ok && write_all(fd, bytes, size);
+		cl_event unmapped = NULL;
+		/* Waited for: on an out-of-order queue the kernel must not start before. */
+		if (next->clEnqueueUnmapMemObject(queue, mem, bytes, 0, NULL, &unmapped) !=
+			    CL_SUCCESS ||
+		    next->clWaitForEvents(1, &unmapped) != CL_SUCCESS)
+			ok = false;
+		if (unmapped)
+			next->clReleaseEvent(unmapped);
+	} else if (size) {
+		/* A buffer that cannot be mapped (made with CL_MEM_HOST_NO_ACCESS) is read. */
+		unsigned char *copy = malloc(size);
+		ok = ok && copy &&
+		     next->clEnqueueReadBuffer(queue, mem, CL_TRUE, 0, size, copy, 0, NULL, NULL) ==
+			     CL_SUCCESS &&
+		     write_all(fd, copy, size);
+		free(copy);
+	}
+	return close(fd) == 0 && ok;
 }
 
 /* One line appended to the notes, in one write so threads' lines never mix. */
@@ -546,7 +586,6 @@ struct arg_view {
 	cl_mem parent;
 	cl_mem_object_type mem_type;
 	bool writable;
-	unsigned char *before;
 };
 
 static void arg_info(cl_kernel kernel, cl_uint a, struct arg_view *v)
@@ -591,17 +630,14 @@ static bool is_buffer(const struct arg_view *v)
 	       strchr(v->type, '*') != NULL;
 }
 
-/* Reads a buffer argument's description and, with the queue drained, its bytes. */
-static bool read_buffer(cl_command_queue queue, struct arg_view *v, unsigned char **out)
+/* Reads a buffer argument's description. */
+static void describe_buffer(struct arg_view *v)
 {
 	next->clGetMemObjectInfo(v->mem, CL_MEM_SIZE, sizeof v->size, &v->size, NULL);
 	next->clGetMemObjectInfo(v->mem, CL_MEM_TYPE, sizeof v->mem_type, &v->mem_type, NULL);
 	next->clGetMemObjectInfo(v->mem, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof v->parent, &v->parent,
 				 NULL);
 	next->clGetMemObjectInfo(v->mem, CL_MEM_OFFSET, sizeof v->origin, &v->origin, NULL);
-	*out = malloc(v->size ? v->size : 1);
-	return *out && next->clEnqueueReadBuffer(queue, v->mem, CL_TRUE, 0, v->size, *out, 0, NULL,
-						  NULL) == CL_SUCCESS;
 }
 
 static void hex(FILE *f, const unsigned char *bytes, size_t n)
@@ -656,7 +692,7 @@ static cl_int capture_launch(cl_command_queue queue, struct kernel_rec *k,
 	}
 	unsigned number = st.next_launch + 1;
 	if (why) {
-		note("launch of %s (program %u) not captured: argument %u (%s) %s", k->name, p->id,
+		note("launch of %s (program %u) not captured: argument %u (%s): %s", k->name, p->id,
 		     bad, views[bad].name, why);
 		free(views);
 		return CL_SUCCESS;
@@ -680,14 +716,14 @@ static cl_int capture_launch(cl_command_queue queue, struct kernel_rec *k,
 	for (cl_uint a = 0; a < k->nargs && ok; a++) {
 		if (views[a].mem == NULL)
 			continue;
-		ok = read_buffer(queue, &views[a], &views[a].before);
+		describe_buffer(&views[a]);
 		if (views[a].mem_type != CL_MEM_OBJECT_BUFFER) {
 			note("launch %u of %s not captured: argument %u (%s) is no buffer", number,
 			     k->name, a, views[a].name);
 			ok = false;
 		}
 		char *path = path_of("%s/arg%u.before", dir, a);
-		ok = ok && path && write_whole(path, views[a].before, views[a].size);
+		ok = ok && path && save_buffer(queue, views[a].mem, views[a].size, path);
 		free(path);
 	}
 	cl_int status = next->clEnqueueNDRangeKernel(queue, k->kernel, dims, offset, global, local,
@@ -698,14 +734,9 @@ static cl_int capture_launch(cl_command_queue queue, struct kernel_rec *k,
 	for (cl_uint a = 0; a < k->nargs && ok; a++) {
 		if (views[a].mem == NULL || !views[a].writable)
 			continue;
-		unsigned char *after = malloc(views[a].size ? views[a].size : 1);
-		ok = after && next->clEnqueueReadBuffer(queue, views[a].mem, CL_TRUE, 0,
-							 views[a].size, after, 0, NULL,
-							 NULL) == CL_SUCCESS;
 		char *path = path_of("%s/arg%u.after", dir, a);
-		ok = ok && path && write_whole(path, after, views[a].size);
+		ok = path && save_buffer(queue, views[a].mem, views[a].size, path);
 		free(path);
-		free(after);
 	}
 	char *manifest = path_of("%s/launch.part", dir), *final = path_of("%s/launch", dir);
 	FILE *f = ok && manifest ? fopen(manifest, "w") : NULL;
@@ -747,8 +778,6 @@ static cl_int capture_launch(cl_command_queue queue, struct kernel_rec *k,
 	else if (dir)
 		note("launch %u of %s (program %u) could not be saved whole in %s", number,
 		     k->name, p->id, dir);
-	for (cl_uint a = 0; a < k->nargs; a++)
-		free(views[a].before);
 	free(views);
 	free(manifest);
 	free(final);

@@ -4,8 +4,9 @@
  *   programs/P.cl        the source of program P, as the application gave it
  *   programs/P.options   the options its last build was given ("" for none)
  *   launches/NNNNNN/     one launch: argK.before and argK.after (a buffer's bytes just
- *                        before and just after it) and, written last, under its own name
- *                        only once whole, `launch`, the manifest
+ *                        before and just after it, after RAWLAUNCH_BYTES_AT bytes kept
+ *                        free) and, written last, under its own name only once whole,
+ *                        `launch`, the manifest
  *   notes                a line for each launch or argument that was not captured, and why
  *
  * The manifest is text, a line a fact, fields separated by single spaces:
@@ -36,6 +37,12 @@
 #define RAWLAUNCH_ENV_KERNELS "CLHARNESS_CAPTURE_KERNELS"	/* NAME,NAME: only these */
 #define RAWLAUNCH_ENV_MAX_LAUNCHES "CLHARNESS_CAPTURE_MAX_LAUNCHES" /* a kernel's */
 #define RAWLAUNCH_ENV_MAX_BYTES "CLHARNESS_CAPTURE_MAX_BYTES"	/* all buffers' bytes */
+
+/* Where a buffer's bytes start in argK.before and argK.after: the room before them is
+ * where clharness capture writes a .npy header and links the file into the case's data,
+ * so that a large buffer's bytes are written once. 128 holds the header of any 1-D or
+ * 2-D array a case takes; the layer leaves it zero. */
+#define RAWLAUNCH_BYTES_AT 128
 
 /* Distinct launches of one kernel captured when no limit is given. */
 #define RAWLAUNCH_DEFAULT_LAUNCHES 3

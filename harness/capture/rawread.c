@@ -169,18 +169,26 @@ void raw_launch_free(struct raw_launch *launch)
 	*launch = (struct raw_launch){ 0 };
 }
 
+char *raw_arg_path(const struct raw_launch *launch, size_t index, bool after)
+{
+	return xasprintf("%s/arg%zu.%s", launch->dir, index, after ? "after" : "before");
+}
+
 unsigned char *raw_arg_bytes(const struct raw_launch *launch, size_t index, bool after,
 			     char **why)
 {
-	char *path = xasprintf("%s/arg%zu.%s", launch->dir, index, after ? "after" : "before");
-	size_t len = 0;
+	char *path = raw_arg_path(launch, index, after);
+	size_t len = 0, want = RAWLAUNCH_BYTES_AT + launch->args[index].size;
 	unsigned char *bytes = (unsigned char *)read_file(path, &len);
-	if (bytes == NULL || len != launch->args[index].size) {
-		*why = bytes ? xasprintf("%s holds %zu bytes, but the buffer has %zu", path, len,
-					 launch->args[index].size)
+	if (bytes == NULL || len != want) {
+		*why = bytes ? xasprintf("%s holds %zu bytes, but the buffer has %zu (and %d "
+					 "before them)",
+					 path, len, launch->args[index].size, RAWLAUNCH_BYTES_AT)
 			     : xasprintf("cannot read %s", path);
 		free(bytes);
 		bytes = NULL;
+	} else {
+		memmove(bytes, bytes + RAWLAUNCH_BYTES_AT, launch->args[index].size);
 	}
 	free(path);
 	return bytes;

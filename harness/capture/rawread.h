@@ -40,6 +40,9 @@ struct raw_launch {
 int raw_launch_read(const char *dir, struct raw_launch *out, char **why);
 void raw_launch_free(struct raw_launch *launch);
 
+/* The file of argument `index`'s bytes before (after = false) or after the launch, with
+ * RAWLAUNCH_BYTES_AT bytes of room before them; the caller frees it. */
+char *raw_arg_path(const struct raw_launch *launch, size_t index, bool after);
 /* The bytes argument `index` held before (after = false) or after the launch, all
  * raw_arg.size of them; NULL with why where the file is missing or short. */
 unsigned char *raw_arg_bytes(const struct raw_launch *launch, size_t index, bool after,

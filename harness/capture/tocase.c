@@ -8,13 +8,16 @@
 #include "capture/tocase.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/util.h"
+#include "capture/rawlaunch.h"
 #include "capture/rawread.h"
 #include "case/elem.h"
 #include "case/npy.h"
@@ -289,6 +292,33 @@ static void lanes_text(struct strbuf *out, enum elem_type t, unsigned lanes,
 	strbuf_puts(out, "]");
 }
 
+/* The raw file of a buffer's bytes made the case's .npy in place: its header written in
+ * the room the layer left, and the file linked to `path`; the bytes, which may be most
+ * of what a capture holds, are not written again. False where that cannot be (the
+ * header is longer than the room, the bytes are no whole number of elements, the file
+ * system links no files), for the caller to copy them. */
+static bool link_as_npy(const struct raw_launch *l, size_t index, bool after, enum elem_type t,
+			unsigned lanes, const char *path)
+{
+	size_t size = l->args[index].size, element = elem_size(t) * elem_stride(lanes);
+	if (size % element != 0)
+		return false;
+	size_t head_len;
+	char *head = npy_header(t, lanes, size / element, &head_len);
+	char *raw = raw_arg_path(l, index, after);
+	struct stat st;
+	bool ok = head_len == RAWLAUNCH_BYTES_AT && stat(raw, &st) == 0 &&
+		  (size_t)st.st_size == RAWLAUNCH_BYTES_AT + size;
+	int fd = ok ? open(raw, O_WRONLY | O_CLOEXEC) : -1;
+	ok = fd >= 0 && pwrite(fd, head, head_len, 0) == (ssize_t)head_len;
+	if (fd >= 0 && close(fd) != 0)
+		ok = false;
+	ok = ok && link(raw, path) == 0;
+	free(head);
+	free(raw);
+	return ok;
+}
+
 /* Writes a buffer's bytes as data/CASE/NAME[.after].npy (.bin for structs); returns its
  * name as the case gives it, or NULL after a note. */
 static char *save_bytes(struct writer *w, const struct raw_launch *l, size_t index,
@@ -297,10 +327,14 @@ static char *save_bytes(struct writer *w, const struct raw_launch *l, size_t ind
 {
 	const struct raw_arg *a = &l->args[index];
 	char *why = NULL;
-	unsigned char *bytes = raw_arg_bytes(l, index, after, &why);
 	char *name = xasprintf("data/%s/%s%s.%s", case_name, a->name, after ? ".after" : "",
 			       rec ? "bin" : "npy");
 	char *path = xasprintf("%s/%s", w->dir, name);
+	if (!rec && lanes != 3 && link_as_npy(l, index, after, t, lanes, path)) {
+		free(path);
+		return name;
+	}
+	unsigned char *bytes = raw_arg_bytes(l, index, after, &why);
 	bool ok = bytes != NULL;
 	if (ok && rec) {
 		ok = write_bytes(path, bytes, a->size / rec->size * rec->size);
@@ -373,6 +407,43 @@ static void count_text(char *out, size_t size, size_t count, const struct raw_la
 		snprintf(out, size, "%zu", count);
 }
 
+/* An integer scalar that is one of the launch's own quantities (the items, a dimension's
+ * global or work-group size, the work-groups), as the case writes it: the element count
+ * a kernel guards its accesses with is most often the launch's size, and where the case
+ * runs another shape (shrunk for the simulator, swept by hunt) with buffers sized by that
+ * shape, the application's own number would send the kernel past their ends. NULL for
+ * any other value, which stays the application's. */
+static const char *shape_quantity(uint64_t value, const struct raw_launch *l, const size_t *local)
+{
+	static const char *const items[] = { "N", "N * M", "N * M * K" };
+	static const char *const globals[] = { "N", "M", "K" };
+	static const char *const group_items[] = { "L", "L * LY", "L * LY * LZ" };
+	static const char *const locals[] = { "L", "LY", "LZ" };
+	static const char *const groups[] = { "N / L", "(N / L) * (M / LY)",
+					      "(N / L) * (M / LY) * (K / LZ)" };
+	uint64_t volume = 1, group = 1, ngroups = 1;
+	for (unsigned d = 0; d < l->dims; d++) {
+		volume *= l->global[d];
+		group *= local[d];
+		ngroups *= local[d] && l->global[d] % local[d] == 0 ? l->global[d] / local[d] : 0;
+	}
+	if (value <= 1) /* a flag or a count of one is no size */
+		return NULL;
+	if (value == volume)
+		return items[l->dims - 1];
+	for (unsigned d = 0; d < l->dims; d++)
+		if (value == l->global[d])
+			return globals[d];
+	if (value == ngroups)
+		return groups[l->dims - 1];
+	if (value == group)
+		return group_items[l->dims - 1];
+	for (unsigned d = 0; d < l->dims; d++)
+		if (value == local[d])
+			return locals[d];
+	return NULL;
+}
+
 /* One argument's line of the case, and its check where it has one; false after a note
  * where it cannot be made. */
 static bool write_arg(struct writer *w, const struct raw_launch *l, size_t i,
@@ -440,7 +511,22 @@ static bool write_arg(struct writer *w, const struct raw_launch *l, size_t i,
 			}
 			strbuf_puts(args, "]");
 		} else {
-			lanes_text(args, t, lanes, a->value);
+			const char *quantity =
+				lanes == 1 && !elem_is_float(t)
+					? shape_quantity(elem_get_bits(t, a->value, 0), l, local)
+					: NULL;
+			if (quantity)
+				strbuf_puts(args, quantity);
+			else
+				lanes_text(args, t, lanes, a->value);
+			strbuf_puts(args, "}");
+			if (quantity) {
+				strbuf_puts(args, "  # the application's ");
+				lanes_text(args, t, lanes, a->value);
+				strbuf_puts(args, ", its launch's size: it follows the shape");
+			}
+			strbuf_puts(args, "\n");
+			break;
 		}
 		strbuf_puts(args, "}\n");
 		break;

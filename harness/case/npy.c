@@ -241,8 +241,7 @@ void data_file_free(struct data_file *f)
 	*f = (struct data_file){ 0 };
 }
 
-int npy_write(const char *path, enum elem_type type, unsigned lanes, size_t count,
-	      const void *values, char **why)
+char *npy_header(enum elem_type type, unsigned lanes, size_t count, size_t *len)
 {
 	const char *descr = NULL;
 	for (size_t i = 0; i < sizeof descrs / sizeof descrs[0]; i++)
@@ -256,25 +255,37 @@ int npy_write(const char *path, enum elem_type type, unsigned lanes, size_t coun
 					   descr, count);
 	/* Version 1.0: magic, version, a 2-byte header length, the dict padded with spaces
 	 * and a newline so that the data starts at a multiple of 64 bytes. */
-	size_t preamble = 10, len = strlen(dict) + 1;
-	size_t padded = (preamble + len + 63) / 64 * 64 - preamble;
-	unsigned char head[10] = { 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(padded & 0xff),
-				   (unsigned char)(padded >> 8) };
-	FILE *f = padded < 65536 ? fopen(path, "wb") : NULL;
+	size_t preamble = 10, dict_len = strlen(dict);
+	size_t padded = (preamble + dict_len + 1 + 63) / 64 * 64 - preamble;
+	char *head = xmalloc(preamble + padded);
+	memcpy(head, "\x93NUMPY\x01\x00", 8);
+	head[8] = (char)(padded & 0xff);
+	head[9] = (char)(padded >> 8);
+	memcpy(head + preamble, dict, dict_len);
+	memset(head + preamble + dict_len, ' ', padded - dict_len - 1);
+	head[preamble + padded - 1] = '\n';
+	free(dict);
+	*len = preamble + padded;
+	return head;
+}
+
+int npy_write(const char *path, enum elem_type type, unsigned lanes, size_t count,
+	      const void *values, char **why)
+{
+	size_t head_len;
+	char *head = npy_header(type, lanes, count, &head_len);
+	FILE *f = head_len < 65536 ? fopen(path, "wb") : NULL;
 	int status = 0;
 	if (f == NULL) {
 		status = fail(why, "cannot write %s: %s", path,
-			      padded < 65536 ? strerror(errno) : "its header is too long");
-		free(dict);
+			      head_len < 65536 ? strerror(errno) : "its header is too long");
+		free(head);
 		return status;
 	}
 	size_t bytes = count * lanes * elem_size(type);
-	bool ok = fwrite(head, 1, sizeof head, f) == sizeof head && fputs(dict, f) >= 0;
-	for (size_t i = strlen(dict); ok && i < padded - 1; i++)
-		ok = fputc(' ', f) != EOF;
-	ok = ok && fputc('\n', f) != EOF && fwrite(values, 1, bytes, f) == bytes;
+	bool ok = fwrite(head, 1, head_len, f) == head_len && fwrite(values, 1, bytes, f) == bytes;
 	if (fclose(f) != 0 || !ok)
 		status = fail(why, "cannot write %s: %s", path, strerror(errno));
-	free(dict);
+	free(head);
 	return status;
 }

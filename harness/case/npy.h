@@ -36,5 +36,8 @@ void data_file_free(struct data_file *f);
  * (count, lanes) for vectors. Returns 0, or -1 with why (the caller frees it). */
 int npy_write(const char *path, enum elem_type type, unsigned lanes, size_t count,
 	      const void *values, char **why);
+/* The header npy_write writes (version 1.0, padded to a multiple of 64 bytes), *len bytes;
+ * the caller frees it. */
+char *npy_header(enum elem_type type, unsigned lanes, size_t count, size_t *len);
 
 #endif
