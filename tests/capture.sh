@@ -8,6 +8,7 @@
 : "${CLHARNESS:?set CLHARNESS to the clharness binary}"
 : "${CLH_TEST_DATA:?set CLH_TEST_DATA to tests/data}"
 host=$(dirname "$CLHARNESS")/tests/capture/race_host
+app=$(dirname "$CLHARNESS")/bench/capture_app
 out=$(mktemp)
 work=$(mktemp -d)
 trap 'rm -rf "$out" "$work"' EXIT
@@ -67,6 +68,16 @@ too_big() {
 		has "(output not compared: its values are of another shape)" &&
 		run 0 bench --device pocl --rounds 2 "$work/big" && [ "$(count '^block_sum-1 ')" -eq 2 ]
 }
+# A kernel that guards with the element count the application passes: the count follows
+# the shape (value: N), so the launch shrunk for Oclgrind reads no element past its
+# buffers' ends, and every replay passes.
+count_follows_shape() {
+	run 0 capture -o "$work/heat" -- "$app" 65536 20 && has "capture: 6 launches of" &&
+		grep -q "{name: n, scalar: uint, value: N}  # the application's 65536" "$work/heat/relax-1.yaml" &&
+		grep -q "^sim_sizes: \[768\]" "$work/heat/relax-1.yaml" &&
+		run 0 run --device pocl,oclgrind "$work/heat" && [ "$(count '^pass ')" -eq 16 ] &&
+		has "pass               relax-1                          oclgrind       N=768 L=256"
+}
 # An existing folder is kept unless --force, which replaces only a capture's.
 folder_kept() {
 	run 2 capture -o "$work/c" -- "$host" && has "exists; capture into a new folder with -o" &&
@@ -89,6 +100,17 @@ views_overlap() {
 		has "launch of add_into: arguments a and b are views of one buffer that share bytes" &&
 		grep -q "^# a and b shared bytes of one buffer in the application" "$work/views/add_into-1.yaml" &&
 		run 0 run --device pocl,oclgrind "$work/views" && [ "$(count '^pass ')" -eq 2 ]
+}
+# What no case can hold is said, launch and argument named, never dropped: an image, a
+# sampler, a shared virtual memory pointer, a program made from a binary (PoCL has no
+# pipes and takes no IL, so those stay untried here).
+unreplayable_said() {
+	run 0 capture -o "$work/odd" -- "$host" unreplayable && has "race_host: launched an image" &&
+		has "launch of brighten (program 1) not captured: argument 0 (img): it is an image" &&
+		has "launch of sample (program 1) not captured: argument 0 (s): it is a sampler" &&
+		has "launch of bump (program 1) not captured: argument 0 (p): it is a shared virtual memory pointer" &&
+		has "launch of bump (program 2) not captured: the program was made from a binary, and a case needs its source" &&
+		has "made no kernel launch the layer could capture (the notes above say why)"
 }
 # A program that dies keeps every launch captured before it.
 crash_keeps() {
@@ -139,9 +161,11 @@ check "the cases keep build options, structs by value, local memory and a buffer
 check "the cases replay on PoCL with the application's outputs, and Oclgrind finds the race at its line" replays
 check "hunt sweeps a captured case's shapes with the application's own data" hunted
 check "a launch too big to simulate is shrunk for Oclgrind, and bench times it at its own sizes" too_big
+check "an element count the application passes follows the shape of a shrunk launch" count_follows_shape
 check "an existing folder is replaced only with --force, and only a capture's" folder_kept
 check "a launch past --max-bytes and a program without launches are said" limits_said
 check "a sub-buffer beside its parent is said to replay as a copy of its own" views_overlap
+check "an image, a sampler, shared virtual memory and a program from a binary are each said" unreplayable_said
 check "launches captured before the program died are whole cases" crash_keeps
 check "launches from several threads at once are each captured whole" threads
 if /usr/bin/python3 -c "import pyopencl" 2>/dev/null; then

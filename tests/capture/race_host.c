@@ -8,8 +8,13 @@
  * with "threads", launches a copy kernel from four threads at once, each with its own
  * queue, kernel and buffers, at sizes of its own; with "big", sums 65536 items in blocks,
  * too many to simulate in time; with "overlap", adds the first half of ints into its
- * second through a sub-buffer and its parent, two views that share bytes. */
-#define CL_TARGET_OPENCL_VERSION 120
+ * second through a sub-buffer and its parent, two views that share bytes; with
+ * "unreplayable", launches what no case can hold (an image, a sampler, a shared virtual
+ * memory pointer, a program made from a binary) and exits 0. */
+#ifndef CL_TARGET_OPENCL_VERSION /* shared virtual memory is OpenCL 2.0's */
+#define CL_TARGET_OPENCL_VERSION 200
+#endif
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS /* clCreateCommandQueue, clCreateSampler */
 #include <CL/cl.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -112,6 +117,96 @@ static int threads(cl_context context, cl_device_id device)
 	return ok ? 0 : 1;
 }
 
+/* Launches a capture must say it cannot replay, each once. */
+static int unreplayable(cl_context context, cl_device_id device, cl_command_queue queue)
+{
+	static const char *image_source =
+		"kernel void brighten(read_only image2d_t img, global float *out)\n"
+		"{\n"
+		"	int x = get_global_id(0);\n"
+		"	out[x] = read_imagef(img, (int2)(x, 0)).x * 2.0f;\n"
+		"}\n"
+		"kernel void sample(sampler_t s, read_only image2d_t img, global float *out)\n"
+		"{\n"
+		"	int x = get_global_id(0);\n"
+		"	out[x] = read_imagef(img, s, (int2)(x, 0)).x;\n"
+		"}\n"
+		"kernel void bump(global int *p)\n"
+		"{\n"
+		"	p[get_global_id(0)] += 1;\n"
+		"}\n";
+	enum { W = 64 };
+	cl_int err;
+	cl_program program = clCreateProgramWithSource(context, 1, &image_source, NULL, &err);
+	CHECK(err);
+	CHECK(clBuildProgram(program, 1, &device, "", NULL, NULL));
+	float pixels[W];
+	for (int i = 0; i < W; i++)
+		pixels[i] = (float)i;
+	cl_image_format format = { CL_R, CL_FLOAT };
+	cl_image_desc desc = { .image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = W,
+			       .image_height = 1 };
+	cl_mem img = clCreateImage(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &format, &desc,
+				   pixels, &err);
+	CHECK(err);
+	cl_mem out = clCreateBuffer(context, CL_MEM_READ_WRITE, W * sizeof(float), NULL, &err);
+	CHECK(err);
+	cl_sampler sampler = clCreateSampler(context, CL_FALSE, CL_ADDRESS_NONE, CL_FILTER_NEAREST,
+					     &err);
+	CHECK(err);
+	size_t global = W;
+
+	cl_kernel brighten = clCreateKernel(program, "brighten", &err);
+	CHECK(err);
+	CHECK(clSetKernelArg(brighten, 0, sizeof img, &img));
+	CHECK(clSetKernelArg(brighten, 1, sizeof out, &out));
+	CHECK(clEnqueueNDRangeKernel(queue, brighten, 1, NULL, &global, NULL, 0, NULL, NULL));
+
+	cl_kernel sample = clCreateKernel(program, "sample", &err);
+	CHECK(err);
+	CHECK(clSetKernelArg(sample, 0, sizeof sampler, &sampler));
+	CHECK(clSetKernelArg(sample, 1, sizeof img, &img));
+	CHECK(clSetKernelArg(sample, 2, sizeof out, &out));
+	CHECK(clEnqueueNDRangeKernel(queue, sample, 1, NULL, &global, NULL, 0, NULL, NULL));
+
+	int *shared = clSVMAlloc(context, CL_MEM_READ_WRITE, W * sizeof(int), 0);
+	if (shared == NULL) {
+		fprintf(stderr, "race_host: clSVMAlloc failed\n");
+		return 1;
+	}
+	CHECK(clEnqueueSVMMap(queue, CL_TRUE, CL_MAP_WRITE, shared, W * sizeof(int), 0, NULL, NULL));
+	for (int i = 0; i < W; i++)
+		shared[i] = i;
+	CHECK(clEnqueueSVMUnmap(queue, shared, 0, NULL, NULL));
+	cl_kernel bump = clCreateKernel(program, "bump", &err);
+	CHECK(err);
+	CHECK(clSetKernelArgSVMPointer(bump, 0, shared));
+	CHECK(clEnqueueNDRangeKernel(queue, bump, 1, NULL, &global, NULL, 0, NULL, NULL));
+
+	/* The same program again, from the binary the driver made of it. */
+	size_t binary_size;
+	CHECK(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof binary_size, &binary_size,
+			       NULL));
+	unsigned char *binary = malloc(binary_size);
+	CHECK(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof binary, &binary, NULL));
+	const unsigned char *binaries[] = { binary };
+	cl_program from_binary =
+		clCreateProgramWithBinary(context, 1, &device, &binary_size, binaries, NULL, &err);
+	CHECK(err);
+	CHECK(clBuildProgram(from_binary, 1, &device, "", NULL, NULL));
+	cl_mem ints = clCreateBuffer(context, CL_MEM_READ_WRITE, W * sizeof(int), NULL, &err);
+	CHECK(err);
+	cl_kernel bump_binary = clCreateKernel(from_binary, "bump", &err);
+	CHECK(err);
+	CHECK(clSetKernelArg(bump_binary, 0, sizeof ints, &ints));
+	CHECK(clEnqueueNDRangeKernel(queue, bump_binary, 1, NULL, &global, NULL, 0, NULL, NULL));
+	CHECK(clFinish(queue));
+	printf("race_host: launched an image, a sampler, shared memory and a binary\n");
+	clSVMFree(context, shared);
+	free(binary);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	cl_platform_id platform;
@@ -125,6 +220,8 @@ int main(int argc, char **argv)
 	CHECK(err);
 	if (argc > 1 && strcmp(argv[1], "threads") == 0)
 		return threads(context, device);
+	if (argc > 1 && strcmp(argv[1], "unreplayable") == 0)
+		return unreplayable(context, device, queue);
 	cl_program program = clCreateProgramWithSource(context, 1, &source, NULL, &err);
 	CHECK(err);
 	CHECK(clBuildProgram(program, 1, &device, "-DFACTOR=2", NULL, NULL));
