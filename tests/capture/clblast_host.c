@@ -44,5 +44,9 @@ int main(void)
 	for (int k = 0; k < K; k++)
 		want += a[k] * b[k * N];
 	printf("clblast_host: C[0][0] = %g, want %g\n", c[0], want);
-	return c[0] == want ? 0 : 1;
+	int status_code = c[0] == want ? 0 : 1;
+	free(a);
+	free(b);
+	free(c);
+	return status_code;
 }
