@@ -11,8 +11,8 @@
 #include "base/util.h"
 #include "cli/commands.h"
 #include "cli/shared.h"
+#include "exec/caserun.h"
 #include "exec/select.h"
-#include "results/crosscheck.h"
 #include "results/golden.h"
 #include "results/runmerge.h"
 
@@ -64,113 +64,6 @@ const struct cli_command cli_run = {
 		 "the status is 0 unless the harness itself failed.",
 	.main = run_main,
 };
-
-/* What the run's results pass through on their way to the reporter. */
-struct run_state {
-	struct reporter *reporter;
-	struct golden_book *book;
-	struct crosscheck cross;
-	struct test_case **cases;
-	size_t ncases;
-	struct test_case **refs; /* reference runs of the cases with a reference kernel */
-	size_t nrefs;
-	/* What each suppression matched: --suppressions' own, then each case's. */
-	const struct suppression_list *suppressions;
-	size_t *matched;
-	size_t **case_matched;
-	bool *case_simulated; /* a case ran on a simulator: its suppressions could match */
-	bool simulated;
-};
-
-/* Counts what the suppressions matched in one result. */
-static void count_suppressed(struct run_state *st, const struct result *r)
-{
-	for (size_t c = 0; c < st->ncases; c++) {
-		if (strcmp(st->cases[c]->path, r->case_path) != 0)
-			continue;
-		st->case_simulated[c] |= r->simulated;
-		st->simulated |= r->simulated;
-		size_t global = st->suppressions ? st->suppressions->count : 0;
-		for (size_t i = 0; i < r->findings.count; i++) {
-			unsigned k = r->findings.items[i].suppressed;
-			if (k == 0)
-				continue;
-			if (k <= global)
-				st->matched[k - 1]++;
-			else if (k - 1 - global < st->cases[c]->suppress.count)
-				st->case_matched[c][k - 1 - global]++;
-		}
-		return;
-	}
-}
-
-static void warn_unmatched(const struct suppression *s)
-{
-	char *what = suppression_text(s);
-	fprintf(stderr, "%s:%d:%d: warning: this suppression matched no finding (%s)\n", s->file,
-		s->pos.line, s->pos.col, what);
-	free(what);
-}
-
-/* A suppression that matched nothing is stale or mistyped: said once the run is over,
- * for those that had a simulated run to match. */
-static void report_unmatched(const struct run_state *st)
-{
-	for (size_t i = 0; st->suppressions && st->simulated && i < st->suppressions->count; i++)
-		if (st->matched[i] == 0)
-			warn_unmatched(&st->suppressions->items[i]);
-	for (size_t c = 0; c < st->ncases; c++)
-		for (size_t i = 0; st->case_simulated[c] && i < st->cases[c]->suppress.count; i++)
-			if (st->case_matched[c][i] == 0)
-				warn_unmatched(&st->cases[c]->suppress.items[i]);
-}
-
-static void emit_result(void *ctx, struct result *r)
-{
-	struct run_state *st = ctx;
-	/* Outputs compared between targets first: a difference is a verdict for the golden. */
-	for (size_t i = 0; i < st->ncases && r->nkept > 0; i++)
-		if (strcmp(st->cases[i]->path, r->case_path) == 0)
-			crosscheck_take(&st->cross, st->cases[i], r);
-	count_suppressed(st, r);
-	golden_book_take(st->book, r);
-	report_result(st->reporter, r);
-}
-
-/* A reference kernel's run: its outputs kept for the case's runs; reported only when it
- * gave none, since then the case has nothing to be compared with. */
-static void emit_reference(void *ctx, struct result *r)
-{
-	struct run_state *st = ctx;
-	for (size_t i = 0; i < st->nrefs; i++)
-		if (strcmp(st->refs[i]->path, r->case_path) == 0)
-			crosscheck_take(&st->cross, st->refs[i], r);
-	if (r->verdict != VERDICT_PASS)
-		report_result(st->reporter, r);
-}
-
-/* Runs the reference kernels of the cases that have one on the first CPU device, before
- * any target runs the cases, so each run of a case meets its reference's outputs. */
-static void run_references(struct run_state *st, const struct run_options *opt, unsigned timeout)
-{
-	struct diag_list diags = { 0 };
-	for (size_t i = 0; i < st->ncases; i++) {
-		struct test_case *ref = case_load_reference(st->cases[i], &diags);
-		if (ref == NULL)
-			continue;
-		st->refs = xreallocarray(st->refs, st->nrefs + 1, sizeof *st->refs);
-		st->refs[st->nrefs++] = ref;
-	}
-	diag_list_free(&diags); /* the case itself loaded: its reference loads the same */
-	if (st->nrefs == 0)
-		return;
-	char *cpu[] = { "cpu" };
-	struct selection sel;
-	selection_open(&sel, cpu, 1, st->refs, st->nrefs, opt, timeout);
-	if (sel.count > 0)
-		selection_run(&sel, 0, emit_reference, st);
-	selection_free(&sel);
-}
 
 static void emit_reported(void *ctx, struct result *r)
 {
@@ -258,7 +151,7 @@ static int run_main(int argc, char **argv)
 	size_t ncases = 0;
 	struct selection sel = { 0 };
 	struct golden_book book = { 0 };
-	struct run_state state = { 0 };
+	struct case_run engine = { 0 };
 	struct suppression_list *suppressions = &shared.suppressions;
 	if (cli_collect_cases(argc, argv, p.next, &paths) < 0) {
 		status = EXIT_USAGE;
@@ -322,28 +215,14 @@ static int run_main(int argc, char **argv)
 		goto out;
 	}
 
-	state = (struct run_state){ .reporter = &reporter,
-				    .book = &book,
-				    .cases = cases,
-				    .ncases = ncases,
-				    .suppressions = suppressions,
-				    .matched =
-					    xcalloc(suppressions->count + 1, sizeof *state.matched),
-				    .case_matched = xcalloc(ncases + 1, sizeof *state.case_matched),
-				    .case_simulated =
-					    xcalloc(ncases + 1, sizeof *state.case_simulated) };
-	for (size_t i = 0; i < ncases; i++)
-		state.case_matched[i] =
-			xcalloc(cases[i]->suppress.count + 1, sizeof **state.case_matched);
+	case_run_open(&engine, cases, ncases, &book, suppressions, emit_reported, &reporter);
 	interrupt_install();
-	run_references(&state, &opt, shared.timeout_s);
+	case_run_references(&engine, &opt, shared.timeout_s);
 	for (size_t t = 0; t < sel.count && !interrupt_signal(); t++)
-		selection_run(&sel, t, emit_result, &state);
+		case_run_target(&engine, &sel, t);
 	/* After a stop, the cases not run have no result to compare with their goldens. */
-	if (!interrupt_signal()) {
-		golden_book_unseen(&book, emit_reported, &reporter);
-		report_unmatched(&state);
-	}
+	if (!interrupt_signal())
+		case_run_finish(&engine);
 	report_finish(&reporter, sel.count, clock_now_ns() - start, f.timing);
 	if (interrupt_signal()) {
 		status = cli_stopped_status();
@@ -357,15 +236,7 @@ static int run_main(int argc, char **argv)
 		status = report_all_expected(&reporter) || format == REPORT_TAP ? 0 : EXIT_MISMATCH;
 
 out:
-	for (size_t i = 0; state.case_matched && i < ncases; i++)
-		free(state.case_matched[i]);
-	free(state.case_matched);
-	free(state.case_simulated);
-	free(state.matched);
-	crosscheck_free(&state.cross);
-	for (size_t i = 0; i < state.nrefs; i++)
-		case_free(state.refs[i]);
-	free(state.refs);
+	case_run_close(&engine);
 	selection_free(&sel);
 	golden_book_close(&book);
 	if (junit)

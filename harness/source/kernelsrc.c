@@ -42,8 +42,6 @@ int kernelsrc_read(const char *path, const char *kernel, const char *options,
 
 #else
 
-#include <clang-c/Index.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -51,77 +49,11 @@ int kernelsrc_read(const char *path, const char *kernel, const char *options,
 
 #include "base/child.h"
 #include "base/interrupt.h"
-
-/* The part of libclang's C API the reader calls. Only the child that reads a source
- * loads it: its LLVM in the harness's own process would clash with the other LLVM that
- * PoCL or Oclgrind loads there, and a source that crashes clang takes only the child. */
-#define CLANG_API(X)                                                                               \
-	X(clang_createIndex)                                                                       \
-	X(clang_disposeIndex)                                                                      \
-	X(clang_parseTranslationUnit2)                                                             \
-	X(clang_disposeTranslationUnit)                                                            \
-	X(clang_getNumDiagnostics)                                                                 \
-	X(clang_getDiagnostic)                                                                     \
-	X(clang_disposeDiagnostic)                                                                 \
-	X(clang_getDiagnosticSeverity)                                                             \
-	X(clang_getDiagnosticLocation)                                                             \
-	X(clang_getDiagnosticSpelling)                                                             \
-	X(clang_getSpellingLocation)                                                               \
-	X(clang_getCursorLocation)                                                                 \
-	X(clang_getCString)                                                                        \
-	X(clang_disposeString)                                                                     \
-	X(clang_getTranslationUnitCursor)                                                          \
-	X(clang_visitChildren)                                                                     \
-	X(clang_getCursorKind)                                                                     \
-	X(clang_isCursorDefinition)                                                                \
-	X(clang_Location_isFromMainFile)                                                           \
-	X(clang_getCursorSpelling)                                                                 \
-	X(clang_Cursor_getNumArguments)                                                            \
-	X(clang_Cursor_getArgument)                                                                \
-	X(clang_getCursorType)                                                                     \
-	X(clang_getTypeSpelling)                                                                   \
-	X(clang_getCanonicalType)                                                                  \
-	X(clang_getPointeeType)                                                                    \
-	X(clang_getNumElements)                                                                    \
-	X(clang_getElementType)                                                                    \
-	X(clang_getArrayElementType)                                                               \
-	X(clang_getArraySize)                                                                      \
-	X(clang_Type_getSizeOf)                                                                    \
-	X(clang_Type_getAlignOf)                                                                   \
-	X(clang_Type_getOffsetOf)                                                                  \
-	X(clang_Type_visitFields)                                                                  \
-	X(clang_getTypeDeclaration)                                                                \
-	X(clang_Cursor_isBitField)
-
-#define DECLARE(f) __typeof__(f) *f;
-static struct {
-	CLANG_API(DECLARE)
-} api;
-#undef DECLARE
-
-/* Loads libclang in the reading child; false with *why where it cannot. */
-static bool load_api(char **why)
-{
-	void *lib = dlopen(CLH_LIBCLANG, RTLD_NOW | RTLD_LOCAL);
-	if (lib == NULL) {
-		*why = xasprintf("cannot load libclang (%s): %s; install the Debian package "
-				 "libclang1 of that version",
-				 CLH_LIBCLANG, dlerror());
-		return false;
-	}
-#define RESOLVE(f)                                                                                 \
-	if ((api.f = (__typeof__(f) *)dlsym(lib, #f)) == NULL) {                                   \
-		*why = xasprintf("%s has no %s", CLH_LIBCLANG, #f);                                \
-		return false;                                                                      \
-	}
-	CLANG_API(RESOLVE)
-#undef RESOLVE
-	return true;
-}
+#include "source/clangapi.h"
 
 bool kernelsrc_available(void)
 {
-	return access(CLH_LIBCLANG, R_OK) == 0;
+	return clang_api_available();
 }
 
 /* Fields past this many make no useful case: a struct of a 64 KiB array, say. */
@@ -129,16 +61,16 @@ enum { RECORD_FIELDS_MAX = 4096 };
 
 static char *text_of(CXString s)
 {
-	const char *c = api.clang_getCString(s);
+	const char *c = clang_api.clang_getCString(s);
 	char *copy = xstrdup(c ? c : "");
-	api.clang_disposeString(s);
+	clang_api.clang_disposeString(s);
 	return copy;
 }
 
 static void place(CXCursor c, int *line, int *col)
 {
 	unsigned l = 0, k = 0;
-	api.clang_getSpellingLocation(api.clang_getCursorLocation(c), NULL, &l, &k, NULL);
+	clang_api.clang_getSpellingLocation(clang_api.clang_getCursorLocation(c), NULL, &l, &k, NULL);
 	*line = (int)l;
 	*col = (int)k;
 }
@@ -207,18 +139,18 @@ struct field_walk {
 static enum CXVisitorResult visit_field(CXCursor field, CXClientData data)
 {
 	struct field_walk *w = data;
-	char *name = text_of(api.clang_getCursorSpelling(field));
+	char *name = text_of(clang_api.clang_getCursorSpelling(field));
 	char *full = xasprintf("%s%s%s", w->prefix, *w->prefix ? "." : "", name);
-	if (api.clang_Cursor_isBitField(field)) {
+	if (clang_api.clang_Cursor_isBitField(field)) {
 		if (w->fl->why == NULL)
 			w->fl->why = xasprintf("its field '%s' is a bit-field", full);
 	} else {
-		long long bits = api.clang_Type_getOffsetOf(w->record, name);
+		long long bits = clang_api.clang_Type_getOffsetOf(w->record, name);
 		if (bits < 0 && w->fl->why == NULL)
 			w->fl->why = xasprintf("clang gives field '%s' no offset", full);
 		else
 			flatten_type(w->fl,
-				     api.clang_getCanonicalType(api.clang_getCursorType(field)),
+				     clang_api.clang_getCanonicalType(clang_api.clang_getCursorType(field)),
 				     full, w->base + (size_t)bits / 8);
 	}
 	free(name);
@@ -239,8 +171,8 @@ static void flatten_type(struct flattening *fl, CXType type, const char *name, s
 	if (scalar_type(type.kind, &et)) {
 		record_add_at(fl->rec, name, et, 1, offset);
 	} else if (type.kind == CXType_ExtVector || type.kind == CXType_Vector) {
-		long long lanes = api.clang_getNumElements(type);
-		CXType element = api.clang_getCanonicalType(api.clang_getElementType(type));
+		long long lanes = clang_api.clang_getNumElements(type);
+		CXType element = clang_api.clang_getCanonicalType(clang_api.clang_getElementType(type));
 		if (!scalar_type(element.kind, &et) ||
 		    (lanes != 2 && lanes != 3 && lanes != 4 && lanes != 8 && lanes != 16))
 			fl->why = xasprintf("its field '%s' is a vector clharness cannot lay out",
@@ -248,23 +180,23 @@ static void flatten_type(struct flattening *fl, CXType type, const char *name, s
 		else
 			record_add_at(fl->rec, name, et, (unsigned)lanes, offset);
 	} else if (type.kind == CXType_ConstantArray) {
-		CXType element = api.clang_getCanonicalType(api.clang_getArrayElementType(type));
-		long long count = api.clang_getArraySize(type),
-			  size = api.clang_Type_getSizeOf(element);
+		CXType element = clang_api.clang_getCanonicalType(clang_api.clang_getArrayElementType(type));
+		long long count = clang_api.clang_getArraySize(type),
+			  size = clang_api.clang_Type_getSizeOf(element);
 		for (long long i = 0; i < count && fl->why == NULL; i++) {
 			char *item = xasprintf("%s[%lld]", name, i);
 			flatten_type(fl, element, item, offset + (size_t)(i * size));
 			free(item);
 		}
 	} else if (type.kind == CXType_Record) {
-		CXCursor decl = api.clang_getTypeDeclaration(type);
-		if (api.clang_getCursorKind(decl) == CXCursor_UnionDecl) {
+		CXCursor decl = clang_api.clang_getTypeDeclaration(type);
+		if (clang_api.clang_getCursorKind(decl) == CXCursor_UnionDecl) {
 			fl->why = xasprintf("%s%s is a union, whose fields overlap",
 					    *name ? "its field " : "it", name);
 			return;
 		}
 		struct field_walk w = { fl, type, name, offset };
-		api.clang_Type_visitFields(type, visit_field, &w);
+		clang_api.clang_Type_visitFields(type, visit_field, &w);
 	} else if (type.kind == CXType_Bool) {
 		fl->why = xasprintf("its field '%s' is a bool, whose size OpenCL leaves to each "
 				    "device",
@@ -274,7 +206,7 @@ static void flatten_type(struct flattening *fl, CXType type, const char *name, s
 				    "carry",
 				    name);
 	} else {
-		char *spelled = text_of(api.clang_getTypeSpelling(type));
+		char *spelled = text_of(clang_api.clang_getTypeSpelling(type));
 		fl->why = xasprintf("its field '%s' is of type %s", name, spelled);
 		free(spelled);
 	}
@@ -292,23 +224,23 @@ static struct record *record_of(CXType type, char **why)
 		record_free(fl.rec);
 		return NULL;
 	}
-	record_close(fl.rec, (size_t)api.clang_Type_getSizeOf(type),
-		     (size_t)api.clang_Type_getAlignOf(type));
+	record_close(fl.rec, (size_t)clang_api.clang_Type_getSizeOf(type),
+		     (size_t)clang_api.clang_Type_getAlignOf(type));
 	return fl.rec;
 }
 
 static void read_param(CXCursor c, struct src_param *p)
 {
-	p->name = text_of(api.clang_getCursorSpelling(c));
-	CXType type = api.clang_getCursorType(c);
-	p->type = text_of(api.clang_getTypeSpelling(type));
+	p->name = text_of(clang_api.clang_getCursorSpelling(c));
+	CXType type = clang_api.clang_getCursorType(c);
+	p->type = text_of(clang_api.clang_getTypeSpelling(type));
 	place(c, &p->line, &p->col);
-	CXType canon = api.clang_getCanonicalType(type);
+	CXType canon = clang_api.clang_getCanonicalType(type);
 	CXType target = canon;
 	p->form = SRC_VALUE;
 	if (canon.kind == CXType_Pointer) {
 		p->form = SRC_POINTER;
-		target = api.clang_getCanonicalType(api.clang_getPointeeType(canon));
+		target = clang_api.clang_getCanonicalType(clang_api.clang_getPointeeType(canon));
 	} else if (canon.kind == CXType_OCLSampler) {
 		p->form = SRC_SAMPLER;
 	} else if (canon.kind == CXType_Pipe) {
@@ -327,8 +259,8 @@ static void read_param(CXCursor c, struct src_param *p)
 			p->elem = et;
 			p->lanes = 1;
 		} else if (target.kind == CXType_ExtVector || target.kind == CXType_Vector) {
-			long long lanes = api.clang_getNumElements(target);
-			CXType element = api.clang_getCanonicalType(api.clang_getElementType(target));
+			long long lanes = clang_api.clang_getNumElements(target);
+			CXType element = clang_api.clang_getCanonicalType(clang_api.clang_getElementType(target));
 			if (scalar_type(element.kind, &et) &&
 			    (lanes == 2 || lanes == 3 || lanes == 4 || lanes == 8 || lanes == 16)) {
 				p->elem = et;
@@ -346,20 +278,20 @@ struct body_walk {
 static enum CXChildVisitResult visit_body(CXCursor c, CXCursor parent, CXClientData data)
 {
 	struct body_walk *w = data;
-	if (api.clang_getCursorKind(c) == CXCursor_VarDecl) {
-		CXType type = api.clang_getCursorType(c);
-		char *spelled = text_of(api.clang_getTypeSpelling(type));
-		CXType canon = api.clang_getCanonicalType(type);
+	if (clang_api.clang_getCursorKind(c) == CXCursor_VarDecl) {
+		CXType type = clang_api.clang_getCursorType(c);
+		char *spelled = text_of(clang_api.clang_getTypeSpelling(type));
+		CXType canon = clang_api.clang_getCanonicalType(type);
 		if (strstr(spelled, "__local") && canon.kind == CXType_ConstantArray) {
 			struct kernel_source *ks = w->ks;
 			ks->locals = xreallocarray(ks->locals, ks->nlocals + 1, sizeof *ks->locals);
 			struct src_local_array *a = &ks->locals[ks->nlocals++];
 			*a = (struct src_local_array){ .name = text_of(
-							       api.clang_getCursorSpelling(c)) };
+							       clang_api.clang_getCursorSpelling(c)) };
 			place(c, &a->line, &a->col);
 			for (CXType t = canon; t.kind == CXType_ConstantArray && a->ndims < 3;
-			     t = api.clang_getCanonicalType(api.clang_getArrayElementType(t)))
-				a->dims[a->ndims++] = api.clang_getArraySize(t);
+			     t = clang_api.clang_getCanonicalType(clang_api.clang_getArrayElementType(t)))
+				a->dims[a->ndims++] = clang_api.clang_getArraySize(t);
 		}
 		free(spelled);
 	}
@@ -375,11 +307,11 @@ struct find_kernel {
 static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientData data)
 {
 	struct find_kernel *f = data;
-	if (api.clang_getCursorKind(c) != CXCursor_FunctionDecl ||
-	    !api.clang_isCursorDefinition(c) ||
-	    !api.clang_Location_isFromMainFile(api.clang_getCursorLocation(c)))
+	if (clang_api.clang_getCursorKind(c) != CXCursor_FunctionDecl ||
+	    !clang_api.clang_isCursorDefinition(c) ||
+	    !clang_api.clang_Location_isFromMainFile(clang_api.clang_getCursorLocation(c)))
 		return CXChildVisit_Continue;
-	char *name = text_of(api.clang_getCursorSpelling(c));
+	char *name = text_of(clang_api.clang_getCursorSpelling(c));
 	if (strcmp(name, f->name) == 0) {
 		f->found = c;
 		f->any = true;
@@ -392,19 +324,19 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
 static size_t take_errors(CXTranslationUnit tu, const char *path, struct diag_list *diags)
 {
 	size_t errors = 0;
-	for (unsigned i = 0; i < api.clang_getNumDiagnostics(tu); i++) {
-		CXDiagnostic d = api.clang_getDiagnostic(tu, i);
-		if (api.clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+	for (unsigned i = 0; i < clang_api.clang_getNumDiagnostics(tu); i++) {
+		CXDiagnostic d = clang_api.clang_getDiagnostic(tu, i);
+		if (clang_api.clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
 			unsigned line = 0, col = 0;
 			CXFile file;
-			api.clang_getSpellingLocation(api.clang_getDiagnosticLocation(d), &file,
+			clang_api.clang_getSpellingLocation(clang_api.clang_getDiagnosticLocation(d), &file,
 						      &line, &col, NULL);
-			char *text = text_of(api.clang_getDiagnosticSpelling(d));
+			char *text = text_of(clang_api.clang_getDiagnosticSpelling(d));
 			diag_add(diags, DIAG_ERROR, path, (int)line, (int)col, "%s", text);
 			free(text);
 			errors++;
 		}
-		api.clang_disposeDiagnostic(d);
+		clang_api.clang_disposeDiagnostic(d);
 	}
 	return errors;
 }
@@ -434,9 +366,9 @@ static int parse(const char *path, const char *kernel, const char *options,
 	for (char *save = NULL, *w = strtok_r(copy, " \t", &save); w;
 	     w = strtok_r(NULL, " \t", &save))
 		args[nargs++] = w;
-	CXIndex index = api.clang_createIndex(0, 0);
+	CXIndex index = clang_api.clang_createIndex(0, 0);
 	CXTranslationUnit tu = NULL;
-	enum CXErrorCode err = api.clang_parseTranslationUnit2(index, path, args, (int)nargs, NULL,
+	enum CXErrorCode err = clang_api.clang_parseTranslationUnit2(index, path, args, (int)nargs, NULL,
 							       0, CXTranslationUnit_None, &tu);
 	int status = -1;
 	if (err != CXError_Success || tu == NULL) {
@@ -447,25 +379,25 @@ static int parse(const char *path, const char *kernel, const char *options,
 	if (take_errors(tu, path, diags) > 0)
 		goto out;
 	struct find_kernel find = { .name = kernel };
-	api.clang_visitChildren(api.clang_getTranslationUnitCursor(tu), visit_top, &find);
+	clang_api.clang_visitChildren(clang_api.clang_getTranslationUnitCursor(tu), visit_top, &find);
 	if (!find.any) {
 		diag_add(diags, DIAG_ERROR, path, 0, 0, "no kernel named '%s' is defined in it",
 			 kernel);
 		goto out;
 	}
 	place(find.found, &out->line, &out->col);
-	int n = api.clang_Cursor_getNumArguments(find.found);
+	int n = clang_api.clang_Cursor_getNumArguments(find.found);
 	out->params = xcalloc(n > 0 ? (size_t)n : 1, sizeof *out->params);
 	for (int i = 0; i < n; i++)
-		read_param(api.clang_Cursor_getArgument(find.found, (unsigned)i), &out->params[i]);
+		read_param(clang_api.clang_Cursor_getArgument(find.found, (unsigned)i), &out->params[i]);
 	out->nparams = n > 0 ? (size_t)n : 0;
 	struct body_walk walk = { out };
-	api.clang_visitChildren(find.found, visit_body, &walk);
+	clang_api.clang_visitChildren(find.found, visit_body, &walk);
 	status = 0;
 out:
 	if (tu)
-		api.clang_disposeTranslationUnit(tu);
-	api.clang_disposeIndex(index);
+		clang_api.clang_disposeTranslationUnit(tu);
+	clang_api.clang_disposeIndex(index);
 	free(args);
 	free(copy);
 	if (status < 0)
@@ -516,7 +448,7 @@ static void read_in_child(void *ctx, int fd)
 	char *why = NULL;
 	struct kernel_source ks = { 0 };
 	struct diag_list diags = { 0 };
-	if (!load_api(&why))
+	if (!clang_api_load(&why))
 		strbuf_printf(&out, "E\t0\t0\t%s\n", why);
 	else if (parse(job->path, job->kernel, job->options, &ks, &diags) < 0)
 		for (size_t i = 0; i < diags.count; i++)

@@ -1,0 +1,53 @@
+/* caserun.h - loaded cases run as `clharness run` runs them: each case's reference kernel
+ * first, on the first CPU device; then every case on every selected target, each result
+ * compared with the other targets' outputs where the case says so, judged by its case's
+ * golden and handed on; once all have run, the runs a golden lists that did not happen.
+ * `run` reports what it hands on; `mutate` judges a mutant kernel by it. */
+#ifndef CLH_CASERUN_H
+#define CLH_CASERUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "case/suppress.h"
+#include "case/testcase.h"
+#include "exec/runner.h"
+#include "exec/select.h"
+#include "results/crosscheck.h"
+#include "results/golden.h"
+#include "results/result.h"
+
+struct case_run {
+	struct test_case *const *cases;
+	size_t ncases;
+	struct golden_book *book;
+	/* --suppressions' own list; each case's own come with it. NULL: none. */
+	const struct suppression_list *suppressions;
+	/* Gets every result to report: each case's runs, a reference kernel's failure, a
+	 * golden's run that did not happen. */
+	void (*emit)(void *ctx, struct result *r);
+	void *ctx;
+
+	struct crosscheck cross;
+	struct test_case **refs; /* reference runs of the cases with a reference kernel */
+	size_t nrefs;
+	/* What each suppression matched: --suppressions' own, then each case's. */
+	size_t *matched;
+	size_t **case_matched;
+	bool *case_simulated; /* a case ran on a simulator: its suppressions could match */
+	bool simulated;
+};
+
+void case_run_open(struct case_run *cr, struct test_case *const *cases, size_t ncases,
+		   struct golden_book *book, const struct suppression_list *suppressions,
+		   void (*emit)(void *ctx, struct result *r), void *ctx);
+/* Runs the reference kernels of the cases that have one, before any target runs them. */
+void case_run_references(struct case_run *cr, const struct run_options *opt, unsigned timeout_s);
+/* Runs every case on selected target t. */
+void case_run_target(struct case_run *cr, struct selection *sel, size_t t);
+/* Once every target ran: the golden runs that did not happen, handed on as failures, and
+ * a warning on stderr for each suppression that matched nothing where it could have. */
+void case_run_finish(struct case_run *cr);
+void case_run_close(struct case_run *cr);
+
+#endif

@@ -1,0 +1,74 @@
+/* clangapi.h - the part of libclang's C API the source readers call, loaded with dlopen
+ * in the child process that reads a source: libclang's LLVM in the harness's own process
+ * would clash with the other LLVM that PoCL or Oclgrind loads there, and a source that
+ * crashes clang takes only the child. Only built with libclang (HAVE_LIBCLANG). */
+#ifndef CLH_CLANGAPI_H
+#define CLH_CLANGAPI_H
+
+#include <stdbool.h>
+
+#include <clang-c/Index.h>
+
+#define CLANG_API(X)                                                                       \
+	X(clang_createIndex)                                                               \
+	X(clang_disposeIndex)                                                              \
+	X(clang_parseTranslationUnit2)                                                     \
+	X(clang_disposeTranslationUnit)                                                    \
+	X(clang_getNumDiagnostics)                                                         \
+	X(clang_getDiagnostic)                                                             \
+	X(clang_disposeDiagnostic)                                                         \
+	X(clang_getDiagnosticSeverity)                                                     \
+	X(clang_getDiagnosticLocation)                                                     \
+	X(clang_getDiagnosticSpelling)                                                     \
+	X(clang_getSpellingLocation)                                                       \
+	X(clang_getExpansionLocation)                                                      \
+	X(clang_getCursorLocation)                                                         \
+	X(clang_getCursorExtent)                                                           \
+	X(clang_getRangeStart)                                                             \
+	X(clang_getRangeEnd)                                                               \
+	X(clang_tokenize)                                                                  \
+	X(clang_disposeTokens)                                                             \
+	X(clang_getTokenKind)                                                              \
+	X(clang_getTokenSpelling)                                                          \
+	X(clang_getTokenExtent)                                                            \
+	X(clang_getCString)                                                                \
+	X(clang_disposeString)                                                             \
+	X(clang_getTranslationUnitCursor)                                                  \
+	X(clang_visitChildren)                                                             \
+	X(clang_getCursorKind)                                                             \
+	X(clang_isCursorDefinition)                                                        \
+	X(clang_Location_isFromMainFile)                                                   \
+	X(clang_getCursorSpelling)                                                         \
+	X(clang_Cursor_getNumArguments)                                                    \
+	X(clang_Cursor_getArgument)                                                        \
+	X(clang_getCursorType)                                                             \
+	X(clang_getTypeSpelling)                                                           \
+	X(clang_getCanonicalType)                                                          \
+	X(clang_getPointeeType)                                                            \
+	X(clang_getNumElements)                                                            \
+	X(clang_getElementType)                                                            \
+	X(clang_getArrayElementType)                                                       \
+	X(clang_getArraySize)                                                              \
+	X(clang_Type_getSizeOf)                                                            \
+	X(clang_Type_getAlignOf)                                                           \
+	X(clang_Type_getOffsetOf)                                                          \
+	X(clang_Type_visitFields)                                                          \
+	X(clang_getTypeDeclaration)                                                        \
+	X(clang_Cursor_isBitField)
+
+#define CLANG_API_DECLARE(f) __typeof__(f) *f;
+struct clang_functions {
+	CLANG_API(CLANG_API_DECLARE)
+};
+#undef CLANG_API_DECLARE
+
+/* Filled by clang_api_load. */
+extern struct clang_functions clang_api;
+
+/* Whether the libclang configure found can be read. */
+bool clang_api_available(void);
+/* Loads libclang into clang_api, in the reading child; false with *why (the caller
+ * frees it) where it cannot. */
+bool clang_api_load(char **why);
+
+#endif
