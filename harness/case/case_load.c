@@ -831,6 +831,8 @@ static char *read_values(struct loader *ld, struct fy_node *node, struct src_pos
 		return NULL;
 	}
 	size_t n = (size_t)fy_node_sequence_item_count(node);
+	if (buf->lanes == 0)
+		return NULL; /* the buffer's type was no type: said at the buffer */
 	if (n % buf->lanes != 0) {
 		char type[ELEM_NAME_MAX];
 		yr_error(&ld->r, pos, "values: holds %zu values, no whole number of %s elements", n,

@@ -46,6 +46,14 @@ static bool line_has(const char *source, int n, const char *word)
  * its fence flags name. 0 when there is none. */
 static int barrier_between(const char *source, int from, int to, bool *local, bool *global)
 {
+	/* Lines come from a log: one past the file's end would scan it to no end. */
+	int lines = 1;
+	for (const char *c = source; *c; c++)
+		lines += *c == '\n';
+	if (to > lines + 1)
+		to = lines + 1;
+	if (from < 0)
+		from = 0;
 	for (int n = from + 1; n < to; n++) {
 		if (!line_has(source, n, "barrier("))
 			continue;
