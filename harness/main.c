@@ -10,7 +10,7 @@
 /* In the order `clharness --help` lists them. */
 static const struct cli_command *const commands[] = {
 	&cli_devices,	&cli_run,   &cli_check, &cli_hunt,
-	&cli_catalogue, &cli_grade, &cli_bench, &cli_merge, &cli_capture,
+	&cli_catalogue, &cli_grade, &cli_bench, &cli_merge, &cli_capture, &cli_mutate,
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

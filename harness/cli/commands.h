@@ -14,5 +14,6 @@ extern const struct cli_command cli_grade;
 extern const struct cli_command cli_bench;
 extern const struct cli_command cli_merge;
 extern const struct cli_command cli_capture;
+extern const struct cli_command cli_mutate;
 
 #endif

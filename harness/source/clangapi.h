@@ -9,6 +9,9 @@
 
 #include <clang-c/Index.h>
 
+#include "base/diag.h"
+#include "base/util.h"
+
 #define CLANG_API(X)                                                                       \
 	X(clang_createIndex)                                                               \
 	X(clang_disposeIndex)                                                              \
@@ -38,6 +41,7 @@
 	X(clang_getCursorKind)                                                             \
 	X(clang_isCursorDefinition)                                                        \
 	X(clang_Location_isFromMainFile)                                                   \
+	X(clang_equalLocations)                                                            \
 	X(clang_getCursorSpelling)                                                         \
 	X(clang_Cursor_getNumArguments)                                                    \
 	X(clang_Cursor_getArgument)                                                        \
@@ -70,5 +74,23 @@ bool clang_api_available(void);
 /* Loads libclang into clang_api, in the reading child; false with *why (the caller
  * frees it) where it cannot. */
 bool clang_api_load(char **why);
+
+/* In the child: parses the file at `path` as OpenCL C as a SPIR device lays it out, with
+ * the builtins declared and the program's build `options` after ours (so its -cl-std=
+ * wins). Returns the translation unit, or NULL with clang's errors at their lines in
+ * diags. */
+CXTranslationUnit clang_api_parse(CXIndex index, const char *path, const char *options,
+				  struct diag_list *diags);
+/* A libclang string as one of ours, the libclang one disposed of. */
+char *clang_api_text(CXString s);
+
+/* Runs job(ctx, out) in a child process that has loaded libclang, and returns what the
+ * job wrote into `out`: lines of tab-separated fields, "E\tLINE\tCOL\tMESSAGE" for an
+ * error (the child writes one when libclang cannot be loaded). *ok is false where the
+ * child did not end well; then *why (the caller frees it) says how. */
+char *clang_api_in_child(void (*job)(void *ctx, struct strbuf *out), void *ctx, bool *ok,
+			 char **why);
+/* The next tab-separated field of *line, cut out in place. */
+char *clang_api_next_field(char **line);
 
 #endif

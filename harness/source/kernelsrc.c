@@ -42,13 +42,6 @@ int kernelsrc_read(const char *path, const char *kernel, const char *options,
 
 #else
 
-#include <errno.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include "base/child.h"
-#include "base/interrupt.h"
 #include "source/clangapi.h"
 
 bool kernelsrc_available(void)
@@ -59,13 +52,6 @@ bool kernelsrc_available(void)
 /* Fields past this many make no useful case: a struct of a 64 KiB array, say. */
 enum { RECORD_FIELDS_MAX = 4096 };
 
-static char *text_of(CXString s)
-{
-	const char *c = clang_api.clang_getCString(s);
-	char *copy = xstrdup(c ? c : "");
-	clang_api.clang_disposeString(s);
-	return copy;
-}
 
 static void place(CXCursor c, int *line, int *col)
 {
@@ -139,7 +125,7 @@ struct field_walk {
 static enum CXVisitorResult visit_field(CXCursor field, CXClientData data)
 {
 	struct field_walk *w = data;
-	char *name = text_of(clang_api.clang_getCursorSpelling(field));
+	char *name = clang_api_text(clang_api.clang_getCursorSpelling(field));
 	char *full = xasprintf("%s%s%s", w->prefix, *w->prefix ? "." : "", name);
 	if (clang_api.clang_Cursor_isBitField(field)) {
 		if (w->fl->why == NULL)
@@ -206,7 +192,7 @@ static void flatten_type(struct flattening *fl, CXType type, const char *name, s
 				    "carry",
 				    name);
 	} else {
-		char *spelled = text_of(clang_api.clang_getTypeSpelling(type));
+		char *spelled = clang_api_text(clang_api.clang_getTypeSpelling(type));
 		fl->why = xasprintf("its field '%s' is of type %s", name, spelled);
 		free(spelled);
 	}
@@ -231,9 +217,9 @@ static struct record *record_of(CXType type, char **why)
 
 static void read_param(CXCursor c, struct src_param *p)
 {
-	p->name = text_of(clang_api.clang_getCursorSpelling(c));
+	p->name = clang_api_text(clang_api.clang_getCursorSpelling(c));
 	CXType type = clang_api.clang_getCursorType(c);
-	p->type = text_of(clang_api.clang_getTypeSpelling(type));
+	p->type = clang_api_text(clang_api.clang_getTypeSpelling(type));
 	place(c, &p->line, &p->col);
 	CXType canon = clang_api.clang_getCanonicalType(type);
 	CXType target = canon;
@@ -280,13 +266,13 @@ static enum CXChildVisitResult visit_body(CXCursor c, CXCursor parent, CXClientD
 	struct body_walk *w = data;
 	if (clang_api.clang_getCursorKind(c) == CXCursor_VarDecl) {
 		CXType type = clang_api.clang_getCursorType(c);
-		char *spelled = text_of(clang_api.clang_getTypeSpelling(type));
+		char *spelled = clang_api_text(clang_api.clang_getTypeSpelling(type));
 		CXType canon = clang_api.clang_getCanonicalType(type);
 		if (strstr(spelled, "__local") && canon.kind == CXType_ConstantArray) {
 			struct kernel_source *ks = w->ks;
 			ks->locals = xreallocarray(ks->locals, ks->nlocals + 1, sizeof *ks->locals);
 			struct src_local_array *a = &ks->locals[ks->nlocals++];
-			*a = (struct src_local_array){ .name = text_of(
+			*a = (struct src_local_array){ .name = clang_api_text(
 							       clang_api.clang_getCursorSpelling(c)) };
 			place(c, &a->line, &a->col);
 			for (CXType t = canon; t.kind == CXType_ConstantArray && a->ndims < 3;
@@ -311,7 +297,7 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
 	    !clang_api.clang_isCursorDefinition(c) ||
 	    !clang_api.clang_Location_isFromMainFile(clang_api.clang_getCursorLocation(c)))
 		return CXChildVisit_Continue;
-	char *name = text_of(clang_api.clang_getCursorSpelling(c));
+	char *name = clang_api_text(clang_api.clang_getCursorSpelling(c));
 	if (strcmp(name, f->name) == 0) {
 		f->found = c;
 		f->any = true;
@@ -320,63 +306,15 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
 	return f->any ? CXChildVisit_Break : CXChildVisit_Continue;
 }
 
-/* The errors clang found in the file itself, as diagnostics at their places. */
-static size_t take_errors(CXTranslationUnit tu, const char *path, struct diag_list *diags)
-{
-	size_t errors = 0;
-	for (unsigned i = 0; i < clang_api.clang_getNumDiagnostics(tu); i++) {
-		CXDiagnostic d = clang_api.clang_getDiagnostic(tu, i);
-		if (clang_api.clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
-			unsigned line = 0, col = 0;
-			CXFile file;
-			clang_api.clang_getSpellingLocation(clang_api.clang_getDiagnosticLocation(d), &file,
-						      &line, &col, NULL);
-			char *text = text_of(clang_api.clang_getDiagnosticSpelling(d));
-			diag_add(diags, DIAG_ERROR, path, (int)line, (int)col, "%s", text);
-			free(text);
-			errors++;
-		}
-		clang_api.clang_disposeDiagnostic(d);
-	}
-	return errors;
-}
-
 /* Reads the kernel with libclang, in the child. */
 static int parse(const char *path, const char *kernel, const char *options,
 		 struct kernel_source *out, struct diag_list *diags)
 {
 	*out = (struct kernel_source){ 0 };
-	/* OpenCL C as a SPIR device lays it out, with the builtins declared; the program's
-	 * own options after ours, so its -cl-std= wins. */
-	const char *fixed[] = { "-x",
-				"cl",
-				"-cl-std=CL1.2",
-				"-Xclang",
-				"-finclude-default-header",
-				"-target",
-				"spir64-unknown-unknown",
-				"-isystem",
-				CLH_CLANG_INCLUDE };
-	size_t nfixed = sizeof fixed / sizeof fixed[0];
-	char *copy = xstrdup(options ? options : "");
-	const char **args = xcalloc(nfixed + strlen(copy) / 2 + 2, sizeof *args);
-	size_t nargs = 0;
-	for (size_t i = 0; i < nfixed; i++)
-		args[nargs++] = fixed[i];
-	for (char *save = NULL, *w = strtok_r(copy, " \t", &save); w;
-	     w = strtok_r(NULL, " \t", &save))
-		args[nargs++] = w;
 	CXIndex index = clang_api.clang_createIndex(0, 0);
-	CXTranslationUnit tu = NULL;
-	enum CXErrorCode err = clang_api.clang_parseTranslationUnit2(index, path, args, (int)nargs, NULL,
-							       0, CXTranslationUnit_None, &tu);
+	CXTranslationUnit tu = clang_api_parse(index, path, options, diags);
 	int status = -1;
-	if (err != CXError_Success || tu == NULL) {
-		diag_add(diags, DIAG_ERROR, path, 0, 0, "clang could not read the file (error %d)",
-			 (int)err);
-		goto out;
-	}
-	if (take_errors(tu, path, diags) > 0)
+	if (tu == NULL)
 		goto out;
 	struct find_kernel find = { .name = kernel };
 	clang_api.clang_visitChildren(clang_api.clang_getTranslationUnitCursor(tu), visit_top, &find);
@@ -398,8 +336,6 @@ out:
 	if (tu)
 		clang_api.clang_disposeTranslationUnit(tu);
 	clang_api.clang_disposeIndex(index);
-	free(args);
-	free(copy);
 	if (status < 0)
 		kernel_source_free(out);
 	return status;
@@ -440,40 +376,18 @@ struct read_job {
 	const char *path, *kernel, *options;
 };
 
-/* In the child: reads the source with libclang and sends what it found, or its errors. */
-static void read_in_child(void *ctx, int fd)
+/* In the child: reads the source and sends what it found, or its errors. */
+static void read_source(void *ctx, struct strbuf *out)
 {
 	const struct read_job *job = ctx;
-	struct strbuf out = { 0 };
-	char *why = NULL;
 	struct kernel_source ks = { 0 };
 	struct diag_list diags = { 0 };
-	if (!clang_api_load(&why))
-		strbuf_printf(&out, "E\t0\t0\t%s\n", why);
-	else if (parse(job->path, job->kernel, job->options, &ks, &diags) < 0)
+	if (parse(job->path, job->kernel, job->options, &ks, &diags) < 0)
 		for (size_t i = 0; i < diags.count; i++)
-			strbuf_printf(&out, "E\t%d\t%d\t%s\n", diags.items[i].line,
+			strbuf_printf(out, "E\t%d\t%d\t%s\n", diags.items[i].line,
 				      diags.items[i].col, diags.items[i].message);
 	else
-		send_source(&out, &ks);
-	if (out.data && !write_all(fd, out.data, out.len))
-		_exit(3);
-	/* _exit, not a return: the parent's atexit handlers are not this child's. */
-	_exit(0);
-}
-
-/* The next tab-separated field of *line, cut out in place. */
-static char *next_field(char **line)
-{
-	char *field = *line;
-	char *tab = strchr(field, '\t');
-	if (tab) {
-		*tab = '\0';
-		*line = tab + 1;
-	} else {
-		*line = field + strlen(field);
-	}
-	return field;
+		send_source(out, &ks);
 }
 
 /* Rebuilds in the parent what the child sent. Returns the errors it carried. */
@@ -485,51 +399,51 @@ static size_t take_lines(char *text, const char *path, struct kernel_source *ks,
 	for (char *save = NULL, *line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char *rest = line;
-		char *tag = next_field(&rest);
+		char *tag = clang_api_next_field(&rest);
 		if (strcmp(tag, "K") == 0) {
-			ks->line = atoi(next_field(&rest));
-			ks->col = atoi(next_field(&rest));
+			ks->line = atoi(clang_api_next_field(&rest));
+			ks->col = atoi(clang_api_next_field(&rest));
 		} else if (strcmp(tag, "P") == 0) {
 			ks->params = xreallocarray(ks->params, ks->nparams + 1, sizeof *ks->params);
 			struct src_param *p = &ks->params[ks->nparams++];
-			*p = (struct src_param){ .name = xstrdup(next_field(&rest)) };
-			p->type = xstrdup(next_field(&rest));
-			p->line = atoi(next_field(&rest));
-			p->col = atoi(next_field(&rest));
-			p->form = (enum src_form)atoi(next_field(&rest));
-			size_t size = strtoul(next_field(&rest), NULL, 10);
-			size_t align = strtoul(next_field(&rest), NULL, 10);
-			int elem = atoi(next_field(&rest));
-			p->lanes = (unsigned)atoi(next_field(&rest));
+			*p = (struct src_param){ .name = xstrdup(clang_api_next_field(&rest)) };
+			p->type = xstrdup(clang_api_next_field(&rest));
+			p->line = atoi(clang_api_next_field(&rest));
+			p->col = atoi(clang_api_next_field(&rest));
+			p->form = (enum src_form)atoi(clang_api_next_field(&rest));
+			size_t size = strtoul(clang_api_next_field(&rest), NULL, 10);
+			size_t align = strtoul(clang_api_next_field(&rest), NULL, 10);
+			int elem = atoi(clang_api_next_field(&rest));
+			p->lanes = (unsigned)atoi(clang_api_next_field(&rest));
 			p->elem = elem >= 0 && elem <= ELEM_LAST ? (enum elem_type)elem : ELEM_UCHAR;
 			if (elem < 0 || elem > ELEM_LAST)
 				p->lanes = 0;
-			char *why = next_field(&rest);
+			char *why = clang_api_next_field(&rest);
 			p->why = *why ? xstrdup(why) : NULL;
 			rec = size ? xcalloc(1, sizeof *rec) : NULL;
 			if (rec)
 				record_close(rec, size, align);
 			p->record = rec;
 		} else if (strcmp(tag, "F") == 0 && rec) {
-			char *name = next_field(&rest);
-			int type = atoi(next_field(&rest));
-			unsigned lanes = (unsigned)atoi(next_field(&rest));
-			size_t offset = strtoul(next_field(&rest), NULL, 10);
+			char *name = clang_api_next_field(&rest);
+			int type = atoi(clang_api_next_field(&rest));
+			unsigned lanes = (unsigned)atoi(clang_api_next_field(&rest));
+			size_t offset = strtoul(clang_api_next_field(&rest), NULL, 10);
 			size_t size = rec->size, align = rec->align;
 			record_add_at(rec, name, (enum elem_type)type, lanes, offset);
 			record_close(rec, size, align);
 		} else if (strcmp(tag, "L") == 0) {
 			ks->locals = xreallocarray(ks->locals, ks->nlocals + 1, sizeof *ks->locals);
 			struct src_local_array *a = &ks->locals[ks->nlocals++];
-			*a = (struct src_local_array){ .name = xstrdup(next_field(&rest)) };
-			a->line = atoi(next_field(&rest));
-			a->col = atoi(next_field(&rest));
+			*a = (struct src_local_array){ .name = xstrdup(clang_api_next_field(&rest)) };
+			a->line = atoi(clang_api_next_field(&rest));
+			a->col = atoi(clang_api_next_field(&rest));
 			for (int d = 0; d < 3; d++)
-				a->dims[d] = atoll(next_field(&rest));
-			a->ndims = (unsigned)atoi(next_field(&rest));
+				a->dims[d] = atoll(clang_api_next_field(&rest));
+			a->ndims = (unsigned)atoi(clang_api_next_field(&rest));
 		} else if (strcmp(tag, "E") == 0) {
-			int l = atoi(next_field(&rest));
-			int c = atoi(next_field(&rest));
+			int l = atoi(clang_api_next_field(&rest));
+			int c = atoi(clang_api_next_field(&rest));
 			diag_add(diags, DIAG_ERROR, path, l, c, "%s", rest);
 			errors++;
 		}
@@ -542,29 +456,16 @@ int kernelsrc_read(const char *path, const char *kernel, const char *options,
 {
 	*out = (struct kernel_source){ 0 };
 	struct read_job job = { path, kernel, options ? options : "" };
-	int fd;
-	pid_t pid = child_start(read_in_child, &job, NULL, 0, &fd);
-	struct strbuf got = { 0 };
-	char chunk[4096];
-	ssize_t n;
-	while ((n = read(fd, chunk, sizeof chunk)) != 0)
-		if (n > 0)
-			strbuf_append(&got, chunk, (size_t)n);
-		else if (errno != EINTR)
-			break;
-	close(fd);
-	char *text = strbuf_take(&got);
-	int status = 0;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	interrupt_untrack(pid);
+	bool ok;
+	char *why;
+	char *text = clang_api_in_child(read_source, &job, &ok, &why);
 	size_t errors = take_lines(text, path, out, diags);
 	free(text);
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		diag_add(diags, DIAG_ERROR, path, 0, 0, "clang stopped reading it: %s",
-			 WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "it failed");
+	if (!ok) {
+		diag_add(diags, DIAG_ERROR, path, 0, 0, "clang stopped reading it: %s", why);
 		errors++;
 	}
+	free(why);
 	if (errors > 0) {
 		kernel_source_free(out);
 		return -1;

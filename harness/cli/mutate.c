@@ -1,0 +1,526 @@
+/* mutate.c - clharness mutate: the classic GPU mistakes seeded into a case's kernel or an
+ * assignment's reference solution, and what its checks catch of them. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/interrupt.h"
+#include "base/util.h"
+#include "cli/commands.h"
+#include "cli/shared.h"
+#include "grade/batch.h"
+#include "mutate/mutate.h"
+#include "results/report.h"
+
+enum { OPT_OPERATORS = CLI_OWN, OPT_SAVE };
+
+static const struct cli_option mutate_opts[] = {
+	{ OPT_OPERATORS, "operators", "LIST",
+	  "seed only these mistakes, comma-separated: barrier (a barrier removed), fence (its "
+	  "flags: local to global, global to local, one of both dropped), atomic (an atomic "
+	  "read-modify-write in its plain form), bound (< and <=, > and >= swapped), index "
+	  "(an index off by one, +1 and -1), id (get_local_id and get_global_id swapped, "
+	  "get_group_id for either), guard (an if without else made if (1)), step (a loop's "
+	  "halving made quartering, doubling tripling); default: all" },
+	CLI_OPT_DEVICE("judge a case's mutants on the devices NAME selects (default: every "
+		       "device and oclgrind), an assignment's on the first device it selects"),
+	CLI_OPT_JOBS("judge N mutants side by side (default: one a core)"),
+	CLI_OPT_TIMEOUT("a run with no result after S seconds is a time-out (default 10; an "
+			"assignment's own limits where not given)"),
+	CLI_OPT_JSON("print JSON Lines: an object a mutant, then one with the score"),
+	{ OPT_SAVE, "save", "DIR",
+	  "write every mutant to DIR as a kernel file, for an instructor to keep as sample "
+	  "submissions" },
+	CLI_OPT_COLOR,
+	{ 0 },
+};
+
+static int mutate_main(int argc, char **argv);
+
+const struct cli_command cli_mutate = {
+	.name = "mutate",
+	.synopsis = "[--operators LIST] [--json] [-j N] [--save DIR] CASE|DIR|ASSIGNMENT...",
+	.summary = "seed the classic GPU mistakes into a kernel and count what the checks catch",
+	.about = "Finds in the kernel's syntax (libclang) each barrier, fence flag, atomic, "
+		 "relational bound, array index, work-item function, guarding if and loop step, "
+		 "and makes a mutant of one mistake there. A case's mutants run through its "
+		 "targets and golden as `clharness run` runs it; an assignment's reference "
+		 "solution's mutants are graded as students, check by check. Each mutant is "
+		 "killed (with what caught it), survived, stillborn (does not build) or timed "
+		 "out; the score is killed over all but the stillborn. Survivors are shown at "
+		 "their source line. Pick operators with --operators barrier,fence.",
+	.options = mutate_opts,
+	.after = "Exit status: 0 when every mutant that builds was killed, 1 when one survived "
+		 "or timed out, 2 on usage or setup errors (a subject whose own checks fail, a "
+		 "kernel clang cannot parse).",
+	.main = mutate_main,
+};
+
+struct mutate_flags {
+	unsigned ops;
+	const char *save_dir;
+	bool json, colour;
+};
+
+/* A mutant as a JSON object. */
+static void mutant_json(const struct mutant_set *s, size_t i)
+{
+	const struct mutant *m = &s->items[i];
+	struct strbuf out = { 0 };
+	strbuf_puts(&out, "{\"subject\":");
+	json_string(&out, s->subject);
+	strbuf_printf(&out, ",\"mutant\":%zu,\"file\":", i + 1);
+	json_string(&out, m->file);
+	strbuf_printf(&out, ",\"line\":%d,\"col\":%d,\"operator\":\"%s\",\"what\":", m->m.line,
+		      m->m.col, mut_operator_name(m->m.op));
+	json_string(&out, m->m.what);
+	strbuf_printf(&out, ",\"fate\":\"%s\",\"by\":", mutant_fate_name(m->fate));
+	json_string(&out, m->by ? m->by : "");
+	if (s->nchecks) {
+		strbuf_puts(&out, ",\"caught_by\":[");
+		bool first = true;
+		for (size_t c = 0; c < s->nchecks; c++)
+			if (m->caught_by && m->caught_by[c]) {
+				strbuf_puts(&out, first ? "" : ",");
+				json_string(&out, s->checks[c]);
+				first = false;
+			}
+		strbuf_puts(&out, "]");
+	}
+	strbuf_puts(&out, "}\n");
+	fputs(out.data, stdout);
+	strbuf_free(&out);
+}
+
+/* A mutant as a line of text, as it is judged. */
+static void mutant_line(const struct mutant_set *s, size_t i)
+{
+	const struct mutant *m = &s->items[i];
+	printf("%-10s %-8s %s:%d:%d  %s", mutant_fate_name(m->fate), mut_operator_name(m->m.op),
+	       m->file, m->m.line, m->m.col, m->m.what);
+	if (m->by && *m->by)
+		printf("  [%s]", m->by);
+	putchar('\n');
+	fflush(stdout);
+}
+
+struct judging_view {
+	const struct mutate_flags *f;
+};
+
+static void judged(void *ctx, const struct mutant_set *s, size_t index)
+{
+	const struct judging_view *v = ctx;
+	if (v->f->json)
+		mutant_json(s, index);
+	else
+		mutant_line(s, index);
+}
+
+/* The survivors at their source lines, with a caret, on stderr; then the score. */
+static void summary(const struct mutant_set *s, const struct mutate_flags *f)
+{
+	struct mutation_score sc = mutation_score_of(s);
+	if (f->json) {
+		printf("{\"subject\":");
+		struct strbuf out = { 0 };
+		json_string(&out, s->subject);
+		fputs(out.data, stdout);
+		strbuf_free(&out);
+		printf(",\"score\":%.4f,\"killed\":%zu,\"survived\":%zu,\"stillborn\":%zu,"
+		       "\"timed_out\":%zu,\"unjudged\":%zu,\"mutants\":%zu}\n",
+		       mutation_score_value(&sc), sc.killed, sc.survived, sc.stillborn,
+		       sc.timed_out, sc.unjudged, sc.total);
+		return;
+	}
+	struct diag_list survivors = { 0 };
+	for (size_t i = 0; i < s->count; i++) {
+		const struct mutant *m = &s->items[i];
+		if (m->fate == FATE_SURVIVED || m->fate == FATE_TIMED_OUT)
+			diag_add(&survivors, DIAG_WARNING, m->file, m->m.line, m->m.col,
+				 "mutant %zu %s (%s): %s", i + 1,
+				 m->fate == FATE_SURVIVED ? "survived" : "timed out",
+				 mut_operator_name(m->m.op), m->m.what);
+	}
+	cli_print_diags(&survivors);
+	diag_list_free(&survivors);
+	printf("score: %s: %zu of %zu mutants killed (%.1f%%); %zu survived, %zu timed out, "
+	       "%zu stillborn (do not build)%s\n",
+	       s->subject, sc.killed, sc.total - sc.stillborn - sc.unjudged,
+	       100.0 * mutation_score_value(&sc), sc.survived, sc.timed_out, sc.stillborn,
+	       sc.unjudged ? "; the run was stopped before every mutant was judged" : "");
+}
+
+/* --- a case --- */
+
+static int mutate_one_case(const char *path, const struct mutate_flags *f,
+			   const struct cli_shared *shared, bool *all_killed)
+{
+	struct diag_list diags = { 0 };
+	struct mutant_set s;
+	if (mutant_set_of_case(path, f->ops, &s, &diags) < 0) {
+		cli_print_diags(&diags);
+		diag_list_free(&diags);
+		return EXIT_USAGE;
+	}
+	if (!f->json)
+		printf("mutate: %s: %zu mutants of %s%s\n", path, s.count,
+		       s.nfiles ? s.files[0] : "?", s.nfiles > 1 ? " and its other kernels" : "");
+	struct judging_view view = { f };
+	struct case_judging j = { .patterns = shared->patterns,
+				  .npatterns = shared->npatterns,
+				  .timeout_s = shared->timeout_s,
+				  .jobs = shared->jobs,
+				  .judged = judged,
+				  .ctx = &view };
+	int status = 0;
+	if (mutate_case(&s, path, &j, &diags) < 0) {
+		cli_print_diags(&diags);
+		status = interrupt_signal() ? cli_stopped_status() : EXIT_USAGE;
+	} else {
+		summary(&s, f);
+		struct mutation_score sc = mutation_score_of(&s);
+		*all_killed &= sc.survived == 0 && sc.timed_out == 0;
+		if (f->save_dir && mutants_save(&s, f->save_dir) > 0)
+			fprintf(stderr, "clharness: cannot write every mutant to %s\n", f->save_dir);
+		if (interrupt_signal())
+			status = cli_stopped_status();
+	}
+	diag_list_free(&diags);
+	mutant_set_free(&s);
+	return status;
+}
+
+/* --- an assignment --- */
+
+/* The reference solution: the kernel file of the case the assignment's checks run. */
+static char *solution_of(const struct assignment *a, char **options, struct diag_list *diags)
+{
+	for (size_t c = 0; c < a->nchecks; c++) {
+		struct test_case *tc = case_load(a->checks[c].case_path, diags);
+		if (tc == NULL)
+			return NULL;
+		char *path = tc->nsteps ? xstrdup(tc->steps[0].kernel_path) : NULL;
+		*options = tc->options ? xstrdup(tc->options) : NULL;
+		case_free(tc);
+		if (path)
+			return path;
+	}
+	diag_add(diags, DIAG_ERROR, a->path, 0, 0, "no check names a case with a kernel");
+	return NULL;
+}
+
+/* Writes the original and each mutant of its own text as students of a class folder. */
+static int write_class(const struct mutant_set *s, const char *dir, struct submission *subs,
+		       size_t *n)
+{
+	*n = 0;
+	for (size_t i = 0; i <= s->count; i++) {
+		if (i > 0 && s->items[i - 1].same_as != i - 1)
+			continue;
+		char *student = i == 0 ? xstrdup("original") : xasprintf("mutant%03zu", i);
+		char *path = xasprintf("%s/%s.cl", dir, student);
+		FILE *f = fopen(path, "w");
+		const char *text = i == 0 ? s->sources[0] : s->items[i - 1].text;
+		bool ok = f && fputs(text, f) >= 0;
+		if (f && fclose(f) != 0)
+			ok = false;
+		if (!ok) {
+			fprintf(stderr, "clharness: cannot write %s: %s\n", path, strerror(errno));
+			free(student);
+			free(path);
+			return -1;
+		}
+		subs[(*n)++] = (struct submission){ .student = student, .path = path };
+	}
+	return 0;
+}
+
+/* A mutant's fate from its grade beside the original's: caught by every check where it
+ * earned less; speed checks are not asked, since a timing's noise would read as a catch. */
+static void judge_grade(const struct assignment *a, const struct student_grade *original,
+			const struct student_grade *g, struct mutant *m)
+{
+	m->caught_by = xcalloc(a->nchecks + 1, sizeof *m->caught_by);
+	if (g->student == NULL) {
+		m->fate = FATE_UNJUDGED;
+		return;
+	}
+	if (g->blocker) {
+		m->fate = g->blocker_verdict == VERDICT_BUILD_ERROR ? FATE_STILLBORN
+			  : g->blocker_verdict == VERDICT_TIMEOUT   ? FATE_TIMED_OUT
+								    : FATE_KILLED;
+		m->by = xstrdup(g->blocker);
+		for (size_t c = 0; c < a->nchecks && m->fate == FATE_KILLED; c++)
+			m->caught_by[c] = a->checks[c].kind != GRADE_SPEED;
+		return;
+	}
+	struct strbuf by = { 0 };
+	bool caught = false, only_timeouts = true;
+	for (size_t c = 0; c < a->nchecks; c++) {
+		if (a->checks[c].kind == GRADE_SPEED)
+			continue;
+		if (grade_round(g->checks[c].points) < grade_round(original->checks[c].points)) {
+			m->caught_by[c] = true;
+			caught = true;
+			only_timeouts &= g->checks[c].verdicts == (1u << VERDICT_TIMEOUT);
+			const char *why = g->checks[c].summary;
+			strbuf_printf(&by, "%s%s%s%s%s", by.len ? "; " : "", a->checks[c].name,
+				      why && *why ? " (" : "", why && *why ? why : "",
+				      why && *why ? ")" : "");
+		}
+	}
+	m->fate = !caught ? FATE_SURVIVED : only_timeouts ? FATE_TIMED_OUT : FATE_KILLED;
+	m->by = strbuf_take(&by);
+}
+
+/* The matrix of checks against mutants, and what it says of each check. */
+static void print_matrix(const struct assignment *a, const struct mutant_set *s)
+{
+	printf("checks against mutants (x: the check took points from it):\n");
+	for (size_t c = 0; c < a->nchecks; c++)
+		printf("  %c %s%s\n", (int)('A' + (c % 26)), a->checks[c].name,
+		       a->checks[c].kind == GRADE_SPEED ? " (speed: not asked)" : "");
+	printf("  mutant ");
+	for (size_t c = 0; c < a->nchecks; c++)
+		printf(" %c", (int)('A' + (c % 26)));
+	printf("\n");
+	for (size_t i = 0; i < s->count; i++) {
+		const struct mutant *m = &s->items[i];
+		printf("  %6zu ", i + 1);
+		for (size_t c = 0; c < a->nchecks; c++)
+			printf(" %c", m->caught_by && m->caught_by[c] ? 'x' : '.');
+		printf("  %s %s:%d %s\n", mutant_fate_name(m->fate), mut_operator_name(m->m.op),
+		       m->m.line, m->m.what);
+	}
+	for (size_t c = 0; c < a->nchecks; c++) {
+		if (a->checks[c].kind == GRADE_SPEED)
+			continue;
+		size_t alone = 0, any = 0;
+		for (size_t i = 0; i < s->count; i++) {
+			const struct mutant *m = &s->items[i];
+			if (!m->caught_by || !m->caught_by[c])
+				continue;
+			any++;
+			size_t others = 0;
+			for (size_t d = 0; d < a->nchecks; d++)
+				others += d != c && m->caught_by[d];
+			alone += others == 0;
+		}
+		if (alone == 0)
+			printf("check %s catches %s: no mutant that another check does not\n",
+			       a->checks[c].name, any ? "nothing of its own" : "nothing");
+	}
+	for (size_t i = 0; i < s->count; i++)
+		if (s->items[i].fate == FATE_SURVIVED)
+			printf("mistake that loses no points: mutant %zu, %s:%d: %s\n", i + 1,
+			       s->items[i].file, s->items[i].m.line, s->items[i].m.what);
+}
+
+static int mutate_assignment(const char *path, const struct mutate_flags *f,
+			     const struct cli_shared *shared, bool *all_killed)
+{
+	struct diag_list diags = { 0 };
+	struct assignment *a = assignment_load(path, &diags);
+	char *options = NULL, *solution = a ? solution_of(a, &options, &diags) : NULL;
+	struct mutant_set s = { 0 };
+	int status = 0;
+	char *device = NULL, *simulator = NULL, dir_template[] = "/tmp/clharness-mutants-XXXXXX";
+	char *dir = NULL;
+	struct submission *subs = NULL;
+	struct student_grade *grades = NULL;
+	size_t n = 0;
+	if (solution == NULL || mutant_set_of_file(path, solution, options, f->ops, &s, &diags) < 0) {
+		cli_print_diags(&diags);
+		status = EXIT_USAGE;
+		goto out;
+	}
+	s.nchecks = a->nchecks;
+	s.checks = xcalloc(a->nchecks + 1, sizeof *s.checks);
+	for (size_t c = 0; c < a->nchecks; c++)
+		s.checks[c] = xstrdup(a->checks[c].name);
+	if (!f->json)
+		printf("mutate: %s: %zu mutants of its reference solution %s\n", path, s.count,
+		       solution);
+	status = cli_grading_targets(a, shared->npatterns ? shared->patterns[0] : NULL, &device,
+				     &simulator);
+	dir = status == 0 && mkdtemp(dir_template) ? xstrdup(dir_template) : NULL;
+	subs = xcalloc(s.count + 2, sizeof *subs);
+	if (status != 0 || dir == NULL || write_class(&s, dir, subs, &n) < 0) {
+		status = EXIT_USAGE;
+		goto out;
+	}
+	struct grade_options gopt = { .device = device, .simulator = simulator,
+				      .wall_s = shared->timeout_s };
+	if (gopt.wall_s == 0) {
+		char *note = NULL;
+		grade_calibrate(a, &gopt, &note);
+		if (note)
+			fprintf(stderr, "clharness: warning: %s\n", note);
+		free(note);
+	}
+	struct batch_options bo = { .assignment = a, .grade = &gopt, .out_dir = dir,
+				    .jobs = shared->jobs };
+	grades = xcalloc(n + 1, sizeof *grades);
+	interrupt_install();
+	batch_grade(&bo, subs, n, grades);
+	grade_options_free(&gopt);
+	const struct student_grade *original = &grades[0];
+	const char *failed = NULL;
+	for (size_t c = 0; original->student && !original->blocker && c < a->nchecks; c++)
+		if (a->checks[c].kind != GRADE_SPEED && failed == NULL &&
+		    !check_grade_passed(&a->checks[c], &original->checks[c]))
+			failed = a->checks[c].name;
+	if (original->student == NULL || original->blocker || failed) {
+		fprintf(stderr,
+			"clharness: %s: its reference solution %s %s%s: its checks must pass it "
+			"before its mutants say anything\n",
+			path, solution, original->blocker ? "is blocked: " : "fails the check ",
+			original->blocker ? original->blocker : failed ? failed : "(not graded)");
+		status = interrupt_signal() ? cli_stopped_status() : EXIT_USAGE;
+		goto out;
+	}
+	for (size_t k = 1, i = 0; i < s.count; i++) {
+		struct mutant *m = &s.items[i];
+		if (m->same_as != i)
+			continue;
+		judge_grade(a, original, &grades[k++], m);
+	}
+	for (size_t i = 0; i < s.count; i++) {
+		struct mutant *m = &s.items[i], *first = &s.items[m->same_as];
+		if (m->same_as != i) {
+			m->fate = first->fate;
+			m->by = xasprintf("as mutant %zu, of the same text", m->same_as + 1);
+			m->caught_by = xcalloc(a->nchecks + 1, sizeof *m->caught_by);
+			if (first->caught_by)
+				memcpy(m->caught_by, first->caught_by,
+				       a->nchecks * sizeof *m->caught_by);
+		}
+		judged(&(struct judging_view){ f }, &s, i);
+	}
+	if (!f->json)
+		print_matrix(a, &s);
+	summary(&s, f);
+	struct mutation_score sc = mutation_score_of(&s);
+	*all_killed &= sc.survived == 0 && sc.timed_out == 0;
+	if (f->save_dir && mutants_save(&s, f->save_dir) > 0)
+		fprintf(stderr, "clharness: cannot write every mutant to %s\n", f->save_dir);
+	if (interrupt_signal())
+		status = cli_stopped_status();
+out:
+	for (size_t i = 0; i < n; i++) {
+		if (subs[i].path)
+			unlink(subs[i].path);
+		char *report = xasprintf("%s/%s.json", dir, subs[i].student);
+		unlink(report);
+		free(report);
+		report = xasprintf("%s/%s.txt", dir, subs[i].student);
+		unlink(report);
+		free(report);
+		free(subs[i].student);
+		free(subs[i].path);
+		if (grades)
+			student_grade_free(&grades[i]);
+	}
+	if (dir)
+		rmdir(dir);
+	free(dir);
+	free(subs);
+	free(grades);
+	free(device);
+	free(simulator);
+	free(solution);
+	free(options);
+	mutant_set_free(&s);
+	assignment_free(a);
+	diag_list_free(&diags);
+	return status;
+}
+
+/* An assignment file names kernels to write and checks; a case file neither. */
+static bool is_assignment(const char *path)
+{
+	size_t len = 0;
+	char *text = read_file(path, &len);
+	bool yes = text && strstr(text, "\nchecks:") && strstr(text, "\nkernels:");
+	free(text);
+	return yes;
+}
+
+static int mutate_main(int argc, char **argv)
+{
+	/* A mutant that hangs (a loop bound moved past its end) costs one time-out each:
+	 * short, since the catalogue's slowest run takes about a second. */
+	struct cli_shared shared = { .timeout_s = 10 };
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	shared.jobs = cores > 0 ? (unsigned)cores : 1;
+	struct mutate_flags f = { .ops = (1u << MUT_OPERATORS) - 1 };
+	struct cli_parser p;
+	cli_parser_open(&p, &cli_mutate, argc, argv);
+	int id;
+	char *value;
+	bool timeout_given = false;
+	while ((id = cli_next_own(&p, &shared, &value)) >= 0) {
+		if (id == OPT_OPERATORS) {
+			char *why = NULL;
+			if (mut_operators_parse(value, &f.ops, &why) < 0) {
+				cli_usage_error("--operators: %s", why);
+				free(why);
+				p.status = EXIT_USAGE;
+				id = CLI_STOP;
+				break;
+			}
+		} else if (id == OPT_SAVE) {
+			f.save_dir = value;
+		}
+	}
+	for (int i = 1; i < argc; i++)
+		timeout_given |= strcmp(argv[i], "--timeout") == 0 ||
+				 strncmp(argv[i], "--timeout=", 10) == 0;
+	cli_parser_close(&p);
+	if (id == CLI_STOP) {
+		cli_shared_free(&shared);
+		return p.status;
+	}
+	f.json = shared.json;
+	if (p.next >= argc) {
+		cli_shared_free(&shared);
+		return cli_usage_error("mutate needs a case, a folder of cases or an assignment");
+	}
+	if (!mutsites_available()) {
+		cli_shared_free(&shared);
+		fprintf(stderr, "clharness: mutate finds mistakes' places with libclang, which this "
+				"clharness cannot load: install libclang-dev and build it again\n");
+		return EXIT_USAGE;
+	}
+	int status = 0;
+	bool all_killed = true;
+	for (int i = p.next; i < argc && status == 0 && !interrupt_signal(); i++) {
+		struct stat st;
+		if (stat(argv[i], &st) == 0 && S_ISREG(st.st_mode) && is_assignment(argv[i])) {
+			struct cli_shared own = shared;
+			own.timeout_s = timeout_given ? shared.timeout_s : 0;
+			status = mutate_assignment(argv[i], &f, &own, &all_killed);
+			continue;
+		}
+		struct walk paths = { 0 };
+		char *one[] = { argv[0], argv[i] };
+		if (cli_collect_cases(2, one, 1, &paths) < 0) {
+			status = EXIT_USAGE;
+			walk_free(&paths);
+			break;
+		}
+		for (size_t k = 0; k < paths.count && status == 0 && !interrupt_signal(); k++)
+			status = mutate_one_case(paths.paths[k], &f, &shared, &all_killed);
+		walk_free(&paths);
+	}
+	cli_shared_free(&shared);
+	if (status == 0 && interrupt_signal())
+		status = cli_stopped_status();
+	return status != 0 ? status : all_killed ? 0 : EXIT_MISMATCH;
+}

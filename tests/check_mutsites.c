@@ -1,0 +1,162 @@
+/* check_mutsites.c - mutation sites found in a kernel's syntax: every operator at its
+ * construct's own characters, nothing inside a macro or in an if with an else, the
+ * mutant texts themselves, and the errors of a file clang cannot parse at their lines. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/util.h"
+#include "source/mutsites.h"
+#include "check_suites.h"
+
+static const char source[] =
+	"#define SYNC barrier(CLK_LOCAL_MEM_FENCE)\n"					/* 1 */
+	"kernel void k(global int *in, local int *s, global int *out,\n"		/* 2 */
+	"              volatile global int *count)\n"					/* 3 */
+	"{\n"										/* 4 */
+	"\tsize_t lid = get_local_id(0);\n"						/* 5 */
+	"\ts[lid] = in[get_global_id(0)];\n"						/* 6 */
+	"\tbarrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n"			/* 7 */
+	"\tfor (size_t w = get_local_size(0) / 2; w > 0; w >>= 1) {\n"			/* 8 */
+	"\t\tif (lid < w)\n"								/* 9 */
+	"\t\t\ts[lid] += s[lid + w];\n"						/* 10 */
+	"\t\tSYNC;\n"									/* 11 */
+	"\t}\n"										/* 12 */
+	"\tfor (size_t d = 1; d < 64; d <<= 1)\n"					/* 13 */
+	"\t\tatomic_add(count, 1);\n"							/* 14 */
+	"\tif (lid == 0) out[0] = s[0]; else out[1] = 0;\n"				/* 15 */
+	"}\n";
+
+static char *temp_kernel(const char *text)
+{
+	char *path = xstrdup("/tmp/clharness-mutsites-XXXXXX.cl");
+	int fd = mkstemps(path, 3);
+	ck_assert_msg(fd >= 0, "A temporary kernel file can be made.");
+	FILE *f = fdopen(fd, "w");
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+/* The mutation of operator op at line:col whose replacement is `replacement`, or NULL. */
+static const struct mutation *find(const struct mutation_list *l, enum mut_operator op, int line,
+				   int col, const char *replacement)
+{
+	for (size_t i = 0; i < l->count; i++)
+		if (l->items[i].op == op && l->items[i].line == line && l->items[i].col == col &&
+		    strcmp(l->items[i].replacement, replacement) == 0)
+			return &l->items[i];
+	return NULL;
+}
+
+static size_t count_op(const struct mutation_list *l, enum mut_operator op, int line)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < l->count; i++)
+		n += l->items[i].op == op && l->items[i].line == line;
+	return n;
+}
+
+START_TEST(test_every_operator_at_its_construct)
+{
+	if (!mutsites_available())
+		return;
+	char *path = temp_kernel(source);
+	struct mutation_list l;
+	struct diag_list diags = { 0 };
+	ck_assert_msg(mutsites_find(path, "", ~0u, &l, &diags) == 0, "The kernel parses.");
+	ck_assert_msg(find(&l, MUT_BARRIER, 7, 2, "(void)0") != NULL,
+		      "The barrier at 7:2 is removed whole.");
+	ck_assert_msg(find(&l, MUT_FENCE, 7, 10, "CLK_GLOBAL_MEM_FENCE") &&
+			      find(&l, MUT_FENCE, 7, 10, "CLK_LOCAL_MEM_FENCE"),
+		      "Each of its two fence flags is dropped in turn.");
+	ck_assert_msg(count_op(&l, MUT_BARRIER, 11) == 0 && count_op(&l, MUT_FENCE, 11) == 0,
+		      "A barrier written through a macro (SYNC at line 11) is left alone.");
+	ck_assert_msg(find(&l, MUT_ID, 5, 15, "get_global_id") &&
+			      find(&l, MUT_ID, 5, 15, "get_group_id") &&
+			      find(&l, MUT_ID, 6, 14, "get_local_id"),
+		      "get_local_id and get_global_id swap, and become get_group_id.");
+	ck_assert_msg(find(&l, MUT_INDEX, 10, 16, "(lid + w) + 1") &&
+			      find(&l, MUT_INDEX, 10, 16, "(lid + w) - 1"),
+		      "s[lid + w]'s index is moved by one either way.");
+	ck_assert_msg(find(&l, MUT_BOUND, 9, 11, "<=") && find(&l, MUT_BOUND, 8, 43, ">="),
+		      "lid < w becomes <=, w > 0 becomes >=.");
+	ck_assert_msg(find(&l, MUT_GUARD, 9, 7, "1") != NULL, "if (lid < w) is removed.");
+	ck_assert_msg(count_op(&l, MUT_GUARD, 15) == 0, "An if with an else guards nothing.");
+	ck_assert_msg(find(&l, MUT_STEP, 8, 48, "2") && find(&l, MUT_STEP, 13, 29, "*= 3"),
+		      "w >>= 1 quarters, d <<= 1 triples.");
+	const struct mutation *atomic =
+		find(&l, MUT_ATOMIC, 14, 3, "((*(count) += (1)) - (1))");
+	ck_assert_msg(atomic != NULL, "atomic_add(count, 1) becomes its plain form.");
+	size_t len = strlen(source);
+	char *mutant = mutation_apply(source, len, atomic);
+	ck_assert_msg(strstr(mutant, "\t\t((*(count) += (1)) - (1));\n") != NULL &&
+			      strlen(mutant) == len - strlen("atomic_add(count, 1)") +
+							   strlen("((*(count) += (1)) - (1))"),
+		      "The mutant differs from the source there alone.");
+	free(mutant);
+	mutation_list_free(&l);
+	diag_list_free(&diags);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_operators_pick_the_mutations)
+{
+	if (!mutsites_available())
+		return;
+	char *path = temp_kernel(source);
+	unsigned ops;
+	char *why = NULL;
+	ck_assert_msg(mut_operators_parse("barrier,step", &ops, &why) == 0, "Two names parse.");
+	struct mutation_list l;
+	struct diag_list diags = { 0 };
+	ck_assert(mutsites_find(path, "", ops, &l, &diags) == 0);
+	for (size_t i = 0; i < l.count; i++)
+		ck_assert_msg(l.items[i].op == MUT_BARRIER || l.items[i].op == MUT_STEP,
+			      "Only barrier and step mutations, not %s.",
+			      mut_operator_name(l.items[i].op));
+	ck_assert_msg(l.count == 3, "One barrier, two steps: %zu.", l.count);
+	ck_assert_msg(mut_operators_parse("barrier,fences", &ops, &why) < 0 &&
+			      strstr(why, "no operator is called 'fences'"),
+		      "An unknown name is said.");
+	free(why);
+	mutation_list_free(&l);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_a_kernel_clang_cannot_parse_gives_its_errors_and_no_mutants)
+{
+	if (!mutsites_available())
+		return;
+	char *path = temp_kernel("kernel void k(global int *p)\n{\n\tp[0] = q;\n}\n");
+	struct mutation_list l;
+	struct diag_list diags = { 0 };
+	ck_assert_msg(mutsites_find(path, "", ~0u, &l, &diags) < 0 && l.count == 0,
+		      "No mutants of a kernel that does not parse.");
+	ck_assert_msg(diags.count >= 1 && diags.items[0].line == 3 && diags.items[0].col == 9 &&
+			      strstr(diags.items[0].message, "undeclared identifier 'q'"),
+		      "Its error is at 3:9.");
+	diag_list_free(&diags);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+Suite *mutsites_suite(void)
+{
+	Suite *s = suite_create("mutsites");
+	TCase *tc = tcase_create("mutsites");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_every_operator_at_its_construct);
+	tcase_add_test(tc, test_operators_pick_the_mutations);
+	tcase_add_test(tc, test_a_kernel_clang_cannot_parse_gives_its_errors_and_no_mutants);
+	suite_add_tcase(s, tc);
+	return s;
+}
