@@ -367,7 +367,6 @@ static int mutate_assignment(const char *path, const struct mutate_flags *f,
 	struct batch_options bo = { .assignment = a, .grade = &gopt, .out_dir = dir,
 				    .jobs = shared->jobs };
 	grades = xcalloc(n + 1, sizeof *grades);
-	interrupt_install();
 	batch_grade(&bo, subs, n, grades);
 	grade_options_free(&gopt);
 	const struct student_grade *original = &grades[0];
@@ -500,6 +499,7 @@ static int mutate_main(int argc, char **argv)
 	}
 	int status = 0;
 	bool all_killed = true;
+	interrupt_install();
 	for (int i = p.next; i < argc && status == 0 && !interrupt_signal(); i++) {
 		struct stat st;
 		if (stat(argv[i], &st) == 0 && S_ISREG(st.st_mode) && is_assignment(argv[i])) {

@@ -163,10 +163,12 @@ static char *result_text(const struct result *r)
 		      r->output == VERDICT_WRONG_OUTPUT && r->buffer ? r->buffer : "", r->target,
 		      *n ? " N=" : "", n, *l ? " L=" : "", l, verdict_name(r->verdict));
 	if (r->verdict == VERDICT_WRONG_OUTPUT && r->buffer)
-		strbuf_printf(&t, ", %s[%zu]: got %g, want %g", r->buffer, r->index, r->got,
+		strbuf_printf(&t, ", %s[%zu]: got %.10g, want %.10g", r->buffer, r->index, r->got,
 			      r->want);
-	else if (r->message && r->line)
-		strbuf_printf(&t, ", line %d: %s", r->line, r->message);
+	else if (r->message && r->line && r->file)
+		strbuf_printf(&t, ", %s:%d: %s",
+			      strrchr(r->file, '/') ? strrchr(r->file, '/') + 1 : r->file, r->line,
+			      r->message);
 	else if (r->message)
 		strbuf_printf(&t, ", %s", r->message);
 	else if (r->expect_diff)

@@ -1,0 +1,4 @@
+kernel void broken(global int *p)
+{
+	p[0] = q;
+}

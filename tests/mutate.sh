@@ -1,0 +1,99 @@
+#!/bin/sh
+# mutate.sh - clharness mutate as a user meets it, spoken as TAP: mistakes seeded into a
+# case's kernel and judged by its targets and golden, survivors at their lines, JSON,
+# saved mutants, an assignment's matrix of checks against mutants, and bad input: a
+# kernel clang cannot parse, a case that fails on its own, a run stopped by Ctrl-C.
+# Needs $CLHARNESS and $CLH_TEST_DATA (make check sets both), PoCL and Oclgrind.
+
+: "${CLHARNESS:?set CLHARNESS to the clharness binary}"
+: "${CLH_TEST_DATA:?set CLH_TEST_DATA to tests/data}"
+data=$CLH_TEST_DATA
+top=$data/../..
+out=$(mktemp)
+work=$(mktemp -d)
+trap 'rm -rf "$out" "$work"' EXIT
+n=0
+
+. "$(dirname "$0")/tap.sh"
+
+if ! "$CLHARNESS" devices 2>/dev/null | grep -q '^pocl-cpu '; then
+	echo "1..0 # SKIP mutate judges mutants on PoCL (install pocl-opencl-icd)"
+	exit 0
+fi
+if ! "$CLHARNESS" mutate --help >/dev/null 2>&1 ||
+	! "$CLHARNESS" mutate "$data/cases/unparsable_for_mutate.yaml" 2>&1 | grep -q "undeclared identifier"; then
+	echo "1..0 # SKIP this clharness was built without libclang"
+	exit 0
+fi
+
+# A barrier nothing needs: removing it, or changing its fence, is caught by nothing, and
+# each survivor is shown at its line with a caret; the exit status says one survived.
+survivors_at_their_lines() {
+	run 1 mutate --device pocl "$data/cases/needless_barrier.yaml" &&
+		has "score: $data/cases/needless_barrier.yaml: 6 of 8 mutants killed (75.0%); 2 survived" &&
+		has "needless_barrier.cl:7:2: warning: mutant 7 survived (barrier): barrier(CLK_GLOBAL_MEM_FENCE) removed" &&
+		has "needless_barrier.cl:7:10: warning: mutant 8 survived (fence): CLK_GLOBAL_MEM_FENCE made CLK_LOCAL_MEM_FENCE" &&
+		has "       | 	^" &&
+		has "killed     index    $data/kernels/needless_barrier.cl:6:6  [i] made [(i) + 1]  [the check of out on pocl-cpu N=64 L=16"
+}
+# --operators picks the mistakes; --json is a line a mutant and one with the score;
+# --save writes each mutant as a kernel file whose lines keep their numbers.
+operators_json_and_save() {
+	run 0 mutate --device pocl --operators index --json --save "$work/saved" "$data/cases/needless_barrier.yaml" &&
+		[ "$(count '"fate":"killed"')" -eq 4 ] && lacks '"operator":"barrier"' &&
+		has '"score":1.0000,"killed":4,"survived":0,"stillborn":0,"timed_out":0,"unjudged":0,"mutants":4}' &&
+		[ "$(ls "$work/saved" | wc -l)" -eq 4 ] &&
+		grep -q "^	out\[(i) + 1\] = in\[i\];" "$work/saved/needless_barrier-m01-index-l6.cl" &&
+		[ "$(wc -l <"$work/saved/needless_barrier-m01-index-l6.cl")" -eq "$(wc -l <"$data/kernels/needless_barrier.cl")" ] &&
+		run 2 mutate --operators barrier,fences "$data/cases/needless_barrier.yaml" &&
+		has "no operator is called 'fences' (the operators are barrier, fence, atomic"
+}
+# A catalogue case: each barrier's removal and each fence change caught, by a wrong
+# output on PoCL or by the golden's findings under Oclgrind.
+catalogue_case_killed() {
+	run 0 mutate --device pocl,oclgrind --operators barrier,fence "$top/cases/reduce/halving.yaml" &&
+		has "4 of 4 mutants killed (100.0%)" &&
+		has "killed     fence    $top/kernels/reduce/halving.cl:9:10  CLK_LOCAL_MEM_FENCE made CLK_GLOBAL_MEM_FENCE  [the golden's findings on oclgrind"
+}
+# An assignment: its reference solution's mutants graded as students, the matrix of its
+# checks against them, and what each check catches that no other does.
+assignment_matrix() {
+	run 0 mutate --operators barrier,fence "$top/assignments/reduce_sum.yaml" &&
+		has "mutants of its reference solution" && has "checks against mutants" &&
+		has "  C race_free" && has "  E speed (speed: not asked)" &&
+		[ "$(count '^killed ')" -eq 4 ] && has "4 of 4 mutants killed (100.0%)"
+}
+# Bad input: clang's errors at their lines and no mutants; a case that fails on its own
+# is no measure of its checks.
+bad_input_said() {
+	run 2 mutate --device pocl "$data/cases/unparsable_for_mutate.yaml" &&
+		has "unparsable_for_mutate.cl:3:9: error: use of undeclared identifier 'q'" &&
+		lacks "mutants of" &&
+		run 2 mutate --device pocl "$data/cases/reference_file_wrong.yaml" &&
+		has "error: the case fails its own golden" && lacks "score:"
+}
+# Ctrl-C keeps the mutants judged so far, and says the rest were not.
+stopped_keeps_judged() {
+	"$CLHARNESS" mutate --device pocl -j 1 "$top/cases/reduce/halving.yaml" >"$out" 2>&1 &
+	pid=$!
+	tries=0
+	while [ "$(grep -c '^killed ' "$out")" -lt 2 ] && [ $tries -lt 600 ]; do
+		sleep 0.1
+		tries=$((tries + 1))
+	done
+	kill -INT $pid
+	wait $pid
+	status=$?
+	[ $status -eq 130 ] || { echo "exit status $status, want 130" >>"$out"; return 1; }
+	has "the run was stopped before every mutant was judged" && [ "$(count '^killed ')" -ge 2 ]
+}
+
+check "mutants that nothing catches are shown at their lines, and the exit status says so" survivors_at_their_lines
+check "--operators picks the mistakes, --json prints a line a mutant, --save keeps them" operators_json_and_save
+check "a catalogue case's barrier and fence mutants are caught on PoCL and Oclgrind" catalogue_case_killed
+check "an assignment's mutants are graded, with the matrix of checks against mutants" assignment_matrix
+check "a kernel clang cannot parse and a case that fails on its own are said" bad_input_said
+check "Ctrl-C keeps the mutants already judged" stopped_keeps_judged
+
+echo "1..$n"
+exit 0
