@@ -47,6 +47,8 @@ static bool line_has(const char *source, int n, const char *word)
 static int barrier_between(const char *source, int from, int to, bool *local, bool *global)
 {
 	/* Lines come from a log: one past the file's end would scan it to no end. */
+	if (source == NULL)
+		return 0;
 	int lines = 1;
 	for (const char *c = source; *c; c++)
 		lines += *c == '\n';
