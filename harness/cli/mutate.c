@@ -163,10 +163,11 @@ static int mutate_one_case(const char *path, const struct mutate_flags *f,
 {
 	struct diag_list diags = { 0 };
 	struct mutant_set s;
-	if (mutant_set_of_case(path, f->ops, &s, &diags) < 0) {
+	int found = mutant_set_of_case(path, f->ops, &s, &diags);
+	if (found != 0) {
 		cli_print_diags(&diags);
 		diag_list_free(&diags);
-		return EXIT_USAGE;
+		return found < 0 ? EXIT_USAGE : 0;
 	}
 	if (!f->json)
 		printf("mutate: %s: %zu mutants of %s%s\n", path, s.count,

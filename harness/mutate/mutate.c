@@ -96,6 +96,12 @@ int mutant_set_of_case(const char *case_path, unsigned ops, struct mutant_set *o
 		return -1;
 	}
 	int status = 0;
+	if (tc->racy) {
+		diag_add(diags, DIAG_NOTE, case_path, 0, 0,
+			 "not mutated: a racy case's kernel is a known bug, whose mutants say "
+			 "nothing of the checks");
+		status = 1;
+	}
 	for (size_t i = 0; i < tc->nsteps && status == 0; i++) {
 		bool seen = false;
 		for (size_t f = 0; f < out->nfiles; f++)
@@ -104,7 +110,7 @@ int mutant_set_of_case(const char *case_path, unsigned ops, struct mutant_set *o
 			status = add_file(out, tc->steps[i].kernel_path, tc->options, ops, diags);
 	}
 	case_free(tc);
-	if (status < 0)
+	if (status != 0)
 		mutant_set_free(out);
 	return status;
 }

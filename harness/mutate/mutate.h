@@ -48,8 +48,9 @@ struct mutant_set {
 
 /* Every mutant of `ops` (bits of mut_operator) in the kernel files of the case at
  * `case_path` (its steps' own kernels; a reference kernel is the check, not the subject),
- * each file parsed with the case's build options. Returns 0, or -1 with the case's or
- * clang's errors in diags. */
+ * each file parsed with the case's build options. Returns 0; 1 with a note for a racy
+ * case (a known-buggy kernel is no subject); -1 with the case's or clang's errors in
+ * diags. */
 int mutant_set_of_case(const char *case_path, unsigned ops, struct mutant_set *out,
 		       struct diag_list *diags);
 /* Every mutant of `ops` in the kernel file at `path`, built with `options`, for a subject
