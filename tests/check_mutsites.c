@@ -67,7 +67,7 @@ START_TEST(test_every_operator_at_its_construct)
 	char *path = temp_kernel(source);
 	struct mutation_list l;
 	struct diag_list diags = { 0 };
-	ck_assert_msg(mutsites_find(path, "", ~0u, &l, &diags) == 0, "The kernel parses.");
+	ck_assert_msg(mutsites_find(path, "", ~0u, NULL, 0, &l, &diags) == 0, "The kernel parses.");
 	ck_assert_msg(find(&l, MUT_BARRIER, 7, 2, "(void)0") != NULL,
 		      "The barrier at 7:2 is removed whole.");
 	ck_assert_msg(find(&l, MUT_FENCE, 7, 10, "CLK_GLOBAL_MEM_FENCE") &&
@@ -115,7 +115,7 @@ START_TEST(test_operators_pick_the_mutations)
 	ck_assert_msg(mut_operators_parse("barrier,step", &ops, &why) == 0, "Two names parse.");
 	struct mutation_list l;
 	struct diag_list diags = { 0 };
-	ck_assert(mutsites_find(path, "", ops, &l, &diags) == 0);
+	ck_assert(mutsites_find(path, "", ops, NULL, 0, &l, &diags) == 0);
 	for (size_t i = 0; i < l.count; i++)
 		ck_assert_msg(l.items[i].op == MUT_BARRIER || l.items[i].op == MUT_STEP,
 			      "Only barrier and step mutations, not %s.",
@@ -131,6 +131,36 @@ START_TEST(test_operators_pick_the_mutations)
 }
 END_TEST
 
+/* A file's other kernels are code the subject never runs; its helpers are called. */
+START_TEST(test_only_the_kernels_run_and_their_helpers)
+{
+	if (!mutsites_available())
+		return;
+	char *path = temp_kernel("int twice(int v) { return v < 0 ? 0 : 2 * v; }\n"	 /* 1 */
+				 "kernel void used(global int *p)\n"			 /* 2 */
+				 "{ p[0] = twice(p[1]); }\n"				 /* 3 */
+				 "__kernel void unused(global int *p)\n"		 /* 4 */
+				 "{ barrier(CLK_GLOBAL_MEM_FENCE); p[get_local_id(0)] = 0; }\n");
+	char *used[] = { "used" };
+	struct mutation_list l;
+	struct diag_list diags = { 0 };
+	ck_assert(mutsites_find(path, "", ~0u, used, 1, &l, &diags) == 0);
+	size_t in_used = 0, in_helper = 0, in_unused = 0;
+	for (size_t i = 0; i < l.count; i++) {
+		in_helper += l.items[i].line == 1;
+		in_used += l.items[i].line == 3;
+		in_unused += l.items[i].line == 5;
+	}
+	ck_assert_msg(in_used == 4 && in_helper == 1 && in_unused == 0,
+		      "The kernel run (4) and its helper (1) are mutated, the other kernel not "
+		      "(%zu, %zu, %zu).",
+		      in_used, in_helper, in_unused);
+	mutation_list_free(&l);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
 START_TEST(test_a_kernel_clang_cannot_parse_gives_its_errors_and_no_mutants)
 {
 	if (!mutsites_available())
@@ -138,7 +168,7 @@ START_TEST(test_a_kernel_clang_cannot_parse_gives_its_errors_and_no_mutants)
 	char *path = temp_kernel("kernel void k(global int *p)\n{\n\tp[0] = q;\n}\n");
 	struct mutation_list l;
 	struct diag_list diags = { 0 };
-	ck_assert_msg(mutsites_find(path, "", ~0u, &l, &diags) < 0 && l.count == 0,
+	ck_assert_msg(mutsites_find(path, "", ~0u, NULL, 0, &l, &diags) < 0 && l.count == 0,
 		      "No mutants of a kernel that does not parse.");
 	ck_assert_msg(diags.count >= 1 && diags.items[0].line == 3 && diags.items[0].col == 9 &&
 			      strstr(diags.items[0].message, "undeclared identifier 'q'"),
@@ -156,6 +186,7 @@ Suite *mutsites_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_every_operator_at_its_construct);
 	tcase_add_test(tc, test_operators_pick_the_mutations);
+	tcase_add_test(tc, test_only_the_kernels_run_and_their_helpers);
 	tcase_add_test(tc, test_a_kernel_clang_cannot_parse_gives_its_errors_and_no_mutants);
 	suite_add_tcase(s, tc);
 	return s;

@@ -336,7 +336,14 @@ static int mutate_assignment(const char *path, const struct mutate_flags *f,
 	struct submission *subs = NULL;
 	struct student_grade *grades = NULL;
 	size_t n = 0;
-	if (solution == NULL || mutant_set_of_file(path, solution, options, f->ops, &s, &diags) < 0) {
+	char **kernels = a ? xcalloc(a->nkernels + 1, sizeof *kernels) : NULL;
+	for (size_t k = 0; a && k < a->nkernels; k++)
+		kernels[k] = a->kernels[k].name;
+	int found = solution ? mutant_set_of_file(path, solution, options, f->ops, kernels,
+						  a->nkernels, &s, &diags)
+			     : -1;
+	free(kernels);
+	if (found < 0) {
 		cli_print_diags(&diags);
 		status = EXIT_USAGE;
 		goto out;

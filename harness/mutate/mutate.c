@@ -37,7 +37,7 @@ const char *mutant_fate_name(enum mutant_fate f)
 
 /* Adds the mutants of one kernel file to the set. */
 static int add_file(struct mutant_set *s, const char *path, const char *options, unsigned ops,
-		    struct diag_list *diags)
+		    char *const *kernels, size_t nkernels, struct diag_list *diags)
 {
 	size_t len = 0;
 	char *source = read_file(path, &len);
@@ -47,7 +47,7 @@ static int add_file(struct mutant_set *s, const char *path, const char *options,
 		return -1;
 	}
 	struct mutation_list found;
-	if (mutsites_find(path, options, ops, &found, diags) < 0) {
+	if (mutsites_find(path, options, ops, kernels, nkernels, &found, diags) < 0) {
 		free(source);
 		return -1;
 	}
@@ -76,10 +76,11 @@ static int add_file(struct mutant_set *s, const char *path, const char *options,
 }
 
 int mutant_set_of_file(const char *subject, const char *path, const char *options, unsigned ops,
-		       struct mutant_set *out, struct diag_list *diags)
+		       char *const *kernels, size_t nkernels, struct mutant_set *out,
+		       struct diag_list *diags)
 {
 	*out = (struct mutant_set){ .subject = xstrdup(subject) };
-	if (add_file(out, path, options, ops, diags) < 0) {
+	if (add_file(out, path, options, ops, kernels, nkernels, diags) < 0) {
 		mutant_set_free(out);
 		return -1;
 	}
@@ -106,8 +107,16 @@ int mutant_set_of_case(const char *case_path, unsigned ops, struct mutant_set *o
 		bool seen = false;
 		for (size_t f = 0; f < out->nfiles; f++)
 			seen |= strcmp(out->files[f], tc->steps[i].kernel_path) == 0;
-		if (!seen)
-			status = add_file(out, tc->steps[i].kernel_path, tc->options, ops, diags);
+		if (seen)
+			continue;
+		/* The kernels of this file that the case's steps run. */
+		char **names = xcalloc(tc->nsteps + 1, sizeof *names);
+		size_t n = 0;
+		for (size_t k = 0; k < tc->nsteps; k++)
+			if (strcmp(tc->steps[k].kernel_path, tc->steps[i].kernel_path) == 0)
+				names[n++] = tc->steps[k].kernel_name;
+		status = add_file(out, tc->steps[i].kernel_path, tc->options, ops, names, n, diags);
+		free(names);
 	}
 	case_free(tc);
 	if (status != 0)

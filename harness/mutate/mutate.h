@@ -53,10 +53,12 @@ struct mutant_set {
  * diags. */
 int mutant_set_of_case(const char *case_path, unsigned ops, struct mutant_set *out,
 		       struct diag_list *diags);
-/* Every mutant of `ops` in the kernel file at `path`, built with `options`, for a subject
- * judged elsewhere (an assignment's reference solution). */
+/* Every mutant of `ops` in the kernel file at `path`, built with `options`, in the
+ * kernels named (none: all) and the functions they may call, for a subject judged
+ * elsewhere (an assignment's reference solution). */
 int mutant_set_of_file(const char *subject, const char *path, const char *options, unsigned ops,
-		       struct mutant_set *out, struct diag_list *diags);
+		       char *const *kernels, size_t nkernels, struct mutant_set *out,
+		       struct diag_list *diags);
 void mutant_set_free(struct mutant_set *s);
 
 /* How a case's mutants run. */

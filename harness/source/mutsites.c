@@ -83,7 +83,8 @@ bool mutsites_available(void)
 }
 
 int mutsites_find(const char *path, const char *options, unsigned ops,
-		  struct mutation_list *out, struct diag_list *diags)
+		  char *const *kernels, size_t nkernels, struct mutation_list *out,
+		  struct diag_list *diags)
 {
 	*out = (struct mutation_list){ 0 };
 	diag_add(diags, DIAG_ERROR, path, 0, 0,
@@ -210,8 +211,9 @@ static char *text_between(const char *src, const struct toks *ts, size_t a, size
 struct finder {
 	CXTranslationUnit tu;
 	const char *src; /* the file's text, for the constructs' own spelling */
-	size_t len;
 	unsigned ops;
+	char *const *kernels; /* the kernels the subject runs; none: all */
+	size_t nkernels;
 	struct mutation_list *out;
 };
 
@@ -481,12 +483,36 @@ static void step_site(struct finder *f, CXCursor c)
 	toks_free(&ts);
 }
 
+/* Whether a function definition is a kernel the subject never runs. */
+static bool other_kernel(const struct finder *f, CXCursor c)
+{
+	struct toks ts;
+	if (f->nkernels == 0 || !tokens_of(f->tu, c, &ts))
+		return false;
+	bool kernel = false;
+	for (size_t i = 0; i < ts.n && !is(&ts.t[i], "(") && !kernel; i++)
+		kernel = is(&ts.t[i], "kernel") || is(&ts.t[i], "__kernel");
+	toks_free(&ts);
+	if (!kernel)
+		return false;
+	char *name = clang_api_text(clang_api.clang_getCursorSpelling(c));
+	bool runs = false;
+	for (size_t k = 0; k < f->nkernels && !runs; k++)
+		runs = strcmp(f->kernels[k], name) == 0;
+	free(name);
+	return !runs;
+}
+
 static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData data)
 {
 	struct finder *f = data;
 	if (!clang_api.clang_Location_isFromMainFile(clang_api.clang_getCursorLocation(c)))
 		return CXChildVisit_Continue;
 	switch (clang_api.clang_getCursorKind(c)) {
+	case CXCursor_FunctionDecl:
+		if (other_kernel(f, c))
+			return CXChildVisit_Continue;
+		break;
 	case CXCursor_CallExpr:
 		call_sites(f, c);
 		break;
@@ -523,6 +549,8 @@ static int by_place(const void *a, const void *b)
 struct find_job {
 	const char *path, *options;
 	unsigned ops;
+	char *const *kernels;
+	size_t nkernels;
 };
 
 /* Tabs, newlines and backslashes in a field escaped, for the line protocol. */
@@ -569,7 +597,7 @@ static void find_in_child(void *ctx, struct strbuf *out)
 		diag_add(&diags, DIAG_ERROR, job->path, 0, 0, "cannot read it");
 	struct mutation_list found = { 0 };
 	if (tu) {
-		struct finder f = { tu, src, len, job->ops, &found };
+		struct finder f = { tu, src, job->ops, job->kernels, job->nkernels, &found };
 		clang_api.clang_visitChildren(clang_api.clang_getTranslationUnitCursor(tu), visit,
 					      &f);
 		clang_api.clang_disposeTranslationUnit(tu);
@@ -593,10 +621,11 @@ static void find_in_child(void *ctx, struct strbuf *out)
 }
 
 int mutsites_find(const char *path, const char *options, unsigned ops,
-		  struct mutation_list *out, struct diag_list *diags)
+		  char *const *kernels, size_t nkernels, struct mutation_list *out,
+		  struct diag_list *diags)
 {
 	*out = (struct mutation_list){ 0 };
-	struct find_job job = { path, options ? options : "", ops };
+	struct find_job job = { path, options ? options : "", ops, kernels, nkernels };
 	bool ok;
 	char *why;
 	char *text = clang_api_in_child(find_in_child, &job, &ok, &why);

@@ -48,11 +48,14 @@ struct mutation_list {
 
 /* Whether this build can find mutation sites (it was built with libclang). */
 bool mutsites_available(void);
-/* Finds every mutation of the operators in `ops` (bits) in the functions of the file at
- * `path`, parsed with the program's build `options`, in source order. Returns 0, or -1
- * with clang's errors at their lines in diags (no mutations then). */
+/* Finds every mutation of the operators in `ops` (bits) in the file at `path`, parsed
+ * with the program's build `options`, in source order: in the kernels named in `kernels`
+ * (nkernels of them; none: every kernel) and in every function that is no kernel, which
+ * they may call; another kernel of the file is code the subject never runs. Returns 0, or
+ * -1 with clang's errors at their lines in diags (no mutations then). */
 int mutsites_find(const char *path, const char *options, unsigned ops,
-		  struct mutation_list *out, struct diag_list *diags);
+		  char *const *kernels, size_t nkernels, struct mutation_list *out,
+		  struct diag_list *diags);
 /* The source text with mutation m applied; the caller frees it. */
 char *mutation_apply(const char *source, size_t len, const struct mutation *m);
 void mutation_list_free(struct mutation_list *l);
