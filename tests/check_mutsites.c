@@ -161,6 +161,39 @@ START_TEST(test_only_the_kernels_run_and_their_helpers)
 }
 END_TEST
 
+/* A branch the compiler folds away is code no run reaches, and a guard that is always
+ * true guards nothing: neither is mutated. */
+START_TEST(test_code_no_run_reaches_is_left_alone)
+{
+	if (!mutsites_available())
+		return;
+	char *path = temp_kernel("kernel void k(global int *p)\n"		/* 1 */
+				 "{\n"						/* 2 */
+				 "\tif (SIZE >= 256)\n"			/* 3 */
+				 "\t\tp[get_local_id(0)] = 1;\n"		/* 4 */
+				 "\tif (SIZE >= 128) {\n"			/* 5 */
+				 "\t\tp[0] = 2;\n"				/* 6 */
+				 "\t}\n"					/* 7 */
+				 "}\n");
+	struct mutation_list l;
+	struct diag_list diags = { 0 };
+	ck_assert(mutsites_find(path, "-D SIZE=128", ~0u, NULL, 0, &l, &diags) == 0);
+	size_t dead = 0, guards = 0, live = 0;
+	for (size_t i = 0; i < l.count; i++) {
+		dead += l.items[i].line == 3 || l.items[i].line == 4;
+		guards += l.items[i].op == MUT_GUARD;
+		live += l.items[i].line == 6;
+	}
+	ck_assert_msg(dead == 0 && guards == 0 && live == 2,
+		      "Nothing in the dead branch (%zu), no guard of a constant (%zu), the live "
+		      "branch's index (%zu).",
+		      dead, guards, live);
+	mutation_list_free(&l);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
 START_TEST(test_a_kernel_clang_cannot_parse_gives_its_errors_and_no_mutants)
 {
 	if (!mutsites_available())
@@ -187,6 +220,7 @@ Suite *mutsites_suite(void)
 	tcase_add_test(tc, test_every_operator_at_its_construct);
 	tcase_add_test(tc, test_operators_pick_the_mutations);
 	tcase_add_test(tc, test_only_the_kernels_run_and_their_helpers);
+	tcase_add_test(tc, test_code_no_run_reaches_is_left_alone);
 	tcase_add_test(tc, test_a_kernel_clang_cannot_parse_gives_its_errors_and_no_mutants);
 	suite_add_tcase(s, tc);
 	return s;

@@ -58,7 +58,11 @@
 	X(clang_Type_getOffsetOf)                                                          \
 	X(clang_Type_visitFields)                                                          \
 	X(clang_getTypeDeclaration)                                                        \
-	X(clang_Cursor_isBitField)
+	X(clang_Cursor_isBitField)                                                         \
+	X(clang_Cursor_Evaluate)                                                           \
+	X(clang_EvalResult_getKind)                                                        \
+	X(clang_EvalResult_getAsLongLong)                                                  \
+	X(clang_EvalResult_dispose)
 
 #define CLANG_API_DECLARE(f) __typeof__(f) *f;
 struct clang_functions {

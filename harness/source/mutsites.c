@@ -412,20 +412,48 @@ static void index_site(struct finder *f, CXCursor c)
 	toks_free(&ts);
 }
 
+/* An if's children: its condition, its branch, its else where it has one. */
+struct if_parts {
+	CXCursor first;
+	unsigned count;
+};
+
 static enum CXChildVisitResult count_child(CXCursor c, CXCursor parent, CXClientData data)
 {
-	(*(unsigned *)data)++;
+	struct if_parts *p = data;
+	if (p->count++ == 0)
+		p->first = c;
 	return CXChildVisit_Continue;
 }
 
-/* if (cond) made if (1), where the if has no else: the guard gone. */
-static void guard_site(struct finder *f, CXCursor c)
+/* The value of a condition the compiler folds (`GROUP_SIZE >= 256` of a kernel built for
+ * one size): 1 true, 0 false, -1 where it depends on the run. */
+static int constant_condition(CXCursor cond)
 {
-	unsigned children = 0;
-	clang_api.clang_visitChildren(c, count_child, &children);
+	CXEvalResult r = clang_api.clang_Cursor_Evaluate(cond);
+	if (r == NULL)
+		return -1;
+	int value = clang_api.clang_EvalResult_getKind(r) == CXEval_Int
+			    ? clang_api.clang_EvalResult_getAsLongLong(r) != 0
+			    : -1;
+	clang_api.clang_EvalResult_dispose(r);
+	return value;
+}
+
+/* if (cond) made if (1), where the if has no else and its condition depends on the run:
+ * the guard gone. Returns false where the if is dead code (a constant false condition and
+ * no else), whose mistakes no run can show: nothing in it is mutated. */
+static bool guard_site(struct finder *f, CXCursor c)
+{
+	struct if_parts parts = { .count = 0 };
+	clang_api.clang_visitChildren(c, count_child, &parts);
+	int constant = parts.count >= 1 ? constant_condition(parts.first) : -1;
+	if (constant == 0 && parts.count == 2)
+		return false;
 	struct toks ts;
-	if (children != 2 || !tokens_of(f->tu, c, &ts))
-		return;
+	if (parts.count != 2 || constant == 1 || !wants(f, MUT_GUARD) ||
+	    !tokens_of(f->tu, c, &ts))
+		return true;
 	if (ts.n > 3 && is(&ts.t[0], "if") && is(&ts.t[1], "(")) {
 		size_t close = closing(&ts, 1);
 		if (close < ts.n && close > 2) {
@@ -436,6 +464,7 @@ static void guard_site(struct finder *f, CXCursor c)
 		}
 	}
 	toks_free(&ts);
+	return true;
 }
 
 /* A for loop's step: halving made quartering (/= 2, / 2, >>= 1, >> 1), doubling made
@@ -525,8 +554,8 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
 			index_site(f, c);
 		break;
 	case CXCursor_IfStmt:
-		if (wants(f, MUT_GUARD))
-			guard_site(f, c);
+		if (!guard_site(f, c))
+			return CXChildVisit_Continue;
 		break;
 	case CXCursor_ForStmt:
 		if (wants(f, MUT_STEP))
