@@ -16,6 +16,7 @@
 #include "grade/batch.h"
 #include "mutate/mutate.h"
 #include "results/report.h"
+#include "source/kernelsrc.h"
 
 enum { OPT_OPERATORS = CLI_OWN, OPT_SAVE };
 
@@ -199,36 +200,96 @@ static int mutate_one_case(const char *path, const struct mutate_flags *f,
 
 /* --- an assignment --- */
 
-/* The reference solution: the kernel file of the case the assignment's checks run. */
-static char *solution_of(const struct assignment *a, char **options, struct diag_list *diags)
+/* The reference solution: the kernel file of the case the assignment's checks run, with
+ * the name its kernel has there and the one a submission gives it. */
+struct solution {
+	char *path, *options;
+	char *kernel; /* as the case names it */
+	char *as;     /* as the assignment declares it */
+};
+
+static bool solution_of(const struct assignment *a, struct solution *sol, struct diag_list *diags)
 {
-	for (size_t c = 0; c < a->nchecks; c++) {
+	*sol = (struct solution){ 0 };
+	for (size_t c = 0; c < a->nchecks && sol->path == NULL; c++) {
 		struct test_case *tc = case_load(a->checks[c].case_path, diags);
 		if (tc == NULL)
-			return NULL;
-		char *path = tc->nsteps ? xstrdup(tc->steps[0].kernel_path) : NULL;
-		*options = tc->options ? xstrdup(tc->options) : NULL;
+			return false;
+		const struct kernel_proto *k =
+			tc->nsteps ? assignment_kernel_of_step(a, tc, 0) : NULL;
+		if (k) {
+			sol->path = xstrdup(tc->steps[0].kernel_path);
+			sol->options = tc->options ? xstrdup(tc->options) : NULL;
+			sol->kernel = xstrdup(tc->steps[0].kernel_name);
+			sol->as = xstrdup(k->name);
+		}
 		case_free(tc);
-		if (path)
-			return path;
 	}
-	diag_add(diags, DIAG_ERROR, a->path, 0, 0, "no check names a case with a kernel");
-	return NULL;
+	if (sol->path == NULL)
+		diag_add(diags, DIAG_ERROR, a->path, 0, 0,
+			 "no check names a case whose kernel is one the assignment declares");
+	return sol->path != NULL;
 }
 
-/* Writes the original and each mutant of its own text as students of a class folder. */
-static int write_class(const struct mutant_set *s, const char *dir, struct submission *subs,
-		       size_t *n)
+static void solution_free(struct solution *sol)
+{
+	free(sol->path);
+	free(sol->options);
+	free(sol->kernel);
+	free(sol->as);
+}
+
+/* Where the kernel's name starts in the solution's text, to be renamed as a submission
+ * names it; SIZE_MAX where it needs no renaming or cannot be found. */
+static size_t name_offset(const struct solution *sol, const char *text)
+{
+	if (strcmp(sol->kernel, sol->as) == 0)
+		return SIZE_MAX;
+	struct kernel_source ks;
+	struct diag_list diags = { 0 };
+	size_t at = SIZE_MAX;
+	if (kernelsrc_read(sol->path, sol->kernel, sol->options, &ks, &diags) == 0) {
+		const char *p = text;
+		for (int line = 1; line < ks.line && p; line++)
+			p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL;
+		if (p && strncmp(p + ks.col - 1, sol->kernel, strlen(sol->kernel)) == 0)
+			at = (size_t)(p + ks.col - 1 - text);
+		kernel_source_free(&ks);
+	}
+	diag_list_free(&diags);
+	return at;
+}
+
+/* `text` (the solution, or a mutant of it: mutation m, NULL for none) with its kernel
+ * named as the assignment declares it. */
+static char *as_submission(const struct solution *sol, size_t at, const char *text,
+			   const struct mutation *m)
+{
+	if (at == SIZE_MAX)
+		return xstrdup(text);
+	if (m && m->end <= at)
+		at = at + strlen(m->replacement) - (m->end - m->start);
+	return xasprintf("%.*s%s%s", (int)at, text, sol->as, text + at + strlen(sol->kernel));
+}
+
+/* Writes the original and each mutant of its own text as students of a class folder,
+ * each kernel named as the assignment declares it. */
+static int write_class(const struct mutant_set *s, const struct solution *sol, const char *dir,
+		       struct submission *subs, size_t *n)
 {
 	*n = 0;
+	size_t at = name_offset(sol, s->sources[0]);
 	for (size_t i = 0; i <= s->count; i++) {
 		if (i > 0 && s->items[i - 1].same_as != i - 1)
 			continue;
 		char *student = i == 0 ? xstrdup("original") : xasprintf("mutant%03zu", i);
 		char *path = xasprintf("%s/%s.cl", dir, student);
 		FILE *f = fopen(path, "w");
-		const char *text = i == 0 ? s->sources[0] : s->items[i - 1].text;
+		char *text = i == 0 ? as_submission(sol, at, s->sources[0], NULL)
+				    : as_submission(sol, at, s->items[i - 1].text,
+						    &s->items[i - 1].m);
 		bool ok = f && fputs(text, f) >= 0;
+		free(text);
 		if (f && fclose(f) != 0)
 			ok = false;
 		if (!ok) {
@@ -328,7 +389,9 @@ static int mutate_assignment(const char *path, const struct mutate_flags *f,
 {
 	struct diag_list diags = { 0 };
 	struct assignment *a = assignment_load(path, &diags);
-	char *options = NULL, *solution = a ? solution_of(a, &options, &diags) : NULL;
+	struct solution sol = { 0 };
+	bool have_solution = a && solution_of(a, &sol, &diags);
+	const char *solution = sol.path;
 	struct mutant_set s = { 0 };
 	int status = 0;
 	char *device = NULL, *simulator = NULL, dir_template[] = "/tmp/clharness-mutants-XXXXXX";
@@ -336,13 +399,10 @@ static int mutate_assignment(const char *path, const struct mutate_flags *f,
 	struct submission *subs = NULL;
 	struct student_grade *grades = NULL;
 	size_t n = 0;
-	char **kernels = a ? xcalloc(a->nkernels + 1, sizeof *kernels) : NULL;
-	for (size_t k = 0; a && k < a->nkernels; k++)
-		kernels[k] = a->kernels[k].name;
-	int found = solution ? mutant_set_of_file(path, solution, options, f->ops, kernels,
-						  a->nkernels, &s, &diags)
-			     : -1;
-	free(kernels);
+	char *kernels[] = { sol.kernel };
+	int found = have_solution ? mutant_set_of_file(path, solution, sol.options, f->ops,
+						       kernels, 1, &s, &diags)
+				  : -1;
 	if (found < 0) {
 		cli_print_diags(&diags);
 		status = EXIT_USAGE;
@@ -359,7 +419,7 @@ static int mutate_assignment(const char *path, const struct mutate_flags *f,
 				     &simulator);
 	dir = status == 0 && mkdtemp(dir_template) ? xstrdup(dir_template) : NULL;
 	subs = xcalloc(s.count + 2, sizeof *subs);
-	if (status != 0 || dir == NULL || write_class(&s, dir, subs, &n) < 0) {
+	if (status != 0 || dir == NULL || write_class(&s, &sol, dir, subs, &n) < 0) {
 		status = EXIT_USAGE;
 		goto out;
 	}
@@ -441,8 +501,7 @@ out:
 	free(grades);
 	free(device);
 	free(simulator);
-	free(solution);
-	free(options);
+	solution_free(&sol);
 	mutant_set_free(&s);
 	assignment_free(a);
 	diag_list_free(&diags);

@@ -235,9 +235,8 @@ static const struct kernel_proto *declared_kernel(const struct assignment *a, co
 	return NULL;
 }
 
-/* The assignment's kernel that step `s` of `tc` runs, or NULL. */
-static const struct kernel_proto *kernel_of_step(const struct assignment *a,
-						 const struct test_case *tc, size_t s)
+const struct kernel_proto *assignment_kernel_of_step(const struct assignment *a,
+						     const struct test_case *tc, size_t s)
 {
 	const struct kernel_proto *k = declared_kernel(a, tc->steps[s].kernel_name);
 	if (k == NULL && a->nkernels == 1 && tc->nsteps == 1)
@@ -248,7 +247,7 @@ static const struct kernel_proto *kernel_of_step(const struct assignment *a,
 void assignment_substitute(const struct assignment *a, struct test_case *tc, const char *path)
 {
 	for (size_t s = 0; s < tc->nsteps; s++) {
-		const struct kernel_proto *k = kernel_of_step(a, tc, s);
+		const struct kernel_proto *k = assignment_kernel_of_step(a, tc, s);
 		if (k == NULL)
 			continue;
 		struct step *st = &tc->steps[s];
@@ -416,7 +415,7 @@ static void validate_case(struct loader *ld, struct grade_check *c, struct src_p
 	const struct assignment *a = ld->a;
 	for (size_t s = 0; s < tc->nsteps; s++) {
 		const struct step *st = &tc->steps[s];
-		const struct kernel_proto *k = kernel_of_step(a, tc, s);
+		const struct kernel_proto *k = assignment_kernel_of_step(a, tc, s);
 		if (k == NULL) {
 			struct strbuf names = { 0 };
 			for (size_t i = 0; i < a->nkernels; i++)

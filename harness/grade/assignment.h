@@ -84,6 +84,10 @@ int kernel_proto_parse(const char *text, char **name, struct kernel_sig *sig, ch
  * they are, else what differs (caller frees). */
 char *kernel_sig_mismatch(const struct kernel_sig *declared, const struct kernel_sig *actual);
 
+/* The assignment's kernel that step `s` of `tc` runs, or NULL: the one of the step's
+ * kernel's name, else, for a case of one step, the assignment's only kernel. */
+const struct kernel_proto *assignment_kernel_of_step(const struct assignment *a,
+						     const struct test_case *tc, size_t s);
 /* Switches every step of `tc` that runs one of the assignment's kernels to the
  * submission at `path`. A case of one step whose kernel the assignment does not name
  * runs the assignment's only kernel. */
