@@ -204,8 +204,10 @@ static int mutate_one_case(const char *path, const struct mutate_flags *f,
  * the name its kernel has there and the one a submission gives it. */
 struct solution {
 	char *path, *options;
-	char *kernel; /* as the case names it */
+	char *kernel; /* as the case names its first step's kernel */
 	char *as;     /* as the assignment declares it */
+	char **kernels; /* every kernel of the file the case's steps run */
+	size_t nkernels;
 };
 
 static bool solution_of(const struct assignment *a, struct solution *sol, struct diag_list *diags)
@@ -222,6 +224,11 @@ static bool solution_of(const struct assignment *a, struct solution *sol, struct
 			sol->options = tc->options ? xstrdup(tc->options) : NULL;
 			sol->kernel = xstrdup(tc->steps[0].kernel_name);
 			sol->as = xstrdup(k->name);
+			sol->kernels = xcalloc(tc->nsteps + 1, sizeof *sol->kernels);
+			for (size_t i = 0; i < tc->nsteps; i++)
+				if (strcmp(tc->steps[i].kernel_path, sol->path) == 0)
+					sol->kernels[sol->nkernels++] =
+						xstrdup(tc->steps[i].kernel_name);
 		}
 		case_free(tc);
 	}
@@ -237,6 +244,9 @@ static void solution_free(struct solution *sol)
 	free(sol->options);
 	free(sol->kernel);
 	free(sol->as);
+	for (size_t i = 0; i < sol->nkernels; i++)
+		free(sol->kernels[i]);
+	free(sol->kernels);
 }
 
 /* Where the kernel's name starts in the solution's text, to be renamed as a submission
@@ -399,9 +409,8 @@ static int mutate_assignment(const char *path, const struct mutate_flags *f,
 	struct submission *subs = NULL;
 	struct student_grade *grades = NULL;
 	size_t n = 0;
-	char *kernels[] = { sol.kernel };
 	int found = have_solution ? mutant_set_of_file(path, solution, sol.options, f->ops,
-						       kernels, 1, &s, &diags)
+						       sol.kernels, sol.nkernels, &s, &diags)
 				  : -1;
 	if (found < 0) {
 		cli_print_diags(&diags);
