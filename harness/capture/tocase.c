@@ -203,73 +203,15 @@ static struct record *struct_of(struct writer *w, const struct raw_launch *l, co
 	return rec;
 }
 
-/* A scalar's text in a case, exact for every integer and every float. */
+/* A scalar's text in a case, exact for every integer and every float. A case's whole
+ * numbers are signed 64-bit, so a ulong is written as the same bits signed, as the
+ * kernel's own conversion wraps them. */
 static void number_text(struct strbuf *out, enum elem_type t, const unsigned char *p)
 {
-	switch (t) {
-	case ELEM_CHAR:
-		strbuf_printf(out, "%d", *(const int8_t *)p);
-		return;
-	case ELEM_UCHAR:
-		strbuf_printf(out, "%u", *p);
-		return;
-	case ELEM_SHORT: {
-		int16_t v;
-		memcpy(&v, p, sizeof v);
-		strbuf_printf(out, "%d", v);
-		return;
-	}
-	case ELEM_USHORT: {
-		uint16_t v;
-		memcpy(&v, p, sizeof v);
-		strbuf_printf(out, "%u", v);
-		return;
-	}
-	case ELEM_INT: {
-		int32_t v;
-		memcpy(&v, p, sizeof v);
-		strbuf_printf(out, "%" PRId32, v);
-		return;
-	}
-	case ELEM_UINT: {
-		uint32_t v;
-		memcpy(&v, p, sizeof v);
-		strbuf_printf(out, "%" PRIu32, v);
-		return;
-	}
-	case ELEM_LONG: {
-		int64_t v;
-		memcpy(&v, p, sizeof v);
-		strbuf_printf(out, "%" PRId64, v);
-		return;
-	}
-	case ELEM_ULONG: {
-		/* A case's whole numbers are signed 64-bit: the same bits, as the kernel's own
-		 * conversion wraps them. */
-		int64_t v;
-		memcpy(&v, p, sizeof v);
-		strbuf_printf(out, "%" PRId64, v);
-		return;
-	}
-	case ELEM_HALF: {
-		uint16_t h;
-		memcpy(&h, p, sizeof h);
-		strbuf_printf(out, "%.9g", elem_half_to_double(h));
-		return;
-	}
-	case ELEM_FLOAT: {
-		float v;
-		memcpy(&v, p, sizeof v);
-		strbuf_printf(out, "%.9g", v);
-		return;
-	}
-	case ELEM_DOUBLE: {
-		double v;
-		memcpy(&v, p, sizeof v);
-		strbuf_printf(out, "%.17g", v);
-		return;
-	}
-	}
+	if (!elem_is_float(t))
+		strbuf_printf(out, "%" PRId64, (int64_t)elem_get_bits(t, p, 0));
+	else
+		strbuf_printf(out, t == ELEM_DOUBLE ? "%.17g" : "%.9g", elem_get(t, p, 0));
 }
 
 /* A value's lanes: "3", or "[1, 2, 3, 4]" where they differ. */
