@@ -1,6 +1,7 @@
 /* check_harness.c - runs every unit suite; with CK_TAP_LOG_FILE_NAME=- it speaks TAP. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "base/util.h"
@@ -17,6 +18,17 @@ void remove_tree(const char *root)
 	char *cmd = xasprintf("rm -rf '%s'", root);
 	ck_assert_msg(system(cmd) == 0, "The test cleans up %s.", root);
 	free(cmd);
+}
+
+char *temp_kernel(const char *text)
+{
+	char *path = xstrdup("/tmp/clharness-test-kernel-XXXXXX.cl");
+	int fd = mkstemps(path, 3);
+	ck_assert_msg(fd >= 0, "A temporary kernel file can be made.");
+	FILE *f = fdopen(fd, "w");
+	fputs(text, f);
+	fclose(f);
+	return path;
 }
 
 int main(void)

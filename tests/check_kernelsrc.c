@@ -28,18 +28,6 @@ static const char source[] =
 	"\tparts[0].mass = f + o.count;\n"						/* 12 */
 	"}\n";
 
-/* Writes `text` to a fresh .cl file; the caller unlinks and frees the path. */
-static char *temp_kernel(const char *text)
-{
-	char *path = xstrdup("/tmp/clharness-kernelsrc-XXXXXX.cl");
-	int fd = mkstemps(path, 3);
-	ck_assert_msg(fd >= 0, "A temporary kernel file can be made.");
-	FILE *f = fdopen(fd, "w");
-	fputs(text, f);
-	fclose(f);
-	return path;
-}
-
 static const struct record_field *field(const struct record *r, const char *name)
 {
 	for (size_t i = 0; i < r->nfields; i++)

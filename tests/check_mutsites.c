@@ -30,17 +30,6 @@ static const char source[] =
 	"\tif (lid == 0) out[0] = s[0]; else out[1] = 0;\n"				/* 15 */
 	"}\n";
 
-static char *temp_kernel(const char *text)
-{
-	char *path = xstrdup("/tmp/clharness-mutsites-XXXXXX.cl");
-	int fd = mkstemps(path, 3);
-	ck_assert_msg(fd >= 0, "A temporary kernel file can be made.");
-	FILE *f = fdopen(fd, "w");
-	fputs(text, f);
-	fclose(f);
-	return path;
-}
-
 /* The mutation of operator op at line:col whose replacement is `replacement`, or NULL. */
 static const struct mutation *find(const struct mutation_list *l, enum mut_operator op, int line,
 				   int col, const char *replacement)
