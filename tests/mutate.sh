@@ -72,6 +72,13 @@ bad_input_said() {
 		run 2 mutate --device pocl "$data/cases/reference_file_wrong.yaml" &&
 		has "error: the case fails its own golden" && lacks "score:"
 }
+# A case whose golden expects a bug is no measure of its checks: not mutated, said, and
+# with nothing else to measure the exit status is Automake's skip, not a clean 0.
+known_bug_not_mutated() {
+	run 77 mutate --device pocl "$top/cases/student/index_overflow.yaml" &&
+		has "note: not mutated: its golden expects devices to give wrong-output" &&
+		has "no mutant was judged, so nothing was measured" && lacks "score:"
+}
 # Ctrl-C keeps the mutants judged so far, and says the rest were not.
 stopped_keeps_judged() {
 	"$CLHARNESS" mutate --device pocl -j 1 "$top/cases/reduce/halving.yaml" >"$out" 2>&1 &
@@ -93,6 +100,7 @@ check "--operators picks the mistakes, --json prints a line a mutant, --save kee
 check "a catalogue case's barrier and fence mutants are caught on PoCL and Oclgrind" catalogue_case_killed
 check "an assignment's mutants are graded, with the matrix of checks against mutants" assignment_matrix
 check "a kernel clang cannot parse and a case that fails on its own are said" bad_input_said
+check "a known-buggy case is not mutated, and nothing measured is no clean result" known_bug_not_mutated
 check "Ctrl-C keeps the mutants already judged" stopped_keeps_judged
 
 echo "1..$n"

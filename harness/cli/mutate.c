@@ -57,9 +57,17 @@ const struct cli_command cli_mutate = {
 		 "their source line. Pick operators with --operators barrier,fence.",
 	.options = mutate_opts,
 	.after = "Exit status: 0 when every mutant that builds was killed, 1 when one survived "
-		 "or timed out, 2 on usage or setup errors (a subject whose own checks fail, a "
+		 "or timed out, 77 when no mutant was judged (every case a known bug), 2 on usage "
+		 "or setup errors (a subject whose own checks fail, a "
 		 "kernel clang cannot parse).",
 	.main = mutate_main,
+};
+
+/* What the subjects so far came to: whether every judged mutant was killed, and how many
+ * were judged at all (none: nothing was measured, which is no clean result). */
+struct mutate_tally {
+	bool all_killed;
+	size_t judged;
 };
 
 struct mutate_flags {
@@ -160,7 +168,7 @@ static void summary(const struct mutant_set *s, const struct mutate_flags *f)
 /* --- a case --- */
 
 static int mutate_one_case(const char *path, const struct mutate_flags *f,
-			   const struct cli_shared *shared, bool *all_killed)
+			   const struct cli_shared *shared, struct mutate_tally *tally)
 {
 	struct diag_list diags = { 0 };
 	struct mutant_set s;
@@ -187,7 +195,8 @@ static int mutate_one_case(const char *path, const struct mutate_flags *f,
 	} else {
 		summary(&s, f);
 		struct mutation_score sc = mutation_score_of(&s);
-		*all_killed &= sc.survived == 0 && sc.timed_out == 0;
+		tally->all_killed &= sc.survived == 0 && sc.timed_out == 0;
+		tally->judged += sc.total - sc.stillborn - sc.unjudged;
 		if (f->save_dir && mutants_save(&s, f->save_dir) > 0)
 			fprintf(stderr, "clharness: cannot write every mutant to %s\n", f->save_dir);
 		if (interrupt_signal())
@@ -395,7 +404,7 @@ static void print_matrix(const struct assignment *a, const struct mutant_set *s)
 }
 
 static int mutate_assignment(const char *path, const struct mutate_flags *f,
-			     const struct cli_shared *shared, bool *all_killed)
+			     const struct cli_shared *shared, struct mutate_tally *tally)
 {
 	struct diag_list diags = { 0 };
 	struct assignment *a = assignment_load(path, &diags);
@@ -483,7 +492,8 @@ static int mutate_assignment(const char *path, const struct mutate_flags *f,
 		print_matrix(a, &s);
 	summary(&s, f);
 	struct mutation_score sc = mutation_score_of(&s);
-	*all_killed &= sc.survived == 0 && sc.timed_out == 0;
+	tally->all_killed &= sc.survived == 0 && sc.timed_out == 0;
+	tally->judged += sc.total - sc.stillborn - sc.unjudged;
 	if (f->save_dir && mutants_save(&s, f->save_dir) > 0)
 		fprintf(stderr, "clharness: cannot write every mutant to %s\n", f->save_dir);
 	if (interrupt_signal())
@@ -574,14 +584,14 @@ static int mutate_main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	int status = 0;
-	bool all_killed = true;
+	struct mutate_tally tally = { .all_killed = true };
 	interrupt_install();
 	for (int i = p.next; i < argc && status == 0 && !interrupt_signal(); i++) {
 		struct stat st;
 		if (stat(argv[i], &st) == 0 && S_ISREG(st.st_mode) && is_assignment(argv[i])) {
 			struct cli_shared own = shared;
 			own.timeout_s = timeout_given ? shared.timeout_s : 0;
-			status = mutate_assignment(argv[i], &f, &own, &all_killed);
+			status = mutate_assignment(argv[i], &f, &own, &tally);
 			continue;
 		}
 		struct walk paths = { 0 };
@@ -592,11 +602,16 @@ static int mutate_main(int argc, char **argv)
 			break;
 		}
 		for (size_t k = 0; k < paths.count && status == 0 && !interrupt_signal(); k++)
-			status = mutate_one_case(paths.paths[k], &f, &shared, &all_killed);
+			status = mutate_one_case(paths.paths[k], &f, &shared, &tally);
 		walk_free(&paths);
 	}
 	cli_shared_free(&shared);
 	if (status == 0 && interrupt_signal())
 		status = cli_stopped_status();
-	return status != 0 ? status : all_killed ? 0 : EXIT_MISMATCH;
+	if (status == 0 && tally.judged == 0) {
+		fprintf(stderr, "clharness: mutate: no mutant was judged, so nothing was measured "
+				"(every subject was a known bug, or had no place to mutate)\n");
+		return EXIT_SKIP;
+	}
+	return status != 0 ? status : tally.all_killed ? 0 : EXIT_MISMATCH;
 }

@@ -87,6 +87,36 @@ int mutant_set_of_file(const char *subject, const char *path, const char *option
 	return 0;
 }
 
+/* Why a case's kernel is a known bug, or NULL: a racy case, or a golden that expects
+ * anything but pass of it (a verdict on a device or the simulator, an error finding).
+ * Mutants of a wrong kernel fail the same way the original does, which measures nothing.
+ * Caller frees. */
+static char *known_bug(const struct test_case *tc, const char *case_path)
+{
+	if (tc->racy)
+		return xstrdup("the case is marked racy");
+	char *path = golden_path_for(case_path);
+	struct diag_list quiet = { 0 };
+	struct golden *g = path && access(path, F_OK) == 0 ? golden_load(path, &quiet) : NULL;
+	char *why = NULL;
+	if (g && g->devices && g->devices != 1u << VERDICT_PASS)
+		why = xasprintf("its golden expects devices to give %s", g->devices_text);
+	for (size_t i = 0; g && why == NULL && i < g->nruns; i++) {
+		const struct golden_run *run = &g->runs[i];
+		if (strcmp(run->output, verdict_name(VERDICT_PASS)) != 0)
+			why = xasprintf("its golden expects %s of %s", run->output, run->label);
+		for (size_t f = 0; why == NULL && f < run->nfindings; f++)
+			if (strncmp(run->findings[f], "error ", 6) == 0)
+				why = xasprintf("its golden expects `%s` of %s", run->findings[f],
+						run->label);
+	}
+	if (g)
+		golden_free(g);
+	diag_list_free(&quiet);
+	free(path);
+	return why;
+}
+
 int mutant_set_of_case(const char *case_path, unsigned ops, struct mutant_set *out,
 		       struct diag_list *diags)
 {
@@ -97,10 +127,13 @@ int mutant_set_of_case(const char *case_path, unsigned ops, struct mutant_set *o
 		return -1;
 	}
 	int status = 0;
-	if (tc->racy) {
+	char *bug = known_bug(tc, case_path);
+	if (bug) {
 		diag_add(diags, DIAG_NOTE, case_path, 0, 0,
-			 "not mutated: a racy case's kernel is a known bug, whose mutants say "
-			 "nothing of the checks");
+			 "not mutated: %s, so the kernel is a known bug, whose mutants say "
+			 "nothing of the checks",
+			 bug);
+		free(bug);
 		status = 1;
 	}
 	for (size_t i = 0; i < tc->nsteps && status == 0; i++) {
