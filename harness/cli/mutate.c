@@ -165,6 +165,20 @@ static void summary(const struct mutant_set *s, const struct mutate_flags *f)
 	       sc.unjudged ? "; the run was stopped before every mutant was judged" : "");
 }
 
+/* A subject judged: its score printed and added to the tally, its mutants saved where
+ * asked; the status to go on with (a stopped run's, else 0). */
+static int subject_done(const struct mutant_set *s, const struct mutate_flags *f,
+			struct mutate_tally *tally)
+{
+	summary(s, f);
+	struct mutation_score sc = mutation_score_of(s);
+	tally->all_killed &= sc.survived == 0 && sc.timed_out == 0;
+	tally->judged += sc.total - sc.stillborn - sc.unjudged;
+	if (f->save_dir && mutants_save(s, f->save_dir) > 0)
+		fprintf(stderr, "clharness: cannot write every mutant to %s\n", f->save_dir);
+	return interrupt_signal() ? cli_stopped_status() : 0;
+}
+
 /* --- a case --- */
 
 static int mutate_one_case(const char *path, const struct mutate_flags *f,
@@ -193,14 +207,7 @@ static int mutate_one_case(const char *path, const struct mutate_flags *f,
 		cli_print_diags(&diags);
 		status = interrupt_signal() ? cli_stopped_status() : EXIT_USAGE;
 	} else {
-		summary(&s, f);
-		struct mutation_score sc = mutation_score_of(&s);
-		tally->all_killed &= sc.survived == 0 && sc.timed_out == 0;
-		tally->judged += sc.total - sc.stillborn - sc.unjudged;
-		if (f->save_dir && mutants_save(&s, f->save_dir) > 0)
-			fprintf(stderr, "clharness: cannot write every mutant to %s\n", f->save_dir);
-		if (interrupt_signal())
-			status = cli_stopped_status();
+		status = subject_done(&s, f, tally);
 	}
 	diag_list_free(&diags);
 	mutant_set_free(&s);
@@ -490,14 +497,7 @@ static int mutate_assignment(const char *path, const struct mutate_flags *f,
 	}
 	if (!f->json)
 		print_matrix(a, &s);
-	summary(&s, f);
-	struct mutation_score sc = mutation_score_of(&s);
-	tally->all_killed &= sc.survived == 0 && sc.timed_out == 0;
-	tally->judged += sc.total - sc.stillborn - sc.unjudged;
-	if (f->save_dir && mutants_save(&s, f->save_dir) > 0)
-		fprintf(stderr, "clharness: cannot write every mutant to %s\n", f->save_dir);
-	if (interrupt_signal())
-		status = cli_stopped_status();
+	status = subject_done(&s, f, tally);
 out:
 	for (size_t i = 0; i < n; i++) {
 		if (subs[i].path)
