@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/annotate.h"
 #include "cli/commands.h"
 
 /* In the order `clharness --help` lists them. */
@@ -51,6 +52,9 @@ int main(int argc, char **argv)
 		printf("clharness %s\n", PACKAGE_VERSION);
 		return 0;
 	}
+	/* Under GitHub Actions each error and warning is also an annotation on its line; on
+	 * stderr, so that JSON and TAP on stdout stay what they are. */
+	annotate_from_environment(stderr);
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		if (strcmp(name, commands[i]->name) == 0) {
 			argv[1] = (char *)commands[i]->name;

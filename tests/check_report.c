@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/annotate.h"
 #include "check_suites.h"
 #include "results/report.h"
 
@@ -278,6 +279,55 @@ START_TEST(test_long_logs_and_lines_are_cut)
 }
 END_TEST
 
+/* A workflow command as GitHub's runner reads it: the message's headline as its title,
+ * its properties' separators and every line break escaped, no command for a note. */
+START_TEST(test_annotation_escaped)
+{
+	struct strbuf out = { 0 };
+	annotate_format(&out, "kernels/a,b.cl", 12, 7, DIAG_ERROR,
+			"read-write data race on local memory: 100% of items\nline two");
+	ck_assert_str_eq(out.data,
+			 "::error file=kernels/a%2Cb.cl,line=12,col=7,title=clharness read-write "
+			 "data race on local memory::read-write data race on local memory: 100%25 "
+			 "of items%0Aline two\n");
+	strbuf_free(&out);
+	annotate_format(&out, NULL, 0, 0, DIAG_WARNING, "no device matches 'x:y'");
+	ck_assert_str_eq(out.data, "::warning title=clharness no device matches 'x%3Ay'::no "
+				   "device matches 'x:y'\n");
+	strbuf_free(&out);
+	annotate_format(&out, "k.cl", 3, 1, DIAG_NOTE, "the other access");
+	ck_assert_msg(out.len == 0, "A note is no annotation.");
+}
+END_TEST
+
+/* On, every error and warning diag_render writes is annotated once, at a path relative to
+ * the workspace: the same bug at one line and another size, once; off, nothing is. */
+START_TEST(test_annotations_once_each)
+{
+	FILE *f = tmpfile();
+	ck_assert_msg(f != NULL, "The test can make a file.");
+	struct strbuf text = { 0 };
+	diag_render(&text, "/ws/kernels/k.cl", 4, 2, DIAG_ERROR, "before: annotations are off", false);
+	annotate_to(f, "/ws/");
+	diag_render(&text, "/ws/kernels/k.cl", 5, 3, DIAG_ERROR, "out-of-bounds read: x", false);
+	diag_render(&text, "/ws/kernels/k.cl", 5, 3, DIAG_ERROR, "out-of-bounds read: y [N=2]", false);
+	diag_render(&text, "/elsewhere/k.cl", 6, 0, DIAG_WARNING, "racy kernel (3 times)", false);
+	diag_render(&text, "/ws/kernels/k.cl", 5, 3, DIAG_NOTE, "the other access", false);
+	annotate_to(NULL, NULL);
+	diag_render(&text, "/ws/kernels/k.cl", 7, 1, DIAG_ERROR, "after: off again", false);
+	strbuf_free(&text);
+	char got[512] = "";
+	rewind(f);
+	size_t n = fread(got, 1, sizeof got - 1, f);
+	got[n] = '\0';
+	fclose(f);
+	ck_assert_str_eq(got, "::error file=kernels/k.cl,line=5,col=3,title=clharness "
+			      "out-of-bounds read::out-of-bounds read: x\n"
+			      "::warning file=/elsewhere/k.cl,line=6,title=clharness racy "
+			      "kernel::racy kernel (3 times)\n");
+}
+END_TEST
+
 Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -290,6 +340,8 @@ Suite *report_suite(void)
 	tcase_add_test(tc, test_escaping);
 	tcase_add_test(tc, test_junit_counts);
 	tcase_add_test(tc, test_long_logs_and_lines_are_cut);
+	tcase_add_test(tc, test_annotation_escaped);
+	tcase_add_test(tc, test_annotations_once_each);
 	suite_add_tcase(s, tc);
 	return s;
 }

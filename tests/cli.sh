@@ -9,7 +9,7 @@ data=$CLH_TEST_DATA
 cases=$data/cases
 top=$data/../..
 out=$(mktemp)
-trap 'rm -f "$out" "$out".*.yaml' EXIT
+trap 'rm -f "$out" "$out".*.yaml "$out.json"' EXIT
 n=0
 
 . "$(dirname "$0")/tap.sh"
@@ -91,7 +91,7 @@ check "doc/catalogue.md has one row for each case of the catalogue" catalogue_pa
 check "every case marked racy has the bug Oclgrind reports as an error in its golden" racy_goldens_hold_errors
 
 if ! "$CLHARNESS" devices 2>/dev/null | grep -q '^pocl-cpu'; then
-	for t in devices typo arg-count build-error timeout crash json tap tap-failures overrides inputs-from-file reference-from-file built-once no-device; do
+	for t in devices typo annotations arg-count build-error timeout crash json tap tap-failures overrides inputs-from-file reference-from-file built-once no-device; do
 		n=$((n + 1))
 		echo "ok $n - $t # SKIP no PoCL device (install pocl-opencl-icd)"
 	done
@@ -105,6 +105,19 @@ typo_reported() {
 		has "typo_key.yaml:7:16: error: unknown key 'bufer' in an argument; did you mean 'buffer'?" &&
 		has "     7 |   - {name: in, bufer: int, count: N}" &&
 		[ "$(count '^pass .*good .*N=1024 L=16')" -eq 1 ]
+}
+# Under GitHub Actions each error is also a workflow command on stderr, at a path relative
+# to the workspace, so a pull request shows it on the line; stdout's JSON stays JSON, and
+# elsewhere nothing changes.
+github_annotations() {
+	abs=$(cd "$data" && pwd)
+	GITHUB_ACTIONS=true GITHUB_WORKSPACE=$abs "$CLHARNESS" run --json --device pocl \
+		"$abs/cases/typo_key.yaml" "$abs/cases/good.yaml" >"$out.json" 2>"$out"
+	status=$?
+	[ $status -eq 1 ] || { echo "exit status $status, want 1" >>"$out"; return 1; }
+	has "::error file=cases/typo_key.yaml,line=7,col=16,title=clharness unknown key 'bufer' in an argument; did you mean 'buffer'?::unknown key 'bufer'" &&
+		! grep -q '^::' "$out.json" && grep -q '"verdict":"pass"' "$out.json" &&
+		GITHUB_ACTIONS= run 1 run --device pocl "$cases/typo_key.yaml" && lacks "::error"
 }
 arg_count_reported() {
 	run 1 run --device pocl "$cases/arg_count.yaml" &&
@@ -252,6 +265,7 @@ reference_from_file() {
 }
 check "devices lists pocl-cpu with its limits" devices_listed
 check "a typo in a key is reported at file:line:col and the other cases still run" typo_reported
+check "under GitHub Actions each error is also an annotation at its line, on stderr" github_annotations
 check "an argument count that does not match the kernel is reported at the args line" arg_count_reported
 check "a build error points at the kernel's own line and the run goes on" build_error_reported
 check "catalogue writes the page from recorded results and reports a line that is not one" catalogue_page

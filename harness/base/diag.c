@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/annotate.h"
+
 void diag_add(struct diag_list *list, enum diag_severity severity, const char *file, int line,
 	      int col, const char *fmt, ...)
 {
@@ -23,6 +25,12 @@ void diag_add(struct diag_list *list, enum diag_severity severity, const char *f
 		.severity = severity,
 		.message = message,
 	};
+}
+
+void diag_set_code(struct diag_list *list, const char *code)
+{
+	if (list->count > 0)
+		list->items[list->count - 1].code = code;
 }
 
 size_t diag_error_count(const struct diag_list *list)
@@ -113,6 +121,7 @@ void diag_render_header(struct strbuf *out, const char *file, int line, int col,
 	const char *bold = colour ? "\033[1m" : "";
 	const char *reset = colour ? "\033[0m" : "";
 
+	annotate_diag(file, line, col, severity, message);
 	strbuf_printf(out, "%s%s", bold, file && *file ? file : "clharness");
 	if (line > 0) {
 		strbuf_printf(out, ":%d", line);

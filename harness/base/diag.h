@@ -16,6 +16,9 @@ struct diag {
 	int col;
 	enum diag_severity severity;
 	char *message;
+	/* What kind of problem it is, when a report needs to know beyond the text: a static
+	 * name ("race", "wrong-output", as findings and verdicts name them); NULL: none. */
+	const char *code;
 };
 
 struct diag_list {
@@ -26,6 +29,8 @@ struct diag_list {
 /* Appends a diagnostic; the list copies file and the formatted message. */
 void diag_add(struct diag_list *list, enum diag_severity severity, const char *file, int line,
 	      int col, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* Names the kind of the diagnostic added last (struct diag's code). */
+void diag_set_code(struct diag_list *list, const char *code);
 size_t diag_error_count(const struct diag_list *list);
 /* Moves every diagnostic of src to the end of dst, leaving src empty. */
 void diag_list_move(struct diag_list *dst, struct diag_list *src);

@@ -42,6 +42,7 @@ static const struct cli_option grade_opts[] = {
 	  "also write Gradescope's DIR/results.json (one submission)" },
 	CLI_OPT_JUNIT("also write a JUnit XML report: a test case a check, failed unless it "
 		      "earned all its points"),
+	CLI_OPT_SARIF,
 	{ OPT_MIN_SCORE, "min-score", "P", "exit 1 unless every student scored at least P points" },
 	{ 0 },
 };
@@ -191,6 +192,7 @@ static int grade_class(int argc, char **argv, int first, const struct grade_flag
 	unsigned wall_s = shared->timeout_s;
 	struct class_outputs outputs = f->outputs;
 	outputs.junit_path = shared->junit_path;
+	outputs.sarif_path = shared->sarif_path;
 	struct diag_list diags = { 0 };
 	struct assignment *a = assignment_load(argv[first], &diags);
 	struct submission *subs = NULL;

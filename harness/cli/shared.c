@@ -180,6 +180,9 @@ int cli_shared_take(struct cli_shared *s, int id, char *value)
 	case CLI_JUNIT:
 		s->junit_path = value;
 		return 1;
+	case CLI_SARIF:
+		s->sarif_path = value;
+		return 1;
 	default:
 		return take_kernel_form(s, id, value);
 	}
@@ -370,5 +373,34 @@ int cli_grading_targets(const struct assignment *a, const char *device_pattern, 
 	}
 	strbuf_free(&why);
 	selection_free(&sel);
+	return status;
+}
+
+struct sarif_log *cli_sarif_open(const struct cli_shared *s, const char *command, int *status)
+{
+	if (s->sarif_path == NULL)
+		return NULL;
+	/* Said now, not after an hour of runs. */
+	FILE *f = fopen(s->sarif_path, "w");
+	if (f == NULL || fclose(f) != 0) {
+		*status = cli_usage_error("cannot write the SARIF log '%s': %s", s->sarif_path,
+					  strerror(errno));
+		return NULL;
+	}
+	return sarif_new(command, NULL);
+}
+
+int cli_sarif_close(struct sarif_log *log, const struct cli_shared *s, int status)
+{
+	if (log == NULL)
+		return status;
+	if (status != 0 && status != EXIT_MISMATCH)
+		sarif_incomplete(log, "the command stopped before every run was made");
+	if (sarif_write(log, s->sarif_path) < 0) {
+		fprintf(stderr, "clharness: cannot write the SARIF log '%s': %s\n", s->sarif_path,
+			strerror(errno));
+		status = EXIT_USAGE;
+	}
+	sarif_free(log);
 	return status;
 }

@@ -30,6 +30,7 @@ enum cli_shared_id {
 	CLI_SUPPRESSIONS,
 	CLI_SHARD,
 	CLI_JUNIT,
+	CLI_SARIF,
 	/* The kernel form of check and hunt: one kernel named without a case file. */
 	CLI_KERNEL,
 	CLI_GLOBAL,
@@ -50,6 +51,10 @@ enum cli_shared_id {
 #define CLI_OPT_TIMEOUT(help)      { CLI_TIMEOUT, "timeout", "S", help }
 #define CLI_OPT_SHARD(help)        { CLI_SHARD, "shard", "K/N", help }
 #define CLI_OPT_JUNIT(help)        { CLI_JUNIT, "junit", "FILE", help }
+#define CLI_OPT_SARIF \
+	{ CLI_SARIF, "sarif", "FILE", \
+	  "also write the findings as SARIF 2.1.0 to FILE, for code review and code " \
+	  "scanning; paths relative to the working directory" }
 #define CLI_OPT_SUPPRESSIONS(help) { CLI_SUPPRESSIONS, "suppressions", "FILE", help }
 #define CLI_OPT_COLOR \
 	{ CLI_COLOR, "color", "WHEN", \
@@ -91,6 +96,7 @@ struct cli_shared {
 	unsigned jobs;
 	struct shard shard;
 	const char *junit_path;
+	const char *sarif_path; /* --sarif */
 	struct adhoc_request kernel; /* the kernel form's */
 	struct strbuf options;	     /* its build options, as -D, -I and the rest gave them */
 };
@@ -108,6 +114,13 @@ int cli_next_own(struct cli_parser *p, struct cli_shared *s, char **value);
  * -1 after a usage error (EXIT_USAGE is the status). */
 int cli_shared_take(struct cli_shared *s, int id, char *value);
 void cli_shared_free(struct cli_shared *s);
+
+/* --sarif's log, after making sure its file can be written (NULL without --sarif, or after
+ * saying why it cannot be written, with *status set to EXIT_USAGE). */
+struct sarif_log *cli_sarif_open(const struct cli_shared *s, const char *command, int *status);
+/* Writes the log to --sarif's file and frees it: `status`, or EXIT_USAGE when the file
+ * cannot be written. */
+int cli_sarif_close(struct sarif_log *log, const struct cli_shared *s, int status);
 /* Whether the text report is coloured: always, or auto on a terminal. */
 bool cli_colour_wanted(const struct cli_shared *s);
 

@@ -295,6 +295,7 @@ static void note_failure(struct check_grade *cg, const struct result *r, unsigne
 		strbuf_puts(&msg, tag);
 		diag_add(&cg->diags, DIAG_ERROR, f->file ? f->file : path, f->at.line, f->at.col,
 			 "%s", msg.data);
+		diag_set_code(&cg->diags, finding_kind_name(f->kind));
 		finding_note(&note, f);
 		if (note.len > 0)
 			diag_add(&cg->diags, DIAG_NOTE, f->file ? f->file : path,
@@ -319,6 +320,7 @@ static void note_failure(struct check_grade *cg, const struct result *r, unsigne
 	diag_add(&cg->diags, DIAG_ERROR, at_line && r->file ? r->file : path, at_line ? r->line : 0,
 		 at_line ? r->col : 0, "%s: %s%s", verdict_name(r->verdict),
 		 r->message ? r->message : "no message", tag);
+	diag_set_code(&cg->diags, verdict_name(r->verdict));
 }
 
 /* Whether a diagnostic saying the same is already there: the same race found at two sizes

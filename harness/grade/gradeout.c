@@ -16,6 +16,7 @@
 #include "grade/gradeload.h"
 #include "grade/gradereport.h"
 #include "results/report.h"
+#include "results/sarif.h"
 
 /* Writes `text` to dir/name; on failure says so in diags and returns 1. */
 static size_t write_or_say(const char *dir, const char *name, const char *text,
@@ -25,6 +26,31 @@ static size_t write_or_say(const char *dir, const char *name, const char *text,
 		return 0;
 	diag_add(diags, DIAG_ERROR, dir, 0, 0, "cannot write %s there: %s", name, strerror(errno));
 	return 1;
+}
+
+/* The class's errors and warnings as SARIF, each seen in "student: check"; a hidden
+ * check's stay out, as they do of every report a student reads. */
+static struct sarif_log *grade_sarif(const struct assignment *a,
+				     const struct student_grade *grades, size_t n)
+{
+	struct sarif_log *log = sarif_new("grade", NULL);
+	for (size_t i = 0; i < n; i++) {
+		const struct student_grade *g = &grades[i];
+		if (g->blocker) {
+			char *seen = xasprintf("%s: every check", g->student);
+			sarif_add_diags(log, &g->blocker_diags, verdict_name(g->blocker_verdict), seen);
+			free(seen);
+			continue;
+		}
+		for (size_t c = 0; c < a->nchecks && c < g->nchecks; c++) {
+			if (a->checks[c].hidden)
+				continue;
+			char *seen = xasprintf("%s: %s", g->student, a->checks[c].name);
+			sarif_add_diags(log, &g->checks[c].diags, "wrong-output", seen);
+			free(seen);
+		}
+	}
+	return log;
 }
 
 size_t class_outputs_write(const struct class_outputs *o, const struct assignment *a,
@@ -51,6 +77,15 @@ size_t class_outputs_write(const struct class_outputs *o, const struct assignmen
 		unwritten += write_or_say(dir, name, xml.data, diags);
 		free(copy);
 		strbuf_free(&xml);
+	}
+	if (o->sarif_path) {
+		struct sarif_log *log = grade_sarif(a, grades, n);
+		if (sarif_write(log, o->sarif_path) < 0) {
+			diag_add(diags, DIAG_ERROR, o->sarif_path, 0, 0,
+				 "cannot write the SARIF log: %s", strerror(errno));
+			unwritten++;
+		}
+		sarif_free(log);
 	}
 	if (o->gradescope_dir && n == 1) {
 		struct strbuf json = { 0 };

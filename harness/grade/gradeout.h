@@ -18,6 +18,7 @@ struct class_outputs {
 	const char *out_dir;	    /* class.csv and class.md go here */
 	bool no_table;		    /* leave them out (a shard's: the merge writes them) */
 	const char *junit_path;	    /* a JUnit report; NULL: none */
+	const char *sarif_path;	    /* a SARIF log of the class's findings; NULL: none */
 	const char *gradescope_dir; /* results.json of the one student; NULL: none */
 	double seconds;		    /* how long grading took, for Gradescope */
 };

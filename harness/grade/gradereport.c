@@ -120,6 +120,8 @@ static void json_diags(struct strbuf *out, const struct diag_list *list)
 			      ",\"line\":%d,\"col\":%d,\"severity\":\"%s\",\"message\":", x->line,
 			      x->col, diag_severity_name(x->severity));
 		json_string(out, x->message);
+		if (x->code)
+			strbuf_printf(out, ",\"code\":\"%s\"", x->code);
 		strbuf_puts(out, "}");
 	}
 	strbuf_puts(out, "]");

@@ -551,6 +551,8 @@ void report_result(struct reporter *rp, const struct result *r)
 
 	if (rp->junit)
 		junit_result(rp, r);
+	if (rp->sarif)
+		sarif_add_result(rp->sarif, r);
 	switch (rp->format) {
 	case REPORT_TEXT:
 		text_result(rp, r);
@@ -570,6 +572,8 @@ void report_broken_case(struct reporter *rp, const char *path, const struct diag
 	rp->broken_cases++;
 	struct strbuf text = { 0 };
 	diag_list_render(&text, diags, rp->colour);
+	for (size_t i = 0; rp->sarif && i < diags->count; i++)
+		sarif_add_diag(rp->sarif, &diags->items[i], "case-error");
 	if (rp->junit) {
 		rp->junit_errors++;
 		strbuf_puts(&rp->junit_cases, "  <testcase classname=\"");
@@ -609,6 +613,8 @@ void report_broken_case(struct reporter *rp, const char *path, const struct diag
 
 void report_skip_all(struct reporter *rp, const char *reason)
 {
+	if (rp->sarif)
+		sarif_incomplete(rp->sarif, reason);
 	if (rp->junit) {
 		rp->junit_skipped++;
 		strbuf_puts(&rp->junit_cases,
@@ -639,10 +645,36 @@ static void junit_finish(struct reporter *rp, uint64_t wall_ns)
 	strbuf_free(&rp->junit_cases);
 }
 
+void report_set_sarif(struct reporter *rp, struct sarif_log *log)
+{
+	rp->sarif = log;
+}
+
+/* An empty or partial log must not read as a clean one. */
+static void sarif_finish(struct reporter *rp)
+{
+	char *why = NULL;
+	if (rp->results == rp->skipped)
+		why = xasprintf("no run ran to its end: %zu result%s, every one a skip", rp->results,
+				rp->results == 1 ? "" : "s");
+	else if (rp->cut_short)
+		why = xasprintf("%zu run%s cut short, the simulator having stopped reporting: "
+				"what it would have reported later is unknown",
+				rp->cut_short, rp->cut_short == 1 ? "" : "s");
+	else if (rp->broken_cases)
+		why = xasprintf("%zu case file%s did not load, and did not run", rp->broken_cases,
+				rp->broken_cases == 1 ? "" : "s");
+	if (why)
+		sarif_incomplete(rp->sarif, why);
+	free(why);
+}
+
 void report_finish(struct reporter *rp, size_t ntargets, uint64_t wall_ns, bool timing)
 {
 	if (rp->junit)
 		junit_finish(rp, wall_ns);
+	if (rp->sarif)
+		sarif_finish(rp);
 	/* TAP and JSON keep stdout for the protocol: the summary goes to comments or stderr. */
 	FILE *out = rp->format == REPORT_TEXT ? rp->out : stderr;
 	const char *lead = rp->format == REPORT_TAP ? "# " : "";
