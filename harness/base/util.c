@@ -191,6 +191,30 @@ char *read_file(const char *path, size_t *len)
 	return strbuf_take(&sb);
 }
 
+int write_text_file(const char *dir, const char *name, const char *text)
+{
+	/* A fresh name that mkstemp creates (O_EXCL, so never through a link planted in the
+	 * folder), renamed over `name`: rename replaces a link rather than writing where it
+	 * points, and a reader never sees half a report. */
+	char *temp = xasprintf("%s/.%s.XXXXXX", dir, name);
+	char *path = xasprintf("%s/%s", dir, name);
+	int status = -1;
+	int fd = mkstemp(temp);
+	if (fd < 0)
+		goto out;
+	/* mkstemp makes the file private; a report is read by whoever reads the folder. */
+	bool written =
+		write_all(fd, text ? text : "", text ? strlen(text) : 0) && fchmod(fd, 0644) == 0;
+	if (close(fd) == 0 && written && rename(temp, path) == 0)
+		status = 0;
+	else
+		unlink(temp);
+out:
+	free(temp);
+	free(path);
+	return status;
+}
+
 bool write_all(int fd, const void *buf, size_t len)
 {
 	for (size_t done = 0; done < len;) {

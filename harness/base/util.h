@@ -65,6 +65,8 @@ char *read_fd_from(int fd, long long offset);
 char *read_file(const char *path, size_t *len);
 /* Writes or reads all `len` bytes, going on after EINTR and short counts; false when the
  * descriptor fails or (reading) ends first. */
+/* Writes `text` to dir/name, replacing it at once. Returns -1 with errno set on failure. */
+int write_text_file(const char *dir, const char *name, const char *text);
 bool write_all(int fd, const void *buf, size_t len);
 bool read_all(int fd, void *buf, size_t len);
 /* write_all to a pipe whose reader may be gone (a child that died): that fails the write

@@ -15,6 +15,7 @@
 #include "base/util.h"
 #include "case/plan.h"
 #include "exec/select.h"
+#include "results/html.h"
 #include "results/report.h"
 
 enum { SWEEP_MAX = 64, SWEEP_FIRST_LOG2 = 10 };
@@ -352,6 +353,76 @@ int bench_plot(const struct bench_row *rows, size_t nrows, const char *path)
 	return status == 0 ? 0 : -1;
 }
 
+/* The plot as an <svg> element to put in a page: gnuplot's file without its XML prolog
+ * and doctype. False when gnuplot cannot draw it. */
+static bool inline_plot(struct strbuf *out, const struct bench_row *rows, size_t nrows,
+			const char *dir)
+{
+	char *path = xasprintf("%s/.bench-plot-%ld.svg", dir, (long)getpid());
+	bool drawn = bench_plot(rows, nrows, path) == 0;
+	size_t len = 0;
+	char *svg = drawn ? read_file(path, &len) : NULL;
+	unlink(path);
+	free(path);
+	const char *start = svg ? strstr(svg, "<svg") : NULL;
+	if (start)
+		strbuf_puts(out, start);
+	free(svg);
+	return start != NULL;
+}
+
+/* The rows as one self-contained page: the plot inline, then a table of every row. */
+static int bench_html(const struct bench_row *rows, size_t nrows, const char *dir)
+{
+	struct strbuf page = { 0 };
+	size_t failed = 0;
+	for (size_t i = 0; i < nrows; i++)
+		failed += strcmp(rows[i].verdict, "pass") != 0;
+	char *title = xasprintf("clharness bench: %zu row%s, %zu without a figure", nrows,
+				nrows == 1 ? "" : "s", failed);
+	html_page_begin(&page, title, "clharness bench", NULL);
+	strbuf_puts(&page, "<section id=\"plot\"><h2>Throughput against size</h2>");
+	if (!inline_plot(&page, rows, nrows, dir))
+		strbuf_puts(&page, "<p class=\"incomplete\">No plot: gnuplot (Debian's gnuplot-nox) "
+				   "could not draw one here.</p>");
+	strbuf_puts(&page, "</section>\n<section id=\"rows\"><h2>Every size</h2><table><thead>"
+			   "<tr><th>case</th><th>target</th><th>N</th><th>L</th><th>verdict</th>"
+			   "<th>median ms</th><th>min ms</th><th>spread</th><th>GB/s</th>"
+			   "<th>of copy</th></tr></thead><tbody>\n");
+	for (size_t i = 0; i < nrows; i++) {
+		const struct bench_row *row = &rows[i];
+		char n[SHAPE_TEXT_MAX], l[SHAPE_TEXT_MAX];
+		shape_format(&row->n, n);
+		shape_format(&row->l, l);
+		bool pass = strcmp(row->verdict, "pass") == 0;
+		strbuf_printf(&page, "<tr class=\"%s\"><td>", pass ? "pass" : "failed");
+		html_escaped(&page, row->case_name);
+		strbuf_puts(&page, "</td><td>");
+		html_escaped(&page, row->target);
+		strbuf_printf(&page, "</td><td>%s</td><td>%s</td><td class=\"v\">", n, l);
+		html_escaped(&page, row->verdict);
+		if (pass) {
+			double gbs = gbs_of(row);
+			strbuf_printf(&page,
+				      "</td><td>%.4f</td><td>%.4f</td><td>%.1f %%</td><td>%.2f</td>"
+				      "<td>%s%.2f</td></tr>\n",
+				      row->median_ms, row->min_ms, 100 * row->spread, gbs,
+				      row->copy_gbs > 0 ? "" : "unknown ",
+				      row->copy_gbs > 0 ? gbs / row->copy_gbs : 0);
+		} else {
+			strbuf_puts(&page, "</td><td colspan=\"5\">");
+			html_escaped(&page, row->why ? row->why : "");
+			strbuf_puts(&page, "</td></tr>\n");
+		}
+	}
+	strbuf_puts(&page, "</tbody></table></section>\n");
+	html_page_end(&page);
+	int status = html_write_page(dir, "index.html", page.data);
+	strbuf_free(&page);
+	free(title);
+	return status;
+}
+
 int bench_run(const struct bench_request *rq, struct test_case **cases, size_t ncases, FILE *out)
 {
 	if (rq->plot_path && system("gnuplot --version >/dev/null 2>&1") != 0) {
@@ -421,6 +492,11 @@ int bench_run(const struct bench_request *rq, struct test_case **cases, size_t n
 	if (rq->plot_path && st.nrows > 0 && !interrupt_signal() &&
 	    bench_plot(st.rows, st.nrows, rq->plot_path) < 0) {
 		fprintf(stderr, "clharness: gnuplot could not draw %s\n", rq->plot_path);
+		status = 2;
+	}
+	if (rq->html_dir && bench_html(st.rows, st.nrows, rq->html_dir) < 0) {
+		fprintf(stderr, "clharness: cannot write the HTML report in '%s': %s\n",
+			rq->html_dir, strerror(errno));
 		status = 2;
 	}
 out:

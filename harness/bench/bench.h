@@ -24,6 +24,7 @@ struct bench_request {
 	unsigned timeout_s;
 	enum bench_format format;
 	const char *plot_path; /* --plot: an SVG of throughput against size, by gnuplot */
+	const char *html_dir;  /* --html: the rows and the plot as one page, DIR/index.html */
 	const char *copy_case; /* the copy kernel's case, the bandwidth yardstick */
 };
 

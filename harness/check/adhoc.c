@@ -993,8 +993,8 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 	struct strbuf text = { 0 };
 	finding_list_sort(&st.merged);
 	/* The runs' findings, folded, with the input sets that showed them. */
-	for (size_t i = 0; rp->sarif && i < st.merged.count; i++)
-		sarif_add_finding(rp->sarif, &st.merged.items[i], rq->kernel_path, NULL);
+	for (size_t i = 0; rp->findlog && i < st.merged.count; i++)
+		findlog_add_finding(rp->findlog, &st.merged.items[i], rq->kernel_path, NULL);
 	if (rp->format == REPORT_TEXT)
 		for (size_t i = 0; i < st.merged.count; i++)
 			report_finding(&text, &st.merged.items[i], rq->kernel_path, NULL,
@@ -1044,14 +1044,14 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 	if (status != 0 && !st.failed) {
 		const char *why = status == EXIT_SKIP ? "every run was a skip" : "no run ran to its end";
 		strbuf_printf(&summary, "check: nothing was checked: %s\n", why);
-		if (rp->sarif)
-			sarif_incomplete(rp->sarif, why);
+		if (rp->findlog)
+			findlog_incomplete(rp->findlog, why);
 	}
-	if (rp->sarif && st.tally.cut_short) {
+	if (rp->findlog && st.tally.cut_short) {
 		char *why = xasprintf("%zu run%s cut short, the simulator having stopped "
 				      "reporting: what it would have reported later is unknown",
 				      st.tally.cut_short, st.tally.cut_short == 1 ? "" : "s");
-		sarif_incomplete(rp->sarif, why);
+		findlog_incomplete(rp->findlog, why);
 		free(why);
 	}
 	fputs(summary.data, rp->format == REPORT_TEXT ? rp->out : stderr);

@@ -868,17 +868,17 @@ static size_t report_hunt(const struct hunt_target *t, struct hunt_state *st, un
 		warnings += st->found[i].finding.severity == DIAG_WARNING;
 		plain += st->found[i].trial == 0;
 	}
-	for (size_t i = 0; rp->sarif && i < st->nfound; i++) {
+	for (size_t i = 0; rp->findlog && i < st->nfound; i++) {
 		char trial[200];
 		hunt_trial_text(&st->trials[st->found[i].trial], t->case_path != NULL, trial,
 				sizeof trial);
-		sarif_add_finding(rp->sarif, &st->found[i].finding, t->label, trial);
+		findlog_add_finding(rp->findlog, &st->found[i].finding, t->label, trial);
 	}
-	if (rp->sarif && st->tally.cut_short)
-		sarif_incomplete(rp->sarif, "Oclgrind stopped reporting part-way through a trial, "
+	if (rp->findlog && st->tally.cut_short)
+		findlog_incomplete(rp->findlog, "Oclgrind stopped reporting part-way through a trial, "
 					    "so what came after in it was never checked");
-	if (rp->sarif && run_tally_status(&st->tally) != 0)
-		sarif_incomplete(rp->sarif, run_tally_status(&st->tally) == EXIT_SKIP
+	if (rp->findlog && run_tally_status(&st->tally) != 0)
+		findlog_incomplete(rp->findlog, run_tally_status(&st->tally) == EXIT_SKIP
 						    ? "every trial was a skip"
 						    : "no trial ran to its end");
 	if (rp->format == REPORT_JSON) {

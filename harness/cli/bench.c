@@ -1,6 +1,7 @@
 /* bench.c - clharness bench: each case timed on every real device over a sweep of sizes. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -10,6 +11,7 @@
 #include "bench/bench.h"
 #include "cli/commands.h"
 #include "cli/shared.h"
+#include "results/html.h"
 
 enum { OPT_MAX_SIZE = CLI_OWN, OPT_ROUNDS, OPT_CSV, OPT_PLOT, OPT_RESULTS, OPT_PLOTS };
 
@@ -25,6 +27,8 @@ static const struct cli_option bench_opts[] = {
 	{ OPT_CSV, "csv", NULL, "rows as CSV instead of a table" },
 	CLI_OPT_JSON("rows as JSON Lines instead of a table"),
 	{ OPT_PLOT, "plot", "FILE", "draw GB/s against size as SVG with gnuplot" },
+	{ CLI_HTML, "html", "DIR",
+	  "also write the rows and the plot as one self-contained page, DIR/index.html" },
 	CLI_OPT_TIMEOUT("a size's wall-clock limit (default 600)"),
 	{ OPT_RESULTS, "results", "FILE",
 	  "write the bench page (Markdown, to standard output) from the rows of --csv runs "
@@ -132,6 +136,17 @@ static int bench_main(int argc, char **argv)
 	rq.locals = shared.locals;
 	rq.nlocals = shared.nlocals;
 	rq.timeout_s = shared.timeout_s;
+	rq.html_dir = shared.html_dir;
+	if (f.nresults > 0 && rq.html_dir) {
+		cli_usage_error("bench --html is the page of a measuring run; --results writes "
+				"its page as Markdown");
+		goto out;
+	}
+	if (rq.html_dir && html_prepare(rq.html_dir) < 0) {
+		cli_usage_error("cannot write the HTML report in '%s': %s", rq.html_dir,
+				strerror(errno));
+		goto out;
+	}
 	if (f.nresults > 0) {
 		/* The page from stored results: nothing is measured. */
 		if (p.next != argc) {

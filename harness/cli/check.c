@@ -24,6 +24,7 @@ static const struct cli_option check_opts[] = {
 	CLI_OPT_SUPPRESSIONS("findings meant to be there, as for run"),
 	CLI_OPT_JSON("print JSON Lines, one object per result"),
 	CLI_OPT_SARIF,
+	CLI_OPT_HTML,
 	CLI_OPT_TIMEOUT("kill a run with no result after S seconds (default 60)"),
 	CLI_OPT_COLOR,
 	{ 0 },
@@ -102,18 +103,18 @@ static int check_main(int argc, char **argv)
 	}
 	if (cli_kernel_form_complete(&shared, argv[p.next], "check") < 0)
 		goto out;
-	struct sarif_log *sarif = cli_sarif_open(&shared, "check", &status);
-	if (shared.sarif_path && sarif == NULL)
+	struct findlog *findings = cli_findlog_open(&shared, "check", &status);
+	if ((shared.sarif_path || shared.html_dir) && findings == NULL)
 		goto out;
 	struct reporter reporter;
 	report_init(&reporter, shared.json ? REPORT_JSON : REPORT_TEXT, stdout,
 		    cli_colour_wanted(&shared));
-	report_set_sarif(&reporter, sarif);
+	report_set_findlog(&reporter, findings);
 	interrupt_install();
 	status = adhoc_run(&shared.kernel, &reporter);
 	if (interrupt_signal())
 		status = cli_stopped_status();
-	status = cli_sarif_close(sarif, &shared, status);
+	status = cli_findlog_close(findings, &shared, status);
 out:
 	for (size_t i = 0; i < nexpects; i++)
 		free(expects[i]);

@@ -43,6 +43,7 @@ static const struct cli_option grade_opts[] = {
 	CLI_OPT_JUNIT("also write a JUnit XML report: a test case a check, failed unless it "
 		      "earned all its points"),
 	CLI_OPT_SARIF,
+	CLI_OPT_HTML,
 	{ OPT_MIN_SCORE, "min-score", "P", "exit 1 unless every student scored at least P points" },
 	{ 0 },
 };
@@ -193,6 +194,7 @@ static int grade_class(int argc, char **argv, int first, const struct grade_flag
 	struct class_outputs outputs = f->outputs;
 	outputs.junit_path = shared->junit_path;
 	outputs.sarif_path = shared->sarif_path;
+	outputs.html_dir = shared->html_dir;
 	struct diag_list diags = { 0 };
 	struct assignment *a = assignment_load(argv[first], &diags);
 	struct submission *subs = NULL;
@@ -230,7 +232,8 @@ static int grade_class(int argc, char **argv, int first, const struct grade_flag
 	}
 	if (cli_make_out_dir(out_dir, "report") < 0 ||
 	    (outputs.gradescope_dir &&
-	     cli_make_out_dir(outputs.gradescope_dir, "Gradescope") < 0)) {
+	     cli_make_out_dir(outputs.gradescope_dir, "Gradescope") < 0) ||
+	    (outputs.html_dir && cli_make_out_dir(outputs.html_dir, "HTML report") < 0)) {
 		status = EXIT_USAGE;
 		goto out;
 	}

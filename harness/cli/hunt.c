@@ -30,6 +30,7 @@ static const struct cli_option hunt_opts[] = {
 	CLI_OPT_JSON("JSON Lines: an object a finding, with its first and smallest trials, then "
 		     "one with the sweep's counts, a target each"),
 	CLI_OPT_SARIF,
+	CLI_OPT_HTML,
 	CLI_OPT_COLOR,
 	{ 0 },
 };
@@ -108,18 +109,18 @@ static int hunt_main(int argc, char **argv)
 		rq.ncases = paths.count;
 	}
 	rq.progress = isatty(STDERR_FILENO);
-	struct sarif_log *sarif = cli_sarif_open(&shared, "hunt", &status);
-	if (shared.sarif_path && sarif == NULL)
+	struct findlog *findings = cli_findlog_open(&shared, "hunt", &status);
+	if ((shared.sarif_path || shared.html_dir) && findings == NULL)
 		goto out;
 	struct reporter reporter;
 	report_init(&reporter, shared.json ? REPORT_JSON : REPORT_TEXT, stdout,
 		    cli_colour_wanted(&shared));
-	report_set_sarif(&reporter, sarif);
+	report_set_findlog(&reporter, findings);
 	interrupt_install();
 	status = hunt_run(&rq, &reporter);
 	if (interrupt_signal())
 		status = cli_stopped_status();
-	status = cli_sarif_close(sarif, &shared, status);
+	status = cli_findlog_close(findings, &shared, status);
 out:
 	walk_free(&paths);
 	cli_shared_free(&shared);

@@ -29,6 +29,7 @@ static const struct cli_option run_opts[] = {
 	CLI_OPT_JSON("print JSON Lines, one object per result"),
 	CLI_OPT_JUNIT("also write a JUnit XML report to FILE"),
 	CLI_OPT_SARIF,
+	CLI_OPT_HTML,
 	CLI_OPT_TIMEOUT("kill a run with no result after S seconds (default 60)"),
 	{ OPT_REPEAT, "repeat", "R",
 	  "launch each run R times and report the mean kernel time; the output of the last "
@@ -148,7 +149,7 @@ static int run_main(int argc, char **argv)
 	struct reporter reporter;
 	report_init(&reporter, format, stdout, cli_colour_wanted(&shared));
 	FILE *junit = NULL;
-	struct sarif_log *sarif = NULL;
+	struct findlog *findings = NULL;
 	struct test_case **cases = NULL;
 	size_t ncases = 0;
 	struct selection sel = { 0 };
@@ -170,10 +171,10 @@ static int run_main(int argc, char **argv)
 		}
 		report_set_junit(&reporter, junit);
 	}
-	sarif = cli_sarif_open(&shared, "run", &status);
+	findings = cli_findlog_open(&shared, "run", &status);
 	if (status != 0)
 		goto out;
-	report_set_sarif(&reporter, sarif);
+	report_set_findlog(&reporter, findings);
 	uint64_t start = clock_now_ns();
 
 	/* Load every case first: a broken one is reported and the others still run. */
@@ -247,7 +248,7 @@ out:
 	golden_book_close(&book);
 	if (junit)
 		fclose(junit);
-	status = cli_sarif_close(sarif, &shared, status);
+	status = cli_findlog_close(findings, &shared, status);
 	for (size_t i = 0; i < ncases; i++)
 		case_free(cases[i]);
 	free(cases);

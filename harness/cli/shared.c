@@ -13,6 +13,8 @@
 #include "base/interrupt.h"
 #include "base/util.h"
 #include "exec/select.h"
+#include "results/html.h"
+#include "results/sarif.h"
 
 /* Adds each comma-separated pattern of `value` to the list. */
 static void add_patterns(struct cli_shared *s, char *value)
@@ -182,6 +184,9 @@ int cli_shared_take(struct cli_shared *s, int id, char *value)
 		return 1;
 	case CLI_SARIF:
 		s->sarif_path = value;
+		return 1;
+	case CLI_HTML:
+		s->html_dir = value;
 		return 1;
 	default:
 		return take_kernel_form(s, id, value);
@@ -376,31 +381,43 @@ int cli_grading_targets(const struct assignment *a, const char *device_pattern, 
 	return status;
 }
 
-struct sarif_log *cli_sarif_open(const struct cli_shared *s, const char *command, int *status)
+struct findlog *cli_findlog_open(const struct cli_shared *s, const char *command, int *status)
 {
-	if (s->sarif_path == NULL)
+	if (s->sarif_path == NULL && s->html_dir == NULL)
 		return NULL;
 	/* Said now, not after an hour of runs. */
-	FILE *f = fopen(s->sarif_path, "w");
-	if (f == NULL || fclose(f) != 0) {
-		*status = cli_usage_error("cannot write the SARIF log '%s': %s", s->sarif_path,
+	if (s->sarif_path) {
+		FILE *f = fopen(s->sarif_path, "w");
+		if (f == NULL || fclose(f) != 0) {
+			*status = cli_usage_error("cannot write the SARIF log '%s': %s",
+						  s->sarif_path, strerror(errno));
+			return NULL;
+		}
+	}
+	if (s->html_dir && html_prepare(s->html_dir) < 0) {
+		*status = cli_usage_error("cannot write the HTML report in '%s': %s", s->html_dir,
 					  strerror(errno));
 		return NULL;
 	}
-	return sarif_new(command, NULL);
+	return findlog_new(command, NULL);
 }
 
-int cli_sarif_close(struct sarif_log *log, const struct cli_shared *s, int status)
+int cli_findlog_close(struct findlog *log, const struct cli_shared *s, int status)
 {
 	if (log == NULL)
 		return status;
 	if (status != 0 && status != EXIT_MISMATCH)
-		sarif_incomplete(log, "the command stopped before every run was made");
-	if (sarif_write(log, s->sarif_path) < 0) {
+		findlog_incomplete(log, "the command stopped before every run was made");
+	if (s->sarif_path && sarif_write(log, s->sarif_path) < 0) {
 		fprintf(stderr, "clharness: cannot write the SARIF log '%s': %s\n", s->sarif_path,
 			strerror(errno));
 		status = EXIT_USAGE;
 	}
-	sarif_free(log);
+	if (s->html_dir && html_write(log, s->html_dir) < 0) {
+		fprintf(stderr, "clharness: cannot write the HTML report in '%s': %s\n",
+			s->html_dir, strerror(errno));
+		status = EXIT_USAGE;
+	}
+	findlog_free(log);
 	return status;
 }

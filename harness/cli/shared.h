@@ -31,6 +31,7 @@ enum cli_shared_id {
 	CLI_SHARD,
 	CLI_JUNIT,
 	CLI_SARIF,
+	CLI_HTML,
 	/* The kernel form of check and hunt: one kernel named without a case file. */
 	CLI_KERNEL,
 	CLI_GLOBAL,
@@ -55,6 +56,10 @@ enum cli_shared_id {
 	{ CLI_SARIF, "sarif", "FILE", \
 	  "also write the findings as SARIF 2.1.0 to FILE, for code review and code " \
 	  "scanning; paths relative to the working directory" }
+#define CLI_OPT_HTML \
+	{ CLI_HTML, "html", "DIR", \
+	  "also write a report as one self-contained page, DIR/index.html: the summary, " \
+	  "each finding with its lines side by side, the work-items and the fix" }
 #define CLI_OPT_SUPPRESSIONS(help) { CLI_SUPPRESSIONS, "suppressions", "FILE", help }
 #define CLI_OPT_COLOR \
 	{ CLI_COLOR, "color", "WHEN", \
@@ -97,6 +102,7 @@ struct cli_shared {
 	struct shard shard;
 	const char *junit_path;
 	const char *sarif_path; /* --sarif */
+	const char *html_dir;	/* --html */
 	struct adhoc_request kernel; /* the kernel form's */
 	struct strbuf options;	     /* its build options, as -D, -I and the rest gave them */
 };
@@ -115,12 +121,13 @@ int cli_next_own(struct cli_parser *p, struct cli_shared *s, char **value);
 int cli_shared_take(struct cli_shared *s, int id, char *value);
 void cli_shared_free(struct cli_shared *s);
 
-/* --sarif's log, after making sure its file can be written (NULL without --sarif, or after
- * saying why it cannot be written, with *status set to EXIT_USAGE). */
-struct sarif_log *cli_sarif_open(const struct cli_shared *s, const char *command, int *status);
-/* Writes the log to --sarif's file and frees it: `status`, or EXIT_USAGE when the file
- * cannot be written. */
-int cli_sarif_close(struct sarif_log *log, const struct cli_shared *s, int status);
+/* The log --sarif and --html are written from, after making sure their files can be
+ * written (NULL without either, or after saying why one cannot be, with *status set to
+ * EXIT_USAGE). */
+struct findlog *cli_findlog_open(const struct cli_shared *s, const char *command, int *status);
+/* Writes the log to --sarif's file and --html's page and frees it: `status`, or
+ * EXIT_USAGE when one cannot be written. */
+int cli_findlog_close(struct findlog *log, const struct cli_shared *s, int status);
 /* Whether the text report is coloured: always, or auto on a terminal. */
 bool cli_colour_wanted(const struct cli_shared *s);
 

@@ -385,7 +385,7 @@ void finding_list_free(struct finding_list *list)
 	*list = (struct finding_list){ 0 };
 }
 
-static const char *access_word(char access)
+const char *finding_access_word(char access)
 {
 	switch (access) {
 	case 'w':
@@ -435,12 +435,12 @@ void finding_headline(struct strbuf *out, const struct finding *f)
 		memory(out, f);
 		if (f->other.line > 0)
 			strbuf_printf(out, ": this %s conflicts with a%s %s at line %d",
-				      access_word(f->at.access),
-				      strchr("aeiou", access_word(f->other.access)[0]) ? "n" : "",
-				      access_word(f->other.access), f->other.line);
+				      finding_access_word(f->at.access),
+				      strchr("aeiou", finding_access_word(f->other.access)[0]) ? "n" : "",
+				      finding_access_word(f->other.access), f->other.line);
 		else
 			strbuf_printf(out, ": this %s conflicts with a work-group operation",
-				      access_word(f->at.access));
+				      finding_access_word(f->at.access));
 		break;
 	case FINDING_DIVERGENCE:
 		if (strcmp(f->what, "fence flags") == 0)
@@ -549,11 +549,11 @@ void finding_note(struct strbuf *out, const struct finding *f)
 	if (f->kind == FINDING_RACE && f->nexample == 2) {
 		/* The note stands at the other access: name its item first. */
 		strbuf_printf(out, "the conflicting %s: e.g. work-item ",
-			      access_word(f->other.access));
+			      finding_access_word(f->other.access));
 		finding_entity(out, &f->example[1]);
 		strbuf_printf(out, " made it while ");
 		finding_entity(out, &f->example[0]);
-		strbuf_printf(out, " made the %s at line %d:%d", access_word(f->at.access),
+		strbuf_printf(out, " made the %s at line %d:%d", finding_access_word(f->at.access),
 			      f->at.line, f->at.col);
 		return;
 	}

@@ -101,5 +101,7 @@ void finding_note(struct strbuf *out, const struct finding *f);
 void finding_normal(struct strbuf *out, const struct finding *f);
 /* One entity as reports print it: "global (1,0,0) local (1,0,0) group (0,0,0)". */
 void finding_entity(struct strbuf *out, const struct oglog_entity *e);
+/* A site's access as a word: "write", "read", "atomic access", "async copy", "access". */
+const char *finding_access_word(char access);
 
 #endif

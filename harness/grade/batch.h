@@ -37,7 +37,4 @@ struct batch_options {
 size_t batch_grade(const struct batch_options *bo, const struct submission *subs, size_t n,
 		   struct student_grade *grades);
 
-/* Writes `text` to dir/name, replacing it. Returns -1 with errno set on failure. */
-int write_text_file(const char *dir, const char *name, const char *text);
-
 #endif

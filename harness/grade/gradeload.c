@@ -12,7 +12,7 @@
 #include "base/util.h"
 #include "case/yamltext.h"
 #include "results/result.h"
-#include "results/sarif.h"
+#include "results/findlog.h"
 
 static void read_diags(struct fy_node *seq, struct diag_list *list)
 {
@@ -30,7 +30,7 @@ static void read_diags(struct fy_node *seq, struct diag_list *list)
 		diag_add(list, sev, file ? file : "", (int)json_number(d, "line", 0),
 			 (int)json_number(d, "col", 0), "%s", message ? message : "");
 		char *code = json_text(d, "code");
-		diag_set_code(list, code ? sarif_rule_id(code) : NULL);
+		diag_set_code(list, code ? findlog_rule_id(code) : NULL);
 		free(code);
 		free(file);
 		free(severity);

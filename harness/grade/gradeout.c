@@ -16,6 +16,7 @@
 #include "grade/gradeload.h"
 #include "grade/gradereport.h"
 #include "results/report.h"
+#include "results/html.h"
 #include "results/sarif.h"
 
 /* Writes `text` to dir/name; on failure says so in diags and returns 1. */
@@ -28,29 +29,43 @@ static size_t write_or_say(const char *dir, const char *name, const char *text,
 	return 1;
 }
 
-/* The class's errors and warnings as SARIF, each seen in "student: check"; a hidden
- * check's stay out, as they do of every report a student reads. */
-static struct sarif_log *grade_sarif(const struct assignment *a,
+/* The class's errors and warnings for the SARIF log. */
+static struct findlog *class_findlog(const struct assignment *a,
 				     const struct student_grade *grades, size_t n)
 {
-	struct sarif_log *log = sarif_new("grade", NULL);
-	for (size_t i = 0; i < n; i++) {
-		const struct student_grade *g = &grades[i];
-		if (g->blocker) {
-			char *seen = xasprintf("%s: every check", g->student);
-			sarif_add_diags(log, &g->blocker_diags, verdict_name(g->blocker_verdict), seen);
-			free(seen);
-			continue;
-		}
-		for (size_t c = 0; c < a->nchecks && c < g->nchecks; c++) {
-			if (a->checks[c].hidden)
-				continue;
-			char *seen = xasprintf("%s: %s", g->student, a->checks[c].name);
-			sarif_add_diags(log, &g->checks[c].diags, "wrong-output", seen);
-			free(seen);
-		}
-	}
+	struct findlog *log = findlog_new("grade", NULL);
+	for (size_t i = 0; i < n; i++)
+		grade_student_findings(log, a, &grades[i]);
 	return log;
+}
+
+/* A page a student and one for the class (left to the merge in a shard). */
+static size_t write_html(const struct class_outputs *o, const struct assignment *a,
+			 const struct student_grade *grades, size_t n, struct diag_list *diags)
+{
+	size_t unwritten = 0;
+	struct strbuf page = { 0 };
+	for (size_t i = 0; i < n; i++) {
+		grade_report_html(&page, a, &grades[i]);
+		char *name = xasprintf("%s.html", grades[i].student);
+		if (html_write_page(o->html_dir, name, page.data) < 0) {
+			diag_add(diags, DIAG_ERROR, o->html_dir, 0, 0, "cannot write %s there: %s",
+				 name, strerror(errno));
+			unwritten++;
+		}
+		free(name);
+		strbuf_free(&page);
+	}
+	if (!o->no_table) {
+		grade_table_html(&page, a, grades, n);
+		if (html_write_page(o->html_dir, "index.html", page.data) < 0) {
+			diag_add(diags, DIAG_ERROR, o->html_dir, 0, 0,
+				 "cannot write index.html there: %s", strerror(errno));
+			unwritten++;
+		}
+		strbuf_free(&page);
+	}
+	return unwritten;
 }
 
 size_t class_outputs_write(const struct class_outputs *o, const struct assignment *a,
@@ -79,14 +94,16 @@ size_t class_outputs_write(const struct class_outputs *o, const struct assignmen
 		strbuf_free(&xml);
 	}
 	if (o->sarif_path) {
-		struct sarif_log *log = grade_sarif(a, grades, n);
+		struct findlog *log = class_findlog(a, grades, n);
 		if (sarif_write(log, o->sarif_path) < 0) {
 			diag_add(diags, DIAG_ERROR, o->sarif_path, 0, 0,
 				 "cannot write the SARIF log: %s", strerror(errno));
 			unwritten++;
 		}
-		sarif_free(log);
+		findlog_free(log);
 	}
+	if (o->html_dir)
+		unwritten += write_html(o, a, grades, n, diags);
 	if (o->gradescope_dir && n == 1) {
 		struct strbuf json = { 0 };
 		grade_report_gradescope(&json, a, &grades[0], o->seconds);

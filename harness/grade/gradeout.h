@@ -19,6 +19,7 @@ struct class_outputs {
 	bool no_table;		    /* leave them out (a shard's: the merge writes them) */
 	const char *junit_path;	    /* a JUnit report; NULL: none */
 	const char *sarif_path;	    /* a SARIF log of the class's findings; NULL: none */
+	const char *html_dir;	    /* a page a student and the class's; NULL: none */
 	const char *gradescope_dir; /* results.json of the one student; NULL: none */
 	double seconds;		    /* how long grading took, for Gradescope */
 };

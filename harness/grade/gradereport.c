@@ -2,9 +2,11 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "grade/gradereport.h"
+#include "results/html.h"
 #include "results/report.h"
 
 /* Points as reports print them: no decimals for whole points. */
@@ -361,4 +363,128 @@ void grade_report_junit(struct strbuf *out, const struct assignment *a,
 	}
 	strbuf_puts(out, "</testsuites>\n");
 	strbuf_free(&text);
+}
+
+void grade_student_findings(struct findlog *log, const struct assignment *a,
+			    const struct student_grade *g)
+{
+	if (g->blocker) {
+		char *seen = xasprintf("%s: every check", g->student);
+		if (g->blocker_diags.count > 0) {
+			findlog_add_diags(log, &g->blocker_diags, verdict_name(g->blocker_verdict),
+					  seen);
+		} else {
+			struct diag_list one = { 0 };
+			diag_add(&one, DIAG_ERROR, g->submission ? g->submission : "", 0, 0, "%s",
+				 g->blocker);
+			findlog_add_diags(log, &one, verdict_name(g->blocker_verdict), seen);
+			diag_list_free(&one);
+		}
+		free(seen);
+		return;
+	}
+	for (size_t c = 0; c < a->nchecks && c < g->nchecks; c++) {
+		if (a->checks[c].hidden)
+			continue;
+		char *seen = xasprintf("%s: %s", g->student, a->checks[c].name);
+		findlog_add_diags(log, &g->checks[c].diags, "wrong-output", seen);
+		free(seen);
+	}
+}
+
+void grade_report_html(struct strbuf *out, const struct assignment *a,
+		       const struct student_grade *g)
+{
+	struct strbuf total = { 0 }, max = { 0 };
+	points_text(&total, g->total);
+	points_text(&max, a->max_points);
+	char *title = xasprintf("%s: %s, %s of %s", a->name, g->student, total.data, max.data);
+	char *heading = xasprintf("%s: %s", a->name, g->student);
+	html_page_begin(out, title, heading, NULL);
+	strbuf_printf(out, "<section id=\"score\"><h2>%s of %s points</h2>", total.data,
+		      max.data);
+	if (g->submission) {
+		strbuf_puts(out, "<p class=\"meta\">graded: <code>");
+		html_escaped(out, g->submission);
+		strbuf_puts(out, "</code></p>");
+	}
+	strbuf_puts(out, "<table><thead><tr><th>check</th><th>points</th><th>what it found</th>"
+			 "</tr></thead><tbody>\n");
+	for (size_t i = 0; i < a->nchecks && i < g->nchecks; i++) {
+		const struct grade_check *c = &a->checks[i];
+		const struct check_grade *cg = &g->checks[i];
+		bool full = cg->points >= c->points;
+		strbuf_printf(out, "<tr class=\"%s\"><td>", full ? "pass" : "failed");
+		html_escaped(out, c->name);
+		if (c->about) {
+			strbuf_puts(out, "<br><span class=\"meta\">");
+			html_escaped(out, c->about);
+			strbuf_puts(out, "</span>");
+		}
+		strbuf_puts(out, "</td><td class=\"v\">");
+		points_text(out, cg->points);
+		strbuf_puts(out, " of ");
+		points_text(out, c->points);
+		strbuf_puts(out, "</td><td>");
+		html_escaped(out, g->blocker ? "not run: the submission could not be graded"
+					     : check_outcome(c, cg));
+		strbuf_puts(out, "</td></tr>\n");
+	}
+	strbuf_puts(out, "</tbody></table></section>\n");
+	struct findlog *log = findlog_new("grade", NULL);
+	grade_student_findings(log, a, g);
+	html_findings(out, log);
+	findlog_free(log);
+	if (g->blocker_log) {
+		strbuf_puts(out, "<section id=\"build-log\"><h2>The build log</h2><pre class=\"src\">");
+		html_escaped(out, g->blocker_log);
+		strbuf_puts(out, "</pre></section>\n");
+	}
+	html_page_end(out);
+	free(title);
+	free(heading);
+	strbuf_free(&total);
+	strbuf_free(&max);
+}
+
+void grade_table_html(struct strbuf *out, const struct assignment *a,
+		      const struct student_grade *grades, size_t n)
+{
+	char *title = xasprintf("%s: %zu student%s graded", a->name, n, n == 1 ? "" : "s");
+	html_page_begin(out, title, title, NULL);
+	strbuf_puts(out, "<section id=\"class\"><table><thead><tr><th>student</th>");
+	for (size_t i = 0; i < a->nchecks; i++) {
+		strbuf_puts(out, "<th>");
+		html_escaped(out, a->checks[i].name);
+		strbuf_puts(out, " (");
+		points_text(out, a->checks[i].points);
+		strbuf_puts(out, a->checks[i].hidden ? ", hidden)</th>" : ")</th>");
+	}
+	strbuf_puts(out, "<th>total (");
+	points_text(out, a->max_points);
+	strbuf_puts(out, ")</th><th>note</th></tr></thead><tbody>\n");
+	for (size_t s = 0; s < n; s++) {
+		const struct student_grade *g = &grades[s];
+		strbuf_puts(out, "<tr><td><a href=\"");
+		html_escaped(out, g->student);
+		strbuf_puts(out, ".html\">");
+		html_escaped(out, g->student);
+		strbuf_puts(out, "</a></td>");
+		for (size_t i = 0; i < a->nchecks && i < g->nchecks; i++) {
+			strbuf_puts(out, "<td>");
+			points_text(out, g->checks[i].points);
+			strbuf_puts(out, "</td>");
+		}
+		strbuf_puts(out, "<td><b>");
+		points_text(out, g->total);
+		strbuf_puts(out, "</b></td><td>");
+		struct strbuf note = { 0 };
+		row_note(&note, g);
+		html_escaped(out, note.data ? note.data : "");
+		strbuf_free(&note);
+		strbuf_puts(out, "</td></tr>\n");
+	}
+	strbuf_puts(out, "</tbody></table></section>\n");
+	html_page_end(out);
+	free(title);
 }

@@ -10,6 +10,7 @@
 #include "base/util.h"
 #include "grade/assignment.h"
 #include "grade/grade.h"
+#include "results/findlog.h"
 
 /* The verdicts a class table notes beside a student's points, in the order its note names
  * them: runs that hung, crashed or were cut short, which an instructor will want to look
@@ -41,5 +42,19 @@ void grade_table_csv(struct strbuf *out, const struct assignment *a,
 		     const struct student_grade *grades, size_t n);
 void grade_table_markdown(struct strbuf *out, const struct assignment *a,
 			  const struct student_grade *grades, size_t n);
+
+/* The student's report as one self-contained page a student can open: the points a
+ * check, then each visible check's findings with the submission's lines shown (html.h);
+ * a hidden check says only pass or fail. */
+void grade_report_html(struct strbuf *out, const struct assignment *a,
+		       const struct student_grade *g);
+/* The class as a page: a row a student, linked to the student's page (STUDENT.html). */
+void grade_table_html(struct strbuf *out, const struct assignment *a,
+		      const struct student_grade *grades, size_t n);
+/* The student's errors and warnings into `log`: each visible check's diagnostics, seen in
+ * "student: check", or what blocked every check; a hidden check's stay out, as they do of
+ * every report a student reads. */
+void grade_student_findings(struct findlog *log, const struct assignment *a,
+			    const struct student_grade *g);
 
 #endif

@@ -551,8 +551,8 @@ void report_result(struct reporter *rp, const struct result *r)
 
 	if (rp->junit)
 		junit_result(rp, r);
-	if (rp->sarif)
-		sarif_add_result(rp->sarif, r);
+	if (rp->findlog)
+		findlog_add_result(rp->findlog, r);
 	switch (rp->format) {
 	case REPORT_TEXT:
 		text_result(rp, r);
@@ -572,8 +572,8 @@ void report_broken_case(struct reporter *rp, const char *path, const struct diag
 	rp->broken_cases++;
 	struct strbuf text = { 0 };
 	diag_list_render(&text, diags, rp->colour);
-	for (size_t i = 0; rp->sarif && i < diags->count; i++)
-		sarif_add_diag(rp->sarif, &diags->items[i], "case-error");
+	for (size_t i = 0; rp->findlog && i < diags->count; i++)
+		findlog_add_diag(rp->findlog, &diags->items[i], "case-error");
 	if (rp->junit) {
 		rp->junit_errors++;
 		strbuf_puts(&rp->junit_cases, "  <testcase classname=\"");
@@ -613,8 +613,8 @@ void report_broken_case(struct reporter *rp, const char *path, const struct diag
 
 void report_skip_all(struct reporter *rp, const char *reason)
 {
-	if (rp->sarif)
-		sarif_incomplete(rp->sarif, reason);
+	if (rp->findlog)
+		findlog_incomplete(rp->findlog, reason);
 	if (rp->junit) {
 		rp->junit_skipped++;
 		strbuf_puts(&rp->junit_cases,
@@ -645,13 +645,13 @@ static void junit_finish(struct reporter *rp, uint64_t wall_ns)
 	strbuf_free(&rp->junit_cases);
 }
 
-void report_set_sarif(struct reporter *rp, struct sarif_log *log)
+void report_set_findlog(struct reporter *rp, struct findlog *log)
 {
-	rp->sarif = log;
+	rp->findlog = log;
 }
 
 /* An empty or partial log must not read as a clean one. */
-static void sarif_finish(struct reporter *rp)
+static void findlog_finish(struct reporter *rp)
 {
 	char *why = NULL;
 	if (rp->results == rp->skipped)
@@ -665,7 +665,7 @@ static void sarif_finish(struct reporter *rp)
 		why = xasprintf("%zu case file%s did not load, and did not run", rp->broken_cases,
 				rp->broken_cases == 1 ? "" : "s");
 	if (why)
-		sarif_incomplete(rp->sarif, why);
+		findlog_incomplete(rp->findlog, why);
 	free(why);
 }
 
@@ -673,8 +673,8 @@ void report_finish(struct reporter *rp, size_t ntargets, uint64_t wall_ns, bool 
 {
 	if (rp->junit)
 		junit_finish(rp, wall_ns);
-	if (rp->sarif)
-		sarif_finish(rp);
+	if (rp->findlog)
+		findlog_finish(rp);
 	/* TAP and JSON keep stdout for the protocol: the summary goes to comments or stderr. */
 	FILE *out = rp->format == REPORT_TEXT ? rp->out : stderr;
 	const char *lead = rp->format == REPORT_TAP ? "# " : "";

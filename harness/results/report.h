@@ -9,7 +9,7 @@
 
 #include "base/diag.h"
 #include "results/result.h"
-#include "results/sarif.h"
+#include "results/findlog.h"
 
 enum report_format { REPORT_TEXT, REPORT_TAP, REPORT_JSON };
 
@@ -29,7 +29,7 @@ struct reporter {
 	uint64_t kernel_ns, run_ns, reference_ns, compare_ns;
 	size_t builds, generated, references;
 	FILE *junit; /* also write JUnit XML here, when set */
-	struct sarif_log *sarif; /* also gather a SARIF log here, when set */
+	struct findlog *findlog; /* also gather the findings here (--sarif, --html), when set */
 	struct strbuf junit_cases;
 	size_t junit_failures, junit_errors, junit_skipped;
 };
@@ -46,9 +46,9 @@ void report_finish(struct reporter *rp, size_t ntargets, uint64_t wall_ns, bool 
  * since the root element carries the counts). The caller closes the file. */
 void report_set_junit(struct reporter *rp, FILE *junit);
 
-/* Also gathers every result, broken case and skip into `log` (sarif.h); the caller writes
+/* Also gathers every result, broken case and skip into `log` (findlog.h); the caller writes
  * and frees it. */
-void report_set_sarif(struct reporter *rp, struct sarif_log *log);
+void report_set_findlog(struct reporter *rp, struct findlog *log);
 
 /* Whether every result so far was what its case expects. */
 bool report_all_expected(const struct reporter *rp);
