@@ -396,11 +396,11 @@ static int bench_html(const struct bench_row *rows, size_t nrows, const char *di
 		shape_format(&row->l, l);
 		bool pass = strcmp(row->verdict, "pass") == 0;
 		strbuf_printf(&page, "<tr class=\"%s\"><td>", pass ? "pass" : "failed");
-		html_escaped(&page, row->case_name);
+		xml_text(&page, row->case_name);
 		strbuf_puts(&page, "</td><td>");
-		html_escaped(&page, row->target);
+		xml_text(&page, row->target);
 		strbuf_printf(&page, "</td><td>%s</td><td>%s</td><td class=\"v\">", n, l);
-		html_escaped(&page, row->verdict);
+		xml_text(&page, row->verdict);
 		if (pass) {
 			double gbs = gbs_of(row);
 			strbuf_printf(&page,
@@ -411,7 +411,7 @@ static int bench_html(const struct bench_row *rows, size_t nrows, const char *di
 				      row->copy_gbs > 0 ? gbs / row->copy_gbs : 0);
 		} else {
 			strbuf_puts(&page, "</td><td colspan=\"5\">");
-			html_escaped(&page, row->why ? row->why : "");
+			xml_text(&page, row->why ? row->why : "");
 			strbuf_puts(&page, "</td></tr>\n");
 		}
 	}

@@ -405,7 +405,7 @@ void grade_report_html(struct strbuf *out, const struct assignment *a,
 		      max.data);
 	if (g->submission) {
 		strbuf_puts(out, "<p class=\"meta\">graded: <code>");
-		html_escaped(out, g->submission);
+		xml_text(out, g->submission);
 		strbuf_puts(out, "</code></p>");
 	}
 	strbuf_puts(out, "<table><thead><tr><th>check</th><th>points</th><th>what it found</th>"
@@ -415,10 +415,10 @@ void grade_report_html(struct strbuf *out, const struct assignment *a,
 		const struct check_grade *cg = &g->checks[i];
 		bool full = cg->points >= c->points;
 		strbuf_printf(out, "<tr class=\"%s\"><td>", full ? "pass" : "failed");
-		html_escaped(out, c->name);
+		xml_text(out, c->name);
 		if (c->about) {
 			strbuf_puts(out, "<br><span class=\"meta\">");
-			html_escaped(out, c->about);
+			xml_text(out, c->about);
 			strbuf_puts(out, "</span>");
 		}
 		strbuf_puts(out, "</td><td class=\"v\">");
@@ -426,7 +426,7 @@ void grade_report_html(struct strbuf *out, const struct assignment *a,
 		strbuf_puts(out, " of ");
 		points_text(out, c->points);
 		strbuf_puts(out, "</td><td>");
-		html_escaped(out, g->blocker ? "not run: the submission could not be graded"
+		xml_text(out, g->blocker ? "not run: the submission could not be graded"
 					     : check_outcome(c, cg));
 		strbuf_puts(out, "</td></tr>\n");
 	}
@@ -437,7 +437,7 @@ void grade_report_html(struct strbuf *out, const struct assignment *a,
 	findlog_free(log);
 	if (g->blocker_log) {
 		strbuf_puts(out, "<section id=\"build-log\"><h2>The build log</h2><pre class=\"src\">");
-		html_escaped(out, g->blocker_log);
+		xml_text(out, g->blocker_log);
 		strbuf_puts(out, "</pre></section>\n");
 	}
 	html_page_end(out);
@@ -455,7 +455,7 @@ void grade_table_html(struct strbuf *out, const struct assignment *a,
 	strbuf_puts(out, "<section id=\"class\"><table><thead><tr><th>student</th>");
 	for (size_t i = 0; i < a->nchecks; i++) {
 		strbuf_puts(out, "<th>");
-		html_escaped(out, a->checks[i].name);
+		xml_text(out, a->checks[i].name);
 		strbuf_puts(out, " (");
 		points_text(out, a->checks[i].points);
 		strbuf_puts(out, a->checks[i].hidden ? ", hidden)</th>" : ")</th>");
@@ -466,9 +466,9 @@ void grade_table_html(struct strbuf *out, const struct assignment *a,
 	for (size_t s = 0; s < n; s++) {
 		const struct student_grade *g = &grades[s];
 		strbuf_puts(out, "<tr><td><a href=\"");
-		html_escaped(out, g->student);
+		xml_text(out, g->student);
 		strbuf_puts(out, ".html\">");
-		html_escaped(out, g->student);
+		xml_text(out, g->student);
 		strbuf_puts(out, "</a></td>");
 		for (size_t i = 0; i < a->nchecks && i < g->nchecks; i++) {
 			strbuf_puts(out, "<td>");
@@ -480,7 +480,7 @@ void grade_table_html(struct strbuf *out, const struct assignment *a,
 		strbuf_puts(out, "</b></td><td>");
 		struct strbuf note = { 0 };
 		row_note(&note, g);
-		html_escaped(out, note.data ? note.data : "");
+		xml_text(out, note.data ? note.data : "");
 		strbuf_free(&note);
 		strbuf_puts(out, "</td></tr>\n");
 	}

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "findings/advice.h"
+#include "results/report.h"
 
 /* Lines shown above and below the line a finding is at. */
 #define CONTEXT_LINES 3
@@ -48,29 +49,6 @@ static const char style[] =
 	"border-bottom:1px solid #e3e5ea;vertical-align:top}td.v,td.t{white-space:nowrap}"
 	"tr.failed td.v{color:#b00020;font-weight:700}tr.expected td.v{color:#8a5a00}"
 	"tr.pass td.v{color:#11703a}";
-
-/* Text as HTML character data or an attribute's value. */
-void html_escaped(struct strbuf *out, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&':
-			strbuf_puts(out, "&amp;");
-			break;
-		case '<':
-			strbuf_puts(out, "&lt;");
-			break;
-		case '>':
-			strbuf_puts(out, "&gt;");
-			break;
-		case '"':
-			strbuf_puts(out, "&quot;");
-			break;
-		default:
-			strbuf_append(out, s, 1);
-		}
-	}
-}
 
 static const char *level_name(enum diag_severity s)
 {
@@ -131,7 +109,7 @@ static void excerpt(struct strbuf *out, struct sources *cache, const char *file,
 	if (s == NULL || s->text == NULL || line > s->nlines)
 		return;
 	strbuf_puts(out, "<figure><figcaption>");
-	html_escaped(out, caption);
+	xml_text(out, caption);
 	strbuf_puts(out, "</figcaption><pre class=\"src\">");
 	int first = line > CONTEXT_LINES ? line - CONTEXT_LINES : 1;
 	int last = line + CONTEXT_LINES < s->nlines ? line + CONTEXT_LINES : s->nlines;
@@ -139,7 +117,7 @@ static void excerpt(struct strbuf *out, struct sources *cache, const char *file,
 		const char *text = s->line[n - 1];
 		strbuf_printf(out, "<span%s><span class=\"ln\">%d</span>",
 			      n == line ? " class=\"hit\"" : "", n);
-		html_escaped(out, text);
+		xml_text(out, text);
 		strbuf_puts(out, "</span>");
 		if (n == line && col > 0) {
 			/* Tabs stay tabs under the line, so the caret lines up at any tab width. */
@@ -154,7 +132,7 @@ static void excerpt(struct strbuf *out, struct sources *cache, const char *file,
 
 static void place(struct strbuf *out, const char *file, int line, int col)
 {
-	html_escaped(out, file && *file ? file : "clharness");
+	xml_text(out, file && *file ? file : "clharness");
 	if (line > 0)
 		strbuf_printf(out, ":%d", line);
 	if (line > 0 && col > 0)
@@ -169,7 +147,7 @@ static void seen_in(struct strbuf *out, const struct findlog_entry *e)
 	for (size_t k = 0; k < e->nseen; k++) {
 		if (k)
 			strbuf_puts(out, "<br>");
-		html_escaped(out, e->seen[k]);
+		xml_text(out, e->seen[k]);
 	}
 	strbuf_puts(out, "</dd>");
 }
@@ -181,7 +159,7 @@ static void finding_article(struct strbuf *out, struct sources *cache,
 	struct strbuf headline = { 0 };
 	finding_headline(&headline, f);
 	strbuf_puts(out, "<p class=\"message\">");
-	html_escaped(out, headline.data);
+	xml_text(out, headline.data);
 	strbuf_puts(out, "</p><div class=\"sides\">");
 	/* Each side names its access and, for a race, the work-item that made it. */
 	bool pair = f->kind == FINDING_RACE && f->nexample == 2;
@@ -221,25 +199,25 @@ static void finding_article(struct strbuf *out, struct sources *cache,
 				strbuf_puts(out, "<br>");
 			struct strbuf w = { 0 };
 			finding_entity(&w, &f->example[i]);
-			html_escaped(out, w.data);
+			xml_text(out, w.data);
 			strbuf_free(&w);
 		}
 		strbuf_puts(out, "</dd>");
 	}
 	if (f->space) {
 		strbuf_puts(out, "<dt>memory</dt><dd>");
-		html_escaped(out, f->space);
+		xml_text(out, f->space);
 		strbuf_puts(out, "</dd>");
 	}
 	if (f->kernel) {
 		strbuf_puts(out, "<dt>kernel</dt><dd>");
-		html_escaped(out, f->kernel);
+		xml_text(out, f->kernel);
 		strbuf_puts(out, "</dd>");
 	}
 	strbuf_printf(out, "<dt>times</dt><dd>%lu</dd>", f->count);
 	if (f->input_set) {
 		strbuf_puts(out, "<dt>input sets</dt><dd>");
-		html_escaped(out, f->input_set);
+		xml_text(out, f->input_set);
 		strbuf_puts(out, "</dd>");
 	}
 	if (f->suppressed)
@@ -254,7 +232,7 @@ static void finding_article(struct strbuf *out, struct sources *cache,
 		if (a.line > 0)
 			strbuf_printf(out, " (line %d)", a.line);
 		strbuf_puts(out, ": ");
-		html_escaped(out, fix);
+		xml_text(out, fix);
 		strbuf_puts(out, "</p>");
 		if (a.line > 0 && a.line != e->line && a.line != f->other.line) {
 			char *where = xasprintf("line %d: where the fix goes", a.line);
@@ -275,7 +253,7 @@ static void entry_article(struct strbuf *out, struct sources *cache, const struc
 	strbuf_printf(out, "<article class=\"%s\" id=\"finding-%zu\" data-rule=\"%s\"><h3>"
 			   "<span class=\"level\">%s</span> ",
 		      level_name(e->severity), number, rule->id, level_name(e->severity));
-	html_escaped(out, rule->short_text);
+	xml_text(out, rule->short_text);
 	strbuf_puts(out, " <span class=\"meta\">at ");
 	place(out, e->file, e->line, e->col);
 	strbuf_puts(out, "</span></h3>");
@@ -283,7 +261,7 @@ static void entry_article(struct strbuf *out, struct sources *cache, const struc
 		finding_article(out, cache, e);
 	} else {
 		strbuf_puts(out, "<p class=\"message\">");
-		html_escaped(out, e->message);
+		xml_text(out, e->message);
 		strbuf_puts(out, "</p><div class=\"sides\">");
 		char *caption = xasprintf("line %d", e->line);
 		excerpt(out, cache, e->file, e->line, e->col, caption);
@@ -301,9 +279,9 @@ static void entry_article(struct strbuf *out, struct sources *cache, const struc
 		strbuf_puts(out, "</dl>");
 	}
 	strbuf_puts(out, "<details><summary>About this rule</summary><p>");
-	html_escaped(out, rule->full_text);
+	xml_text(out, rule->full_text);
 	strbuf_puts(out, " ");
-	html_escaped(out, rule->help);
+	xml_text(out, rule->help);
 	strbuf_puts(out, "</p></details></article>\n");
 }
 
@@ -340,7 +318,7 @@ static void summary(struct strbuf *out, const struct findlog *log)
 	if (log->incomplete) {
 		strbuf_puts(out, "<p class=\"incomplete\"><b>Not everything asked for was checked:"
 				 "</b> ");
-		html_escaped(out, log->incomplete);
+		xml_text(out, log->incomplete);
 		strbuf_puts(out, ". No finding below is no evidence that there is none.</p>");
 	}
 	strbuf_puts(out, "<ul class=\"counts\">");
@@ -368,9 +346,9 @@ static void runs_table(struct strbuf *out, const struct findlog *log)
 		strbuf_printf(out, "<tr class=\"%s\"><td class=\"v\">%s%s</td><td>", c,
 			      verdict_name(r->verdict),
 			      strcmp(c, "expected") == 0 ? " (expected)" : "");
-		html_escaped(out, r->label);
+		xml_text(out, r->label);
 		strbuf_printf(out, "</td><td class=\"t\">%.3f ms</td><td>", r->ms);
-		html_escaped(out, r->message);
+		xml_text(out, r->message);
 		strbuf_puts(out, "</td></tr>\n");
 	}
 	strbuf_puts(out, "</tbody></table></section>\n");
@@ -382,9 +360,9 @@ void html_page_begin(struct strbuf *out, const char *title, const char *heading,
 	strbuf_puts(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 			 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
 			 "<title>");
-	html_escaped(out, title);
+	xml_text(out, title);
 	strbuf_printf(out, "</title><style>%s</style></head>\n<body><header><h1>", style);
-	html_escaped(out, heading);
+	xml_text(out, heading);
 	char when[64] = "";
 	time_t now = time(NULL);
 	struct tm tm;
@@ -393,7 +371,7 @@ void html_page_begin(struct strbuf *out, const char *title, const char *heading,
 	strbuf_printf(out, "</h1><p class=\"meta\">clharness %s, %s", PACKAGE_VERSION, when);
 	if (where) {
 		strbuf_puts(out, ", in <code>");
-		html_escaped(out, where);
+		xml_text(out, where);
 		strbuf_puts(out, "</code>");
 	}
 	strbuf_puts(out, "</p></header>\n");

@@ -15,9 +15,8 @@ int html_prepare(const char *dir);
 /* The page, as HTML text. */
 void html_text(const struct findlog *log, struct strbuf *out);
 
-/* For pages of other commands (grade's, bench's), in the same style: */
-/* Text as HTML character data or an attribute's value. */
-void html_escaped(struct strbuf *out, const char *s);
+/* For pages of other commands (grade's, bench's), in the same style (text goes in through
+ * report.h's xml_text, which escapes it for HTML as well): */
 /* The document up to the header: `title` in the tab, `heading` on the page, and where
  * the command ran (NULL: not said). */
 void html_page_begin(struct strbuf *out, const char *title, const char *heading,
