@@ -50,7 +50,9 @@ failed_runs_shown() {
 		has "wrong-output error " && has "reference_file_wrong.yaml:11:3" &&
 		has "case-error error " && has "typo_key.yaml:7:16" && has "  line 7 | hit 7" &&
 		has "count failed 1" &&
-		has "incomplete: Not everything asked for was checked: 1 case file did not load"
+		has "incomplete: Not everything asked for was checked: 1 case file did not load" &&
+		grep -q "<th>the outputs that differ</th>" "$work/fail/index.html" &&
+		grep -q "<td class=\"t\">pocl-cpu N=1024 L=16 of reference_file_wrong</td><td>out\[100\]: got 100, want -1;" "$work/fail/index.html"
 }
 check_and_hunt_pages() {
 	run 1 check --device oclgrind --html "$work/check" "$data/kernels/neighbour_race.cl" \

@@ -119,9 +119,12 @@ void findlog_free(struct findlog *log)
 		free(e->other_note);
 		if (e->has_finding)
 			finding_free(&e->finding);
-		for (size_t k = 0; k < e->nseen; k++)
+		for (size_t k = 0; k < e->nseen; k++) {
 			free(e->seen[k]);
+			free(e->said[k]);
+		}
 		free(e->seen);
+		free(e->said);
 	}
 	free(log->entries);
 	for (size_t i = 0; i < log->nruns; i++) {
@@ -135,7 +138,8 @@ void findlog_free(struct findlog *log)
 	free(log);
 }
 
-static void add_seen(struct findlog_entry *e, const char *seen_in)
+/* Adds a run that showed the entry, and what it said there (NULL: nothing of its own). */
+static void add_seen_saying(struct findlog_entry *e, const char *seen_in, const char *said)
 {
 	if (seen_in == NULL || *seen_in == '\0')
 		return;
@@ -143,7 +147,14 @@ static void add_seen(struct findlog_entry *e, const char *seen_in)
 		if (strcmp(e->seen[k], seen_in) == 0)
 			return;
 	e->seen = xreallocarray(e->seen, e->nseen + 1, sizeof *e->seen);
+	e->said = xreallocarray(e->said, e->nseen + 1, sizeof *e->said);
+	e->said[e->nseen] = said ? xstrdup(said) : NULL;
 	e->seen[e->nseen++] = xstrdup(seen_in);
+}
+
+static void add_seen(struct findlog_entry *e, const char *seen_in)
+{
+	add_seen_saying(e, seen_in, NULL);
 }
 
 static struct findlog_entry *new_entry(struct findlog *log)
@@ -233,7 +244,7 @@ void findlog_add_result(struct findlog *log, const struct result *r)
 			if (!e->has_finding && e->rule == rule_index(rule) &&
 			    strcmp(e->file ? e->file : "", file ? file : "") == 0 &&
 			    e->line == r->line) {
-				add_seen(e, label);
+				add_seen_saying(e, label, r->message);
 				free(label);
 				return;
 			}
@@ -246,7 +257,7 @@ void findlog_add_result(struct findlog *log, const struct result *r)
 		e->col = r->col;
 		e->message = r->message ? xasprintf("%s: %s", verdict_name(r->verdict), r->message)
 					: xstrdup(verdict_name(r->verdict));
-		add_seen(e, label);
+		add_seen_saying(e, label, r->message);
 	}
 	free(label);
 }

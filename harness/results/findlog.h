@@ -40,6 +40,8 @@ struct findlog_entry {
 	bool has_finding;
 	struct finding finding;
 	char **seen; /* the runs that showed it */
+	char **said; /* what a failed run said of itself there (the outputs that differ, at
+			which element, got and want); NULL for a finding */
 	size_t nseen;
 };
 

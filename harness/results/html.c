@@ -152,6 +152,27 @@ static void seen_in(struct strbuf *out, const struct findlog_entry *e)
 	strbuf_puts(out, "</dd>");
 }
 
+/* A failed run's entry: each run that failed so and what it said there, the outputs that
+ * differ for a wrong output. */
+static void said_table(struct strbuf *out, const struct findlog_entry *e)
+{
+	if (e->nseen == 0)
+		return;
+	strbuf_printf(out, "<table class=\"said\"><thead><tr><th>run</th><th>%s</th></tr></thead>"
+			   "<tbody>",
+		      findlog_rules[e->rule].id && strcmp(findlog_rules[e->rule].id, "wrong-output") == 0
+			      ? "the outputs that differ"
+			      : "what it said");
+	for (size_t k = 0; k < e->nseen; k++) {
+		strbuf_puts(out, "<tr><td class=\"t\">");
+		xml_text(out, e->seen[k]);
+		strbuf_puts(out, "</td><td>");
+		xml_text(out, e->said && e->said[k] ? e->said[k] : "");
+		strbuf_puts(out, "</td></tr>");
+	}
+	strbuf_puts(out, "</tbody></table>");
+}
+
 static void finding_article(struct strbuf *out, struct sources *cache,
 			    const struct findlog_entry *e)
 {
@@ -274,9 +295,8 @@ static void entry_article(struct strbuf *out, struct sources *cache, const struc
 			excerpt(out, cache, e->file, e->other_line, e->other_col, caption);
 			free(caption);
 		}
-		strbuf_puts(out, "</div><dl>");
-		seen_in(out, e);
-		strbuf_puts(out, "</dl>");
+		strbuf_puts(out, "</div>");
+		said_table(out, e);
 	}
 	strbuf_puts(out, "<details><summary>About this rule</summary><p>");
 	xml_text(out, rule->full_text);
