@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/interrupt.h"
 #include "base/util.h"
@@ -31,6 +32,8 @@ static const struct cli_option run_opts[] = {
 	CLI_OPT_SARIF,
 	CLI_OPT_HTML,
 	CLI_OPT_TIMEOUT("kill a run with no result after S seconds (default 60)"),
+	CLI_OPT_JOBS("targets run side by side, each in a process of its own (default: one a "
+		     "core); results are reported in the order of one target after another"),
 	{ OPT_REPEAT, "repeat", "R",
 	  "launch each run R times and report the mean kernel time; the output of the last "
 	  "launch is checked (default 1)" },
@@ -225,8 +228,8 @@ static int run_main(int argc, char **argv)
 	case_run_open(&engine, cases, ncases, &book, suppressions, emit_reported, &reporter);
 	interrupt_install();
 	case_run_references(&engine, &opt, shared.timeout_s);
-	for (size_t t = 0; t < sel.count && !interrupt_signal(); t++)
-		case_run_target(&engine, &sel, t);
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	case_run_targets(&engine, &sel, shared.jobs ? shared.jobs : cores > 0 ? (unsigned)cores : 1);
 	/* After a stop, the cases not run have no result to compare with their goldens. */
 	if (!interrupt_signal())
 		case_run_finish(&engine);

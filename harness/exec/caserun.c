@@ -3,11 +3,18 @@
 
 #include "exec/caserun.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include "base/child.h"
+#include "base/interrupt.h"
 #include "base/util.h"
+#include "exec/wire.h"
 
 void case_run_open(struct case_run *cr, struct test_case *const *cases, size_t ncases,
 		   struct golden_book *book, const struct suppression_list *suppressions,
@@ -96,6 +103,126 @@ void case_run_references(struct case_run *cr, const struct run_options *opt, uns
 void case_run_target(struct case_run *cr, struct selection *sel, size_t t)
 {
 	selection_run(sel, t, take_result, cr);
+}
+
+/* A target run ahead in a forked copy of this process: its results go, as the frames a
+ * worker sends, to a file of its own (a pipe would stop it once full, until the targets
+ * before it were done), and the pipe child_start gives ends when it does. */
+struct ahead {
+	struct selection *sel;
+	size_t target;
+	int results; /* the file, unlinked */
+	pid_t pid;
+	int done; /* child_start's pipe: end of file once the child has finished */
+};
+
+static void write_result_frame(void *ctx, struct result *r)
+{
+	const struct ahead *a = ctx;
+	struct strbuf frame = { 0 };
+	wire_result(&frame, r);
+	if (!write_all(a->results, frame.data, frame.len))
+		_exit(3); /* the results cannot be handed on: the parent reports them lost */
+	strbuf_free(&frame);
+}
+
+static void run_ahead(void *ctx, int fd)
+{
+	(void)fd;
+	struct ahead *a = ctx;
+	selection_run(a->sel, a->target, write_result_frame, a);
+}
+
+static int ahead_start(struct ahead *a, struct selection *sel, size_t t, const int *others,
+		       size_t nothers)
+{
+	const char *dir = getenv("TMPDIR");
+	char *path = xasprintf("%s/clharness-target-XXXXXX", dir && *dir ? dir : "/tmp");
+	a->results = mkstemp(path);
+	if (a->results >= 0)
+		unlink(path);
+	free(path);
+	if (a->results < 0)
+		return -1;
+	a->sel = sel;
+	a->target = t;
+	a->pid = child_start(run_ahead, a, others, nothers, &a->done);
+	return 0;
+}
+
+/* Waits for a target run ahead and hands its results on in the order it made them: what
+ * the parent would have got running it itself. A child that died early leaves the
+ * results it had written; the runs it did not finish are said to be lost. */
+static void ahead_finish(struct case_run *cr, struct ahead *a)
+{
+	for (;;) {
+		char byte;
+		ssize_t n = read(a->done, &byte, 1);
+		if (n > 0 || (n < 0 && errno == EINTR && !interrupt_signal()))
+			continue;
+		break;
+	}
+	if (interrupt_signal())
+		kill(a->pid, SIGKILL);
+	int status = 0;
+	while (waitpid(a->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	interrupt_untrack(a->pid);
+	close(a->done);
+	off_t len = lseek(a->results, 0, SEEK_END);
+	char *frames = len > 0 ? xmalloc((size_t)len) : NULL;
+	bool whole = len >= 0 && lseek(a->results, 0, SEEK_SET) == 0 &&
+		     (len == 0 || read_all(a->results, frames, (size_t)len));
+	close(a->results);
+	size_t at = 0;
+	while (whole && at < (size_t)len) {
+		enum frame_type type;
+		const char *payload;
+		size_t payload_len;
+		long n = wire_split(frames + at, (size_t)len - at, &type, &payload, &payload_len);
+		if (n <= 0)
+			break;
+		struct result r;
+		if (type == FRAME_RESULT && wire_read_result(payload, payload_len, &r) == 0) {
+			take_result(cr, &r);
+			result_free(&r);
+		}
+		at += (size_t)n;
+	}
+	free(frames);
+	if (!interrupt_signal() && (!WIFEXITED(status) || WEXITSTATUS(status) != 0))
+		fprintf(stderr,
+			"clharness: the process that ran target %zu ended early (%s %d): its "
+			"results after those reported are missing\n",
+			a->target, WIFSIGNALED(status) ? "signal" : "status",
+			WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+}
+
+void case_run_targets(struct case_run *cr, struct selection *sel, unsigned jobs)
+{
+	size_t t = 0;
+	while (t < sel->count && !interrupt_signal()) {
+		/* Targets t + 1 onwards, as many as the jobs allow, each in a copy of this
+		 * process, while this one runs target t. */
+		size_t batch = sel->count - t < jobs ? sel->count - t : (jobs ? jobs : 1);
+		struct ahead *ahead = xcalloc(batch, sizeof *ahead);
+		int *done = xcalloc(batch, sizeof *done);
+		size_t started = 0;
+		for (size_t k = 1; k < batch; k++) {
+			if (ahead_start(&ahead[k], sel, t + k, done, started) < 0)
+				break;
+			done[started++] = ahead[k].done;
+		}
+		case_run_target(cr, sel, t);
+		for (size_t k = 1; k <= started; k++)
+			ahead_finish(cr, &ahead[k]);
+		/* A target whose file could not be made runs here, after the others. */
+		for (size_t k = started + 1; k < batch && !interrupt_signal(); k++)
+			case_run_target(cr, sel, t + k);
+		free(done);
+		free(ahead);
+		t += batch;
+	}
 }
 
 static void warn_unmatched(const struct suppression *s)
