@@ -349,7 +349,10 @@ static int compare_entries(const void *pa, const void *pb)
 struct findlog_entry *findlog_sorted(const struct findlog *log)
 {
 	struct findlog_entry *sorted = xcalloc(log->count + 1, sizeof *sorted);
-	memcpy(sorted, log->entries, log->count * sizeof *sorted);
-	qsort(sorted, log->count, sizeof *sorted, compare_entries);
+	/* memcpy and qsort take no null array, even for nothing (UBSan). */
+	if (log->count > 0) {
+		memcpy(sorted, log->entries, log->count * sizeof *sorted);
+		qsort(sorted, log->count, sizeof *sorted, compare_entries);
+	}
 	return sorted;
 }
