@@ -87,9 +87,13 @@ unfinished_shard_named() {
 
 run_shards_merge() {
 	cases=$(cd "$CLH_TEST_DATA/../../cases" && pwd)
-	"$CLHARNESS" run --json -d pocl-cpu "$cases/reduce" "$cases/scan" >"$work/run-one.jsonl" 2>/dev/null
+	# Two runs are compared verdict by verdict: a twin whose wrong output on PoCL comes
+	# and goes with the threads' timing (the look-back scan that reads before the flag)
+	# would differ between them for no fault of the shards.
+	set -- "$cases/reduce" $(ls "$cases"/scan/*.yaml | grep -v decoupled_lookback_unordered_read)
+	"$CLHARNESS" run --json -d pocl-cpu "$@" >"$work/run-one.jsonl" 2>/dev/null
 	for k in 1 2 3; do
-		"$CLHARNESS" run --json -d pocl-cpu --shard $k/3 "$cases/reduce" "$cases/scan" \
+		"$CLHARNESS" run --json -d pocl-cpu --shard $k/3 "$@" \
 			>"$work/run-$k.jsonl" 2>/dev/null
 	done
 	mkdir -p "$work/m" && "$CLHARNESS" merge -o "$work/m/run-one.jsonl" "$work/run-1.jsonl" \
@@ -101,8 +105,8 @@ run_shards_merge() {
 	done
 	has "$work/run-one.jsonl.keys" "reduce/halving" &&
 		same "$work/run-one.jsonl.keys" "$work/m/run-one.jsonl.keys" || return 1
-	(cd "$work" && "$CLHARNESS" catalogue --results run-one.jsonl "$cases/reduce" "$cases/scan" >page-one.md)
-	(cd "$work/m" && "$CLHARNESS" catalogue --results run-one.jsonl "$cases/reduce" "$cases/scan" >page.md)
+	(cd "$work" && "$CLHARNESS" catalogue --results run-one.jsonl "$@" >page-one.md)
+	(cd "$work/m" && "$CLHARNESS" catalogue --results run-one.jsonl "$@" >page.md)
 	has "$work/m/page.md" "reduce/halving" && same "$work/page-one.md" "$work/m/page.md" &&
 		"$CLHARNESS" merge "$work/run-1.jsonl" "$work/run-3.jsonl" >/dev/null 2>"$work/run-missing.err"
 	[ $? -eq 2 ] && has "$work/run-missing.err" "shard 2 of 3 is missing"
