@@ -371,9 +371,26 @@ static void divergence_advice(const struct finding *f, const char *source, struc
 	free_chain(chain, depth);
 }
 
+/* How many lines source holds. */
+static int line_count(const char *source)
+{
+	int n = 1;
+	for (const char *p = strchr(source, '\n'); p; p = strchr(p + 1, '\n'))
+		n++;
+	return n;
+}
+
 bool advice_for(const struct finding *f, const char *source, struct advice *a)
 {
 	*a = (struct advice){ 0 };
+	/* Lines the source does not have are no file's the finding came from (a log of
+	 * another version, or a hostile one): the advice rests on the finding alone, and
+	 * no scan walks back from a line millions past the end. */
+	if (source) {
+		int lines = line_count(source);
+		if (f->at.line > lines || f->other.line > lines)
+			source = NULL;
+	}
 	switch (f->kind) {
 	case FINDING_RACE:
 		race_advice(f, source, a);
