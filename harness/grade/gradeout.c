@@ -16,7 +16,6 @@
 #include "grade/gradeload.h"
 #include "grade/gradereport.h"
 #include "results/report.h"
-#include "results/html.h"
 #include "results/sarif.h"
 
 /* Writes `text` to dir/name; on failure says so in diags and returns 1. */
@@ -39,7 +38,8 @@ static struct findlog *class_findlog(const struct assignment *a,
 	return log;
 }
 
-/* A page a student and one for the class (left to the merge in a shard). */
+/* A page a student and one for the class (left to the merge in a shard), into --html's
+ * folder, which grade made before grading. */
 static size_t write_html(const struct class_outputs *o, const struct assignment *a,
 			 const struct student_grade *grades, size_t n, struct diag_list *diags)
 {
@@ -48,21 +48,13 @@ static size_t write_html(const struct class_outputs *o, const struct assignment 
 	for (size_t i = 0; i < n; i++) {
 		grade_report_html(&page, a, &grades[i]);
 		char *name = xasprintf("%s.html", grades[i].student);
-		if (html_write_page(o->html_dir, name, page.data) < 0) {
-			diag_add(diags, DIAG_ERROR, o->html_dir, 0, 0, "cannot write %s there: %s",
-				 name, strerror(errno));
-			unwritten++;
-		}
+		unwritten += write_or_say(o->html_dir, name, page.data, diags);
 		free(name);
 		strbuf_free(&page);
 	}
 	if (!o->no_table) {
 		grade_table_html(&page, a, grades, n);
-		if (html_write_page(o->html_dir, "index.html", page.data) < 0) {
-			diag_add(diags, DIAG_ERROR, o->html_dir, 0, 0,
-				 "cannot write index.html there: %s", strerror(errno));
-			unwritten++;
-		}
+		unwritten += write_or_say(o->html_dir, "index.html", page.data, diags);
 		strbuf_free(&page);
 	}
 	return unwritten;

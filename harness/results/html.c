@@ -50,11 +50,6 @@ static const char style[] =
 	"tr.failed td.v{color:#b00020;font-weight:700}tr.expected td.v{color:#8a5a00}"
 	"tr.pass td.v{color:#11703a}";
 
-static const char *level_name(enum diag_severity s)
-{
-	return s == DIAG_ERROR ? "error" : s == DIAG_WARNING ? "warning" : "note";
-}
-
 /* The lines of a source file, read once a page. */
 struct source {
 	char *path;
@@ -273,7 +268,7 @@ static void entry_article(struct strbuf *out, struct sources *cache, const struc
 	const struct findlog_rule *rule = &findlog_rules[e->rule];
 	strbuf_printf(out, "<article class=\"%s\" id=\"finding-%zu\" data-rule=\"%s\"><h3>"
 			   "<span class=\"level\">%s</span> ",
-		      level_name(e->severity), number, rule->id, level_name(e->severity));
+		      diag_severity_name(e->severity), number, rule->id, diag_severity_name(e->severity));
 	xml_text(out, rule->short_text);
 	strbuf_puts(out, " <span class=\"meta\">at ");
 	place(out, e->file, e->line, e->col);

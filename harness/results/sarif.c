@@ -80,11 +80,6 @@ static void location(struct strbuf *out, const struct findlog *log, const char *
 	strbuf_free(&u);
 }
 
-static const char *level_name(enum diag_severity s)
-{
-	return s == DIAG_ERROR ? "error" : s == DIAG_WARNING ? "warning" : "note";
-}
-
 /* A stable name for a result across analyses, as code scanning matches alerts: its rule,
  * file, lines, memory space and access, hashed (FNV-1a). */
 static void fingerprint(struct strbuf *out, const struct findlog_entry *e)
@@ -97,11 +92,7 @@ static void fingerprint(struct strbuf *out, const struct findlog_entry *e)
 			      e->finding.space ? e->finding.space : "",
 			      e->finding.what ? e->finding.what : "",
 			      e->finding.kernel ? e->finding.kernel : "");
-	uint64_t h = 14695981039346656037ull;
-	for (size_t i = 0; i < key.len; i++) {
-		h ^= (unsigned char)key.data[i];
-		h *= 1099511628211ull;
-	}
+	uint64_t h = fnv1a(FNV1A_START, key.data, key.len);
 	strbuf_printf(out, "\"%016llx\"", (unsigned long long)h);
 	strbuf_free(&key);
 }
@@ -180,7 +171,7 @@ static void write_result(struct strbuf *out, const struct findlog *log, const st
 	strbuf_puts(out, "{\"ruleId\":");
 	json_string(out, findlog_rules[e->rule].id);
 	strbuf_printf(out, ",\"ruleIndex\":%zu,\"level\":\"%s\"", e->rule,
-		      level_name(e->severity));
+		      diag_severity_name(e->severity));
 	if (e->has_finding) {
 		finding_result(out, log, e);
 	} else {
