@@ -191,17 +191,14 @@ void findlog_add_finding(struct findlog *log, const struct finding *f,
 	add_seen(e, seen_in);
 }
 
-/* "oclgrind N=256 L=32": the run a result came from. */
+/* "oclgrind N=256 L=32 of barrier/broadcast_sum": the run a result came from, its shape
+ * as the text report writes it ("build" for a build's). */
 static char *run_label(const struct result *r)
 {
-	char n[SHAPE_TEXT_MAX] = "", l[SHAPE_TEXT_MAX] = "";
-	if (r->n.dims)
-		shape_format(&r->n, n);
-	if (r->l.dims)
-		shape_format(&r->l, l);
-	return xasprintf("%s%s%s%s%s%s%s", r->target ? r->target : "", *n ? " N=" : "", n,
-			 *l ? " L=" : "", l, r->case_name ? " of " : "",
-			 r->case_name ? r->case_name : "");
+	char text[SHAPE_RUN_TEXT_MAX];
+	return xasprintf("%s %s%s%s", r->target ? r->target : "",
+			 r->n.dims > 0 ? shape_run_text(&r->n, &r->l, " ", text) : "build",
+			 r->case_name ? " of " : "", r->case_name ? r->case_name : "");
 }
 
 /* The rule of a failed verdict that no finding explains; NULL for those that need no
