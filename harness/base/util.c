@@ -191,6 +191,12 @@ char *read_file(const char *path, size_t *len)
 	return strbuf_take(&sb);
 }
 
+char *temp_path(const char *what)
+{
+	const char *dir = getenv("TMPDIR");
+	return xasprintf("%s/clharness-%s-XXXXXX", dir && *dir ? dir : "/tmp", what);
+}
+
 int write_text_file(const char *dir, const char *name, const char *text)
 {
 	/* A fresh name that mkstemp creates (O_EXCL, so never through a link planted in the

@@ -65,6 +65,8 @@ char *read_fd_from(int fd, long long offset);
 char *read_file(const char *path, size_t *len);
 /* Writes or reads all `len` bytes, going on after EINTR and short counts; false when the
  * descriptor fails or (reading) ends first. */
+/* A template for mkstemp in $TMPDIR (else /tmp): clharness-WHAT-XXXXXX. Caller frees. */
+char *temp_path(const char *what);
 /* Writes `text` to dir/name, replacing it at once. Returns -1 with errno set on failure. */
 int write_text_file(const char *dir, const char *name, const char *text);
 bool write_all(int fd, const void *buf, size_t len);

@@ -79,12 +79,6 @@ static const char *og_unavailable(void)
 	return NULL;
 }
 
-static char *temp_path(const char *what)
-{
-	const char *dir = getenv("TMPDIR");
-	return xasprintf("%s/clharness-%s-XXXXXX", dir && *dir ? dir : "/tmp", what);
-}
-
 /* Sets this worker's environment for Oclgrind and has the ICD loader read a vendors
  * folder naming Oclgrind alone; the loader reads it once, at the first OpenCL call, so
  * the folder goes away right after. The parent never calls OpenCL, so a fresh worker

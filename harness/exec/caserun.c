@@ -136,8 +136,7 @@ static void run_ahead(void *ctx, int fd)
 static int ahead_start(struct ahead *a, struct selection *sel, size_t t, const int *others,
 		       size_t nothers)
 {
-	const char *dir = getenv("TMPDIR");
-	char *path = xasprintf("%s/clharness-target-XXXXXX", dir && *dir ? dir : "/tmp");
+	char *path = temp_path("target");
 	a->results = mkstemp(path);
 	if (a->results >= 0)
 		unlink(path);
