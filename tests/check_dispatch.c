@@ -42,7 +42,7 @@ static int fake_open(const struct target *target, struct backend_session **sessi
 }
 
 static int fake_build(struct backend_session *session, const struct test_case *tc,
-		      struct result *failure)
+		      unsigned *cached, struct result *failure)
 {
 	return 1;
 }

@@ -58,6 +58,7 @@ int main(void)
 	srunner_add_suite(runner, reference_suite());
 	srunner_add_suite(runner, report_suite());
 	srunner_add_suite(runner, submission_suite());
+	srunner_add_suite(runner, progcache_suite());
 	srunner_add_suite(runner, walk_suite());
 	srunner_add_suite(runner, wire_suite());
 	/* Under the TAP driver Check writes TAP itself; its own summary would only add noise. */

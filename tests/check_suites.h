@@ -29,6 +29,7 @@ Suite *oglog_suite(void);
 Suite *reference_suite(void);
 Suite *report_suite(void);
 Suite *submission_suite(void);
+Suite *progcache_suite(void);
 Suite *walk_suite(void);
 Suite *wire_suite(void);
 

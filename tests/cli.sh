@@ -235,8 +235,31 @@ structs() {
 		has "holds 100 bytes, which is no whole number of 32-byte structs for buffer 'in'"
 }
 built_once() {
-	run 0 run --device pocl --timing --size 32 --size 64 --local 8 --local 4 "$cases/good.yaml" &&
-		has "work: 1 program build, 4 input buffers generated, 2 references computed, 4 runs"
+	CLHARNESS_CACHE_DIR=off run 0 run --device pocl --timing --size 32 --size 64 --local 8 --local 4 "$cases/good.yaml" &&
+		has "work: 1 program build and 0 from the program cache, 4 input buffers generated, 2 references computed, 4 runs"
+}
+# A program is loaded from the cache only where its source, options and headers are the
+# same, on each target; an entry that is damaged is built again, with the same verdicts.
+program_cache() {
+	cache=$out.cache
+	rm -rf "$cache" "$out.k" && mkdir -p "$out.k/inc" &&
+		printf '#include "offset.h"\nkernel void copy(global const int *in, global int *out) { size_t i = get_global_id(0); out[i] = in[i] + OFFSET; }\n' >"$out.k/copy.cl" &&
+		echo '#define OFFSET 0' >"$out.k/inc/offset.h" &&
+		sed "s|file: kernels/copy.cl|file: $out.k/copy.cl|; s|^kernel:|options: -I $out.k/inc\nkernel:|" "$cases/good.yaml" >"$out.k/case.yaml" &&
+		CLHARNESS_CACHE_DIR=$cache run 0 run -j 1 --timing --device pocl,oclgrind "$out.k/case.yaml" &&
+		has "work: 2 program builds and 0 from the program cache" &&
+		[ "$(ls "$cache" | wc -l)" -ge 2 ] &&
+		CLHARNESS_CACHE_DIR=$cache run 0 run -j 1 --timing --device pocl,oclgrind "$out.k/case.yaml" &&
+		has "work: 0 program builds and 2 from the program cache" && [ "$(count '^pass ')" -eq 3 ] &&
+		echo '#define OFFSET 1' >"$out.k/inc/offset.h" &&
+		CLHARNESS_CACHE_DIR=$cache run 1 run -j 1 --timing --device pocl "$out.k/case.yaml" &&
+		has "work: 1 program build and 0 from the program cache" && has "got 6, want 5" &&
+		for f in "$cache"/*.bin; do printf 'clharness-program 1 9 9\nnonsense' >"$f"; done &&
+		CLHARNESS_CACHE_DIR=$cache run 1 run -j 1 --timing --device pocl "$out.k/case.yaml" &&
+		has "work: 1 program build and 0 from the program cache" && has "got 6, want 5"
+	status=$?
+	rm -rf "$cache" "$out.k"
+	return $status
 }
 no_device() {
 	run 2 run --device nosuchdevice "$cases/good.yaml" &&
@@ -283,6 +306,7 @@ check "structs by value and in buffers, laid out as OpenCL C does, compared fiel
 check "a buffer's inputs come from a .npy file, and a size past it is that case's error" inputs_from_file
 check "a check's expected values come from a .npy file, a wrong one named at its index" reference_from_file
 check "a program is built once per device; inputs, and references that do not depend on L, once per size" built_once
+check "a program is loaded from the program cache only where its source, options and headers match, and a damaged entry is built again" program_cache
 check "a device that matches nothing is a setup error, and a skip under --tap" no_device
 
 # The oclgrind backend. Unavailable is not an error: the devices still run.

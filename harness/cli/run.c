@@ -32,8 +32,9 @@ static const struct cli_option run_opts[] = {
 	CLI_OPT_SARIF,
 	CLI_OPT_HTML,
 	CLI_OPT_TIMEOUT("kill a run with no result after S seconds (default 60)"),
-	CLI_OPT_JOBS("targets run side by side, each in a process of its own (default: one a "
-		     "core); results are reported in the order of one target after another"),
+	CLI_OPT_JOBS("processes that share out the work, some cases on one target each time "
+		     "(default: one a core; 1 runs it all in turn); results are reported in the "
+		     "order of one target after another all the same"),
 	{ OPT_REPEAT, "repeat", "R",
 	  "launch each run R times and report the mean kernel time; the output of the last "
 	  "launch is checked (default 1)" },
@@ -229,7 +230,9 @@ static int run_main(int argc, char **argv)
 	interrupt_install();
 	case_run_references(&engine, &opt, shared.timeout_s);
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	case_run_targets(&engine, &sel, shared.jobs ? shared.jobs : cores > 0 ? (unsigned)cores : 1);
+	unsigned jobs = shared.jobs ? shared.jobs : cores > 0 ? (unsigned)cores : 1;
+	reporter.processes = jobs;
+	case_run_targets(&engine, &sel, jobs);
 	/* After a stop, the cases not run have no result to compare with their goldens. */
 	if (!interrupt_signal())
 		case_run_finish(&engine);

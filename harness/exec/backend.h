@@ -85,16 +85,22 @@ struct backend {
 	/* NULL when the backend can run here, else why not, saying what to install or set.
 	 * Called in the parent, so it touches no OpenCL. NULL function: always available. */
 	const char *(*unavailable)(void);
+	/* Maps the backend's libraries into the parent, before it forks any worker, without
+	 * calling anything in them (NULL: nothing to map): each fresh worker then finds them
+	 * loaded and linked instead of linking them again, which for a simulator that starts
+	 * a worker a case was a third of its time. */
+	void (*preload)(void);
 	/* Lists this backend's targets. Called in a worker process: the parent never loads an
 	 * OpenCL driver, so a driver that crashes takes only a worker with it. */
 	int (*list_targets)(struct target **targets, size_t *count, char **cause);
 	/* Opens a target for a run of cases (context, queue, program cache). */
 	int (*open)(const struct target *target, struct backend_session **session, char **cause);
 	/* Builds every program of a case, once per target however many sizes run. Returns
-	 * how many programs it built (0 when all were built before), or -1 after filling
-	 * `failure` (build-error with the log, or case-error). */
+	 * how many programs it compiled (0 when all were built before) and adds to *cached
+	 * how many it loaded from the program cache, or returns -1 after filling `failure`
+	 * (build-error with the log, or case-error). */
 	int (*build)(struct backend_session *session, const struct test_case *tc,
-		     struct result *failure);
+		     unsigned *cached, struct result *failure);
 	/* Runs the plan's launches `repeat` times, each from the initial contents `initial[b]`
 	 * of every buffer b; afterwards `final[b]` holds what the device left in each output
 	 * buffer. Adds each round's device time (from profiling events, all its launches) to

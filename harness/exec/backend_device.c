@@ -25,9 +25,9 @@ static int device_open(const struct target *target, struct backend_session **ses
 }
 
 static int device_build(struct backend_session *session, const struct test_case *tc,
-			struct result *failure)
+			unsigned *cached, struct result *failure)
 {
-	return clexec_build((struct clexec *)session, tc, "", failure);
+	return clexec_build((struct clexec *)session, tc, "", cached, failure);
 }
 
 static int device_execute(struct backend_session *session, const struct test_case *tc,

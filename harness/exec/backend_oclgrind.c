@@ -3,6 +3,7 @@
  * uninitialised-value and API checks on; its diagnostics become the run's findings. */
 #include "config.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,6 +78,16 @@ static const char *og_unavailable(void)
 		return reason;
 	}
 	return NULL;
+}
+
+/* The ICD loader opens the library again in each worker by the same path, and so finds it
+ * already there. Oclgrind reads its settings when a context is made and counts its
+ * diagnostics from the first, so a worker forked after this starts as fresh as one that
+ * loaded it itself. The handle is kept: the library stays for the parent's lifetime. */
+static void og_preload(void)
+{
+	if (og_unavailable() == NULL)
+		(void)dlopen(library(), RTLD_NOW | RTLD_LOCAL);
 }
 
 /* Sets this worker's environment for Oclgrind and has the ICD loader read a vendors
@@ -348,11 +359,11 @@ static void explain_refusal(long long printed, const char *path, struct result *
 }
 
 static int og_build(struct backend_session *session, const struct test_case *tc,
-		    struct result *failure)
+		    unsigned *cached, struct result *failure)
 {
 	struct og_session *s = (struct og_session *)session;
 	long long printed = worker_output_offset();
-	int built = clexec_build(s->strict.cx, tc, build_options(tc), failure);
+	int built = clexec_build(s->strict.cx, tc, build_options(tc), cached, failure);
 	if (built < 0)
 		explain_refusal(printed, tc->steps[0].kernel_path, failure);
 	return built;
@@ -375,7 +386,8 @@ static bool rerun(struct og_session *s, struct simulation *sim, bool uniform_wri
 	}
 	struct result scratch = { 0 };
 	if (*built_for != tc) {
-		if (clexec_build(sim->cx, tc, options, &scratch) < 0) {
+		unsigned cached = 0;
+		if (clexec_build(sim->cx, tc, options, &cached, &scratch) < 0) {
 			result_free(&scratch);
 			*built_for = NULL;
 			return false;
@@ -563,6 +575,7 @@ const struct backend backend_oclgrind = {
 	.simulator = true,
 	.fixed_target = "oclgrind",
 	.unavailable = og_unavailable,
+	.preload = og_preload,
 	.list_targets = og_list,
 	.open = og_open,
 	.build = og_build,

@@ -4,6 +4,7 @@
 #include "exec/caserun.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,74 +106,90 @@ void case_run_target(struct case_run *cr, struct selection *sel, size_t t)
 	selection_run(sel, t, take_result, cr);
 }
 
-/* A target run ahead in a forked copy of this process: its results go, as the frames a
- * worker sends, to a file of its own (a pipe would stop it once full, until the targets
- * before it were done), and the pipe child_start gives ends when it does. */
-struct ahead {
-	struct selection *sel;
+/* A part of the work (some cases on one target) run in a forked copy of this process: its
+ * results go, as the frames a worker sends, to a file of its own (a pipe would stop it
+ * once full, until the parts before it were handed on), and the pipe child_start gives
+ * ends when it does. */
+struct part {
 	size_t target;
-	int results; /* the file, unlinked */
+	size_t from, to; /* its cases */
+	int results;	 /* the file, unlinked; -1 before it starts */
 	pid_t pid;
 	int done; /* child_start's pipe: end of file once the child has finished */
+	int status;
+	enum { PART_WAITING, PART_RUNNING, PART_FINISHED, PART_HERE } state;
+	struct selection *sel;
 };
 
 static void write_result_frame(void *ctx, struct result *r)
 {
-	const struct ahead *a = ctx;
+	const struct part *p = ctx;
 	struct strbuf frame = { 0 };
 	wire_result(&frame, r);
-	if (!write_all(a->results, frame.data, frame.len))
+	if (!write_all(p->results, frame.data, frame.len))
 		_exit(3); /* the results cannot be handed on: the parent reports them lost */
 	strbuf_free(&frame);
 }
 
-static void run_ahead(void *ctx, int fd)
+static void run_part(void *ctx, int fd)
 {
 	(void)fd;
-	struct ahead *a = ctx;
-	selection_run(a->sel, a->target, write_result_frame, a);
+	struct part *p = ctx;
+	selection_run_cases(p->sel, p->target, p->from, p->to, write_result_frame, p);
 }
 
-static int ahead_start(struct ahead *a, struct selection *sel, size_t t, const int *others,
-		       size_t nothers)
+/* Starts part `k` in a child; the parent's pipes and files of the other parts are closed
+ * there. Returns -1 when its file cannot be made: it then runs here, in its turn. */
+static int part_start(struct part *parts, size_t nparts, size_t k, struct selection *sel)
 {
-	char *path = temp_path("target");
-	a->results = mkstemp(path);
-	if (a->results >= 0)
+	struct part *p = &parts[k];
+	char *path = temp_path("part");
+	p->results = mkstemp(path);
+	if (p->results >= 0)
 		unlink(path);
 	free(path);
-	if (a->results < 0)
+	if (p->results < 0)
 		return -1;
-	a->sel = sel;
-	a->target = t;
-	a->pid = child_start(run_ahead, a, others, nothers, &a->done);
+	int *others = xcalloc(2 * nparts, sizeof *others);
+	size_t nothers = 0;
+	for (size_t i = 0; i < nparts; i++) {
+		if (i == k)
+			continue;
+		if (parts[i].state == PART_RUNNING)
+			others[nothers++] = parts[i].done;
+		if (parts[i].results >= 0)
+			others[nothers++] = parts[i].results;
+	}
+	p->sel = sel;
+	p->pid = child_start(run_part, p, others, nothers, &p->done);
+	p->state = PART_RUNNING;
+	free(others);
 	return 0;
 }
 
-/* Waits for a target run ahead and hands its results on in the order it made them: what
- * the parent would have got running it itself. A child that died early leaves the
- * results it had written; the runs it did not finish are said to be lost. */
-static void ahead_finish(struct case_run *cr, struct ahead *a)
+/* Reaps a part whose pipe has ended. */
+static void part_reap(struct part *p)
 {
-	for (;;) {
-		char byte;
-		ssize_t n = read(a->done, &byte, 1);
-		if (n > 0 || (n < 0 && errno == EINTR && !interrupt_signal()))
-			continue;
-		break;
-	}
 	if (interrupt_signal())
-		kill(a->pid, SIGKILL);
-	int status = 0;
-	while (waitpid(a->pid, &status, 0) < 0 && errno == EINTR)
+		kill(p->pid, SIGKILL);
+	while (waitpid(p->pid, &p->status, 0) < 0 && errno == EINTR)
 		;
-	interrupt_untrack(a->pid);
-	close(a->done);
-	off_t len = lseek(a->results, 0, SEEK_END);
+	interrupt_untrack(p->pid);
+	close(p->done);
+	p->state = PART_FINISHED;
+}
+
+/* Hands a finished part's results on in the order it made them: what the parent would
+ * have got running it itself. A child that died early leaves the results it had written;
+ * the runs it did not finish are said to be lost. */
+static void part_hand_on(struct case_run *cr, struct part *p)
+{
+	off_t len = lseek(p->results, 0, SEEK_END);
 	char *frames = len > 0 ? xmalloc((size_t)len) : NULL;
-	bool whole = len >= 0 && lseek(a->results, 0, SEEK_SET) == 0 &&
-		     (len == 0 || read_all(a->results, frames, (size_t)len));
-	close(a->results);
+	bool whole = len >= 0 && lseek(p->results, 0, SEEK_SET) == 0 &&
+		     (len == 0 || read_all(p->results, frames, (size_t)len));
+	close(p->results);
+	p->results = -1;
 	size_t at = 0;
 	while (whole && at < (size_t)len) {
 		enum frame_type type;
@@ -189,39 +206,132 @@ static void ahead_finish(struct case_run *cr, struct ahead *a)
 		at += (size_t)n;
 	}
 	free(frames);
+	int status = p->status;
 	if (!interrupt_signal() && (!WIFEXITED(status) || WEXITSTATUS(status) != 0))
 		fprintf(stderr,
-			"clharness: the process that ran target %zu ended early (%s %d): its "
-			"results after those reported are missing\n",
-			a->target, WIFSIGNALED(status) ? "signal" : "status",
+			"clharness: the process that ran cases %zu to %zu on %s ended early "
+			"(%s %d): its results after those reported are missing\n",
+			p->from + 1, p->to, selection_target(p->sel, p->target)->name,
+			WIFSIGNALED(status) ? "signal" : "status",
 			WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+}
+
+/* Waits until a running part's pipe ends, and reaps it. */
+static void part_wait_any(struct part *parts, size_t nparts)
+{
+	struct pollfd *fds = xcalloc(nparts, sizeof *fds);
+	size_t *which = xcalloc(nparts, sizeof *which);
+	size_t n = 0;
+	for (size_t i = 0; i < nparts; i++)
+		if (parts[i].state == PART_RUNNING) {
+			fds[n] = (struct pollfd){ .fd = parts[i].done, .events = POLLIN };
+			which[n++] = i;
+		}
+	while (n > 0) {
+		int ready = poll(fds, n, -1);
+		if (ready < 0 && errno == EINTR && !interrupt_signal())
+			continue;
+		bool reaped = false;
+		for (size_t k = 0; k < n; k++) {
+			if (!interrupt_signal() && !(fds[k].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			char byte;
+			ssize_t got = interrupt_signal() ? 0 : read(fds[k].fd, &byte, 1);
+			if (got == 0 || (got < 0 && errno != EINTR && errno != EAGAIN)) {
+				part_reap(&parts[which[k]]);
+				reaped = true;
+			}
+		}
+		if (reaped)
+			break;
+	}
+	free(which);
+	free(fds);
+}
+
+/* How the work is cut into parts: on a simulator, which starts a worker a case anyway, a
+ * case each; on a device, about four parts a job, so that a part ending late costs
+ * little while each opens the device but a few times. */
+static bool simulated(const struct selection *sel, size_t t)
+{
+	const struct target *target = selection_target(sel, t);
+	return target->type && strcmp(target->type, "simulator") == 0;
+}
+
+static size_t part_size(const struct selection *sel, size_t t, size_t ncases, unsigned jobs)
+{
+	if (simulated(sel, t))
+		return 1;
+	size_t size = (ncases + 4 * (size_t)jobs - 1) / (4 * (size_t)jobs);
+	return size ? size : 1;
 }
 
 void case_run_targets(struct case_run *cr, struct selection *sel, unsigned jobs)
 {
-	size_t t = 0;
-	while (t < sel->count && !interrupt_signal()) {
-		/* Targets t + 1 onwards, as many as the jobs allow, each in a copy of this
-		 * process, while this one runs target t. */
-		size_t batch = sel->count - t < jobs ? sel->count - t : (jobs ? jobs : 1);
-		struct ahead *ahead = xcalloc(batch, sizeof *ahead);
-		int *done = xcalloc(batch, sizeof *done);
-		size_t started = 0;
-		for (size_t k = 1; k < batch; k++) {
-			if (ahead_start(&ahead[k], sel, t + k, done, started) < 0)
-				break;
-			done[started++] = ahead[k].done;
-		}
-		case_run_target(cr, sel, t);
-		for (size_t k = 1; k <= started; k++)
-			ahead_finish(cr, &ahead[k]);
-		/* A target whose file could not be made runs here, after the others. */
-		for (size_t k = started + 1; k < batch && !interrupt_signal(); k++)
-			case_run_target(cr, sel, t + k);
-		free(done);
-		free(ahead);
-		t += batch;
+	if (jobs <= 1 || cr->ncases == 0) {
+		for (size_t t = 0; t < sel->count && !interrupt_signal(); t++)
+			case_run_target(cr, sel, t);
+		return;
 	}
+	selection_release_idle(sel);
+	struct part *parts = NULL;
+	size_t nparts = 0;
+	for (size_t t = 0; t < sel->count; t++) {
+		size_t size = part_size(sel, t, cr->ncases, jobs);
+		for (size_t from = 0; from < cr->ncases; from += size) {
+			parts = xreallocarray(parts, nparts + 1, sizeof *parts);
+			parts[nparts++] = (struct part){
+				.target = t,
+				.from = from,
+				.to = from + size < cr->ncases ? from + size : cr->ncases,
+				.results = -1,
+				.done = -1,
+			};
+		}
+	}
+	/* Parts start simulator first, their cases being the slow ones, so that the quick
+	 * device parts fill the cores at the end; they are handed on in the order of one
+	 * target after another all the same. */
+	size_t *order = xcalloc(nparts ? nparts : 1, sizeof *order);
+	size_t norder = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t k = 0; k < nparts; k++)
+			if (simulated(sel, parts[k].target) == (pass == 0))
+				order[norder++] = k;
+	size_t next_start = 0, next_hand_on = 0, running = 0;
+	while (next_hand_on < nparts && !interrupt_signal()) {
+		while (running < jobs && next_start < norder) {
+			size_t k = order[next_start++];
+			if (part_start(parts, nparts, k, sel) == 0)
+				running++;
+			else
+				parts[k].state = PART_HERE;
+		}
+		struct part *p = &parts[next_hand_on];
+		if (p->state == PART_FINISHED) {
+			part_hand_on(cr, p);
+			next_hand_on++;
+		} else if (p->state == PART_HERE) {
+			selection_run_cases(sel, p->target, p->from, p->to, take_result, cr);
+			next_hand_on++;
+		} else if (running > 0) {
+			part_wait_any(parts, nparts);
+			running = 0;
+			for (size_t k = 0; k < nparts; k++)
+				running += parts[k].state == PART_RUNNING;
+		} else {
+			break; /* not started: only an interrupt leaves one so */
+		}
+	}
+	/* Interrupted: what still runs is stopped, and what is done is dropped. */
+	for (size_t k = 0; k < nparts; k++) {
+		if (parts[k].state == PART_RUNNING)
+			part_reap(&parts[k]);
+		if (parts[k].results >= 0)
+			close(parts[k].results);
+	}
+	free(order);
+	free(parts);
 }
 
 static void warn_unmatched(const struct suppression *s)

@@ -14,6 +14,7 @@
 #include "exec/buildlog.h"
 #include "exec/guard.h"
 #include "exec/ocl.h"
+#include "exec/progcache.h"
 
 struct cached_program {
 	char *path;
@@ -65,6 +66,9 @@ int clexec_open(const struct target *target, bool guarded, struct clexec **out, 
 	cx->target = (struct target){
 		.name = xstrdup(target->name),
 		.opencl = target->opencl ? xstrdup(target->opencl) : NULL,
+		.device = target->device ? xstrdup(target->device) : NULL,
+		.platform = target->platform ? xstrdup(target->platform) : NULL,
+		.driver = target->driver ? xstrdup(target->driver) : NULL,
 		.limits = target->limits,
 	};
 	*out = cx;
@@ -126,10 +130,51 @@ static void build_failed(struct result *failure, const char *kernel_path, const 
 	failure->detail = buildlog_name_source(log, kernel_path);
 }
 
-/* Returns the cached or freshly built program for one step, or NULL after filling
+/* A program of `source` built with `options` from the binary a build on this target left in
+ * the program cache; NULL where there is none or it does not load. */
+static cl_program program_from_cache(struct clexec *cx, const char *cache, struct strbuf *key,
+				     const char *options)
+{
+	size_t len;
+	unsigned char *binary = progcache_load(cache, key, &len);
+	if (binary == NULL)
+		return NULL;
+	cl_int err, status;
+	const unsigned char *binaries[] = { binary };
+	cl_program program = clCreateProgramWithBinary(cx->context, 1, &cx->device, &len,
+						       binaries, &status, &err);
+	free(binary);
+	if (program == NULL)
+		return NULL;
+	if (status != CL_SUCCESS ||
+	    clBuildProgram(program, 1, &cx->device, options, NULL, NULL) != CL_SUCCESS) {
+		clReleaseProgram(program);
+		return NULL;
+	}
+	return program;
+}
+
+/* Keeps the binary of a program just built from source, for the next run. */
+static void program_to_cache(cl_program program, const char *cache, const struct strbuf *key)
+{
+	size_t len = 0;
+	if (clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL) !=
+		    CL_SUCCESS ||
+	    len == 0)
+		return;
+	unsigned char *binary = xmalloc(len);
+	unsigned char *binaries[] = { binary };
+	if (clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof binaries, binaries, NULL) ==
+	    CL_SUCCESS)
+		progcache_store(cache, key, binary, len);
+	free(binary);
+}
+
+/* Returns the program for one step: built before in this process, loaded from the program
+ * cache (counted in *cached) or built from source (counted in *built); NULL after filling
  * `failure` with the build error and its log. */
 static cl_program program_for(struct clexec *cx, const char *kernel_path, const char *options,
-			      unsigned *built, struct result *failure)
+			      unsigned *built, unsigned *cached, struct result *failure)
 {
 	for (size_t i = 0; i < cx->nprograms; i++) {
 		struct cached_program *cp = &cx->programs[i];
@@ -148,17 +193,40 @@ static cl_program program_for(struct clexec *cx, const char *kernel_path, const 
 				"cannot read the kernel file: %s", file_error(errno));
 		return NULL;
 	}
-	cl_int err;
-	const char *sources[] = { source };
-	cl_program program = clCreateProgramWithSource(cx->context, 1, sources, &len, &err);
-	free(source);
-	if (program == NULL) {
-		result_set_diag(failure, VERDICT_BUILD_ERROR, kernel_path, 0, 0,
-				"clCreateProgramWithSource: %s (%d)", ocl_error_name(err), err);
-		return NULL;
+	char *cache = progcache_dir();
+	struct strbuf key = { 0 };
+	cl_program program = NULL;
+	if (cache) {
+		char *target_id = xasprintf("%s\n%s\n%s", cx->target.device ? cx->target.device : "",
+					    cx->target.platform ? cx->target.platform : "",
+					    cx->target.driver ? cx->target.driver : "");
+		progcache_key(&key, target_id, kernel_path, source, len, options);
+		free(target_id);
+		program = program_from_cache(cx, cache, &key, options);
 	}
-	err = clBuildProgram(program, 1, &cx->device, options, NULL, NULL);
-	(*built)++;
+	cl_int err = CL_SUCCESS;
+	if (program) {
+		(*cached)++;
+	} else {
+		const char *sources[] = { source };
+		program = clCreateProgramWithSource(cx->context, 1, sources, &len, &err);
+		if (program == NULL) {
+			result_set_diag(failure, VERDICT_BUILD_ERROR, kernel_path, 0, 0,
+					"clCreateProgramWithSource: %s (%d)", ocl_error_name(err),
+					err);
+			free(source);
+			free(cache);
+			strbuf_free(&key);
+			return NULL;
+		}
+		err = clBuildProgram(program, 1, &cx->device, options, NULL, NULL);
+		(*built)++;
+		if (err == CL_SUCCESS && cache)
+			program_to_cache(program, cache, &key);
+	}
+	free(source);
+	free(cache);
+	strbuf_free(&key);
 
 	cx->programs = xreallocarray(cx->programs, cx->nprograms + 1, sizeof *cx->programs);
 	struct cached_program *cp = &cx->programs[cx->nprograms++];
@@ -173,7 +241,6 @@ static cl_program program_for(struct clexec *cx, const char *kernel_path, const 
 	return program;
 }
 
-/* The address space and type a case argument needs, for comparing with the kernel's. */
 static void expected_arg(const struct test_case *tc, const struct arg *arg, cl_uint *space,
 			 char *type, size_t size)
 {
@@ -280,7 +347,7 @@ static int check_args(const struct test_case *tc, const struct step *st, cl_kern
 }
 
 int clexec_build(struct clexec *cx, const struct test_case *tc, const char *options,
-		 struct result *failure)
+		 unsigned *cached, struct result *failure)
 {
 	release_kernels(cx);
 	/* A smaller last work-group is launched only for programs built as CL2.0 or later;
@@ -301,7 +368,8 @@ int clexec_build(struct clexec *cx, const struct test_case *tc, const char *opti
 	unsigned built = 0;
 	for (size_t s = 0; s < tc->nsteps && status == 0; s++) {
 		const struct step *st = &tc->steps[s];
-		cl_program program = program_for(cx, st->kernel_path, all, &built, failure);
+		cl_program program =
+			program_for(cx, st->kernel_path, all, &built, cached, failure);
 		if (program == NULL) {
 			status = -1;
 			break;
@@ -688,8 +756,8 @@ int clexec_inspect(struct clexec *cx, const char *path, const char *kernel, cons
 {
 	*sig = (struct kernel_sig){ 0 };
 	char *all = xasprintf("-cl-kernel-arg-info%s%s", *options ? " " : "", options);
-	unsigned built = 0;
-	cl_program program = program_for(cx, path, all, &built, failure);
+	unsigned built = 0, cached = 0;
+	cl_program program = program_for(cx, path, all, &built, &cached, failure);
 	free(all);
 	if (program == NULL)
 		return -1;

@@ -12,11 +12,12 @@ struct clexec;
 int clexec_open(const struct target *target, bool guarded, struct clexec **out, char **cause);
 
 /* Builds the case's programs with `options` added to the case's own, reusing a program
- * already built on this device from the same file with the same options, then creates
- * each step's kernel and checks its arguments against the case. Returns the number of
- * programs built, or -1. */
+ * already built on this device from the same file with the same options, or loading one
+ * from the program cache (progcache.h; counted in *cached), then creates each step's
+ * kernel and checks its arguments against the case. Returns the number of programs built
+ * from source, or -1. */
 int clexec_build(struct clexec *cx, const struct test_case *tc, const char *options,
-		 struct result *failure);
+		 unsigned *cached, struct result *failure);
 
 /* As backend.execute, for the case last built. */
 int clexec_execute(struct clexec *cx, const struct test_case *tc, const struct plan *plan,

@@ -44,6 +44,7 @@ struct run_job {
 	const struct run_options *opt;
 	size_t first_case;
 	size_t first_run;
+	size_t end_case; /* the cases it runs end before this one */
 	int fd;
 	struct strbuf out;
 	bool timed_out; /* a run of it timed out (run_options.stop_at_timeout) */
@@ -76,13 +77,13 @@ static void run_cases(struct run_job *job, int fd)
 		return;
 	}
 	struct result_sink sink = { job_begin, job_emit, job };
-	for (size_t c = job->first_case; c < job->ncases; c++) {
+	for (size_t c = job->first_case; c < job->end_case; c++) {
 		if (runner_run_case(job->backend, session, job->target, job->cases[c], c, job->opt,
 				    c == job->first_case ? job->first_run : 0,
 				    &sink) == BACKEND_LOST)
 			return; /* no END: the parent starts a fresh worker after the reported run
 				 */
-		if (job->backend->simulator && c + 1 < job->ncases) {
+		if (job->backend->simulator && c + 1 < job->end_case) {
 			job->backend->close(session);
 			wire_resume(&job->out, c + 1);
 			worker_send(fd, &job->out);
@@ -127,6 +128,7 @@ static void list_main(void *arg, int fd, int control)
 			       .target = &targets[which],
 			       .cases = d->cases,
 			       .ncases = d->ncases,
+			       .end_case = d->ncases,
 			       .opt = d->opt };
 	run_cases(&job, fd);
 }
@@ -135,6 +137,8 @@ int dispatch_open(const struct backend *b, struct test_case *const *cases, size_
 		  const struct run_options *opt, unsigned timeout_s, struct dispatcher **out,
 		  char **cause)
 {
+	if (b->preload)
+		b->preload();
 	struct dispatcher *d = xcalloc(1, sizeof *d);
 	*d = (struct dispatcher){
 		.backend = b, .cases = cases, .ncases = ncases, .opt = opt, .timeout_s = timeout_s
@@ -264,7 +268,7 @@ static const char *take_frame(const struct run_job *job, struct worker *w, enum 
 		size_t c, run;
 		long long printed_before = 0;
 		if (wire_read_begin(payload, len, &c, &run, &printed_before) < 0 || c < *cur_case ||
-		    c >= job->ncases || printed_before < 0 ||
+		    c >= job->end_case || printed_before < 0 ||
 		    run >= runner_run_count(job->backend, job->cases[c], job->opt))
 			return "start of a run";
 		*cur_case = c;
@@ -321,7 +325,7 @@ static bool follow(struct run_job *job, struct worker *w, unsigned timeout_s,
 			break;
 		}
 		const char *malformed = ev == WORKER_GARBLED ? "stream" : NULL;
-		size_t resume_at = job->ncases;
+		size_t resume_at = job->end_case;
 		if (ev == WORKER_FRAME)
 			malformed = take_frame(job, w, type, payload, len, &cur_case, &cur_run,
 					       &reported, &resume_at, emit, ctx);
@@ -368,7 +372,7 @@ static bool follow(struct run_job *job, struct worker *w, unsigned timeout_s,
 			char *message = NULL;
 			wire_read_message(payload, len, &message);
 			char *text = xasprintf("cannot open %s: %s", job->target->name, message);
-			for (size_t c = cur_case; c < job->ncases; c++)
+			for (size_t c = cur_case; c < job->end_case; c++)
 				lost_run(job, c, 0, VERDICT_CRASH, text, NULL, emit, ctx);
 			free(text);
 			free(message);
@@ -381,7 +385,7 @@ static bool follow(struct run_job *job, struct worker *w, unsigned timeout_s,
 			free(worker_finish(w, false));
 			job->first_case = resume_at;
 			job->first_run = 0;
-			return resume_at >= job->ncases;
+			return resume_at >= job->end_case;
 		}
 	}
 
@@ -405,15 +409,25 @@ static bool follow(struct run_job *job, struct worker *w, unsigned timeout_s,
 void dispatch_run(struct dispatcher *d, size_t index, void (*emit)(void *ctx, struct result *r),
 		  void *ctx)
 {
+	dispatch_run_cases(d, index, 0, d->ncases, emit, ctx);
+}
+
+void dispatch_run_cases(struct dispatcher *d, size_t index, size_t from, size_t to,
+			void (*emit)(void *ctx, struct result *r), void *ctx)
+{
 	struct run_job job = { .backend = d->backend,
 			       .target = &d->targets[index],
 			       .cases = d->cases,
 			       .ncases = d->ncases,
+			       .first_case = from,
+			       .end_case = to < d->ncases ? to : d->ncases,
 			       .opt = d->opt };
-	while (job.first_case < d->ncases && !interrupt_signal()) {
+	while (job.first_case < job.end_case && !interrupt_signal()) {
 		struct worker w;
 		bool adopted = false;
-		if (d->has_idle) {
+		/* The waiting worker runs every case from the first: it can take only a run
+		 * that starts there and goes to the end. */
+		if (d->has_idle && from == 0 && job.end_case == d->ncases) {
 			d->has_idle = false;
 			adopted = worker_command(&d->idle, (uint32_t)index) == 0;
 			if (adopted)
@@ -425,7 +439,7 @@ void dispatch_run(struct dispatcher *d, size_t index, void (*emit)(void *ctx, st
 			char *cause = NULL;
 			struct worker_limits limits = limits_of(d->opt);
 			if (worker_start(&w, &limits, run_main, &job, &cause) < 0) {
-				for (size_t c = job.first_case; c < d->ncases; c++)
+				for (size_t c = job.first_case; c < job.end_case; c++)
 					lost_run(&job, c, 0, VERDICT_CRASH, cause, NULL, emit, ctx);
 				free(cause);
 				return;
@@ -534,14 +548,20 @@ int dispatch_inspect(struct dispatcher *d, size_t index, const char *path, const
 	return status;
 }
 
+void dispatch_release_idle(struct dispatcher *d)
+{
+	if (d->has_idle) {
+		d->has_idle = false;
+		worker_command(&d->idle, COMMAND_QUIT);
+		free(worker_finish(&d->idle, false));
+	}
+}
+
 void dispatch_close(struct dispatcher *d)
 {
 	if (d == NULL)
 		return;
-	if (d->has_idle) {
-		worker_command(&d->idle, COMMAND_QUIT);
-		free(worker_finish(&d->idle, false));
-	}
+	dispatch_release_idle(d);
 	for (size_t i = 0; i < d->ntargets; i++)
 		target_free(&d->targets[i]);
 	free(d->targets);

@@ -27,6 +27,15 @@ const struct target *dispatch_target(const struct dispatcher *d, size_t index);
 void dispatch_run(struct dispatcher *d, size_t index, void (*emit)(void *ctx, struct result *r),
 		  void *ctx);
 
+/* As dispatch_run, for the cases from `from` up to (not including) `to` alone. */
+void dispatch_run_cases(struct dispatcher *d, size_t index, size_t from, size_t to,
+			void (*emit)(void *ctx, struct result *r), void *ctx);
+
+/* Ends the worker that listed the targets and waits to run the first, if it still waits:
+ * before this process is forked to run parts of the work in copies of itself, each of
+ * which would otherwise take that worker as its own. */
+void dispatch_release_idle(struct dispatcher *d);
+
 /* Describes `kernel` of the program at `path`, built with `options`, on target `index`, in a worker
  * of its own (a build can crash a driver too). Returns 0 with *sig filled, or -1 with the verdict
  * and diagnostic in `failure`: build-error with its log, case-error for a missing kernel,

@@ -552,7 +552,8 @@ int runner_run_case(const struct backend *b, struct backend_session *session,
 		result_free(&failure);
 		return 0;
 	}
-	int built = b->build(session, tc, &failure);
+	unsigned cached = 0;
+	int built = b->build(session, tc, &cached, &failure);
 	if (built < 0) {
 		result_settle(&failure);
 		sink->emit(sink->ctx, &failure);
@@ -577,7 +578,9 @@ int runner_run_case(const struct backend *b, struct backend_session *session,
 		runner_result_init(&r, b, t, tc, &n, &l);
 		/* The builds are counted with the case's first result. */
 		r.builds = (unsigned)built;
+		r.cached_builds = cached;
 		built = 0;
+		cached = 0;
 		status = run_one(b, session, t, tc, opt, &n, &l, &in, &r);
 		sink->emit(sink->ctx, &r);
 		result_free(&r);

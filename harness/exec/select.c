@@ -89,6 +89,19 @@ void selection_run(struct selection *sel, size_t i, void (*emit)(void *ctx, stru
 	dispatch_run(sel->targets[i].d, sel->targets[i].index, emit, ctx);
 }
 
+void selection_run_cases(struct selection *sel, size_t i, size_t from, size_t to,
+			 void (*emit)(void *ctx, struct result *r), void *ctx)
+{
+	dispatch_run_cases(sel->targets[i].d, sel->targets[i].index, from, to, emit, ctx);
+}
+
+void selection_release_idle(struct selection *sel)
+{
+	for (size_t b = 0; b < backend_count && sel->dispatchers; b++)
+		if (sel->dispatchers[b])
+			dispatch_release_idle(sel->dispatchers[b]);
+}
+
 struct dispatcher *selection_dispatcher(const struct selection *sel, size_t i, size_t *index)
 {
 	*index = sel->targets[i].index;

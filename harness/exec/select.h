@@ -39,6 +39,12 @@ const struct target *selection_target(const struct selection *sel, size_t i);
 /* Runs every case on selected target i, handing each result to emit(). */
 void selection_run(struct selection *sel, size_t i, void (*emit)(void *ctx, struct result *r),
 		   void *ctx);
+/* Runs the cases from `from` up to (not including) `to` on selected target i. */
+void selection_run_cases(struct selection *sel, size_t i, size_t from, size_t to,
+			 void (*emit)(void *ctx, struct result *r), void *ctx);
+/* Ends the workers that wait for a first target (dispatch_release_idle), before the run is
+ * shared out among copies of this process. */
+void selection_release_idle(struct selection *sel);
 /* Says which backends the run asked for cannot run: under TAP a skipped test for each
  * case, so the gap shows in the test log; a note on stderr elsewhere. */
 void selection_report_missing(const struct selection *sel, struct reporter *rp,

@@ -61,6 +61,7 @@ static const struct field result_fields[] = {
 	R(compare_ns, F_U64, 0),
 	R(repeat, F_UINT, 0),
 	R(builds, F_UINT, 0),
+	R(cached_builds, F_UINT, 0),
 	R(generated, F_UINT, 0),
 	R(references, F_UINT, 0),
 	R(drift, F_DOUBLE, 0),

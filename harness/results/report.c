@@ -546,6 +546,7 @@ void report_result(struct reporter *rp, const struct result *r)
 	rp->reference_ns += r->reference_ns;
 	rp->compare_ns += r->compare_ns;
 	rp->builds += r->builds;
+	rp->cached_builds += r->cached_builds;
 	rp->generated += r->generated;
 	rp->references += r->references;
 
@@ -708,7 +709,15 @@ void report_finish(struct reporter *rp, size_t ntargets, uint64_t wall_ns, bool 
 		double transfers =
 			rp->run_ns > rp->kernel_ns ? (rp->run_ns - rp->kernel_ns) / 1e9 : 0;
 		double setup = total - kernel - transfers - reference - compare;
-		fprintf(out,
+		if (rp->processes > 1)
+			fprintf(out,
+				"%stime: total %.3f s with up to %u processes side by side, whose "
+				"own times add up to transfers %.3f s + kernel %.3f s + reference "
+				"%.3f s + comparison %.3f s, and set-up the rest of each (run with "
+				"-j 1 to see set-up apart)\n",
+				lead, total, rp->processes, transfers, kernel, reference, compare);
+		else
+			fprintf(out,
 			"%stime: total %.3f s = setup %.3f s (%.1f%%) + transfers %.3f s (%.1f%%) "
 			"+ kernel %.3f s (%.1f%%) + reference %.3f s (%.1f%%) + comparison %.3f "
 			"s (%.1f%%)\n",
@@ -716,9 +725,9 @@ void report_finish(struct reporter *rp, size_t ntargets, uint64_t wall_ns, bool 
 			kernel, 100 * kernel / total, reference, 100 * reference / total, compare,
 			100 * compare / total);
 		fprintf(out,
-			"%swork: %zu program build%s, %zu input buffer%s generated, %zu "
-			"reference%s computed, %zu run%s\n",
-			lead, rp->builds, rp->builds == 1 ? "" : "s", rp->generated,
+			"%swork: %zu program build%s and %zu from the program cache, %zu input "
+			"buffer%s generated, %zu reference%s computed, %zu run%s\n",
+			lead, rp->builds, rp->builds == 1 ? "" : "s", rp->cached_builds, rp->generated,
 			rp->generated == 1 ? "" : "s", rp->references,
 			rp->references == 1 ? "" : "s", rp->results, rp->results == 1 ? "" : "s");
 	}

@@ -27,7 +27,10 @@ struct reporter {
 	size_t suppressed;   /* findings a suppression matched: listed, failing nothing */
 	double worst_drift;
 	uint64_t kernel_ns, run_ns, reference_ns, compare_ns;
-	size_t builds, generated, references;
+	size_t builds, cached_builds, generated, references;
+	/* How many processes ran the work side by side (0 or 1: one): the timing split of a
+	 * run shared out adds up their times, which no longer part the wall time. */
+	unsigned processes;
 	FILE *junit; /* also write JUnit XML here, when set */
 	struct findlog *findlog; /* also gather the findings here (--sarif, --html), when set */
 	struct strbuf junit_cases;

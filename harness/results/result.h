@@ -74,6 +74,7 @@ struct result {
 	uint64_t compare_ns;
 	unsigned repeat;
 	unsigned builds;     /* programs built for this result; 0 when reused */
+	unsigned cached_builds; /* programs loaded for it from the program cache */
 	unsigned generated;  /* buffers whose initial contents were generated for it */
 	unsigned references; /* CPU references computed for it; 0 when all were reused */
 	double drift;	     /* worst |error| / bound over the checked floats */

@@ -1,0 +1,42 @@
+/* progcache.h - program binaries kept on disk between runs, so that a program built once
+ * on a target is loaded, not compiled, the next time: PoCL preprocesses every source to
+ * look up its own cache and Oclgrind compiles every program afresh, which together were
+ * most of a warm catalogue run's set-up.
+ *
+ * An entry is keyed by everything the binary depends on: the target's device, platform
+ * and driver version, the build options, the source, and the contents of every file its
+ * #include lines can reach (in the source's folder, the working folder and each -I
+ * folder). The key is kept whole in the entry and compared byte for byte on loading, so a
+ * hash collision can cost a rebuild but never give the wrong program. Only successful
+ * builds are kept; an entry that does not load is built from source again.
+ *
+ * The folder is $CLHARNESS_CACHE_DIR, else $XDG_CACHE_HOME/clharness/programs, else
+ * ~/.cache/clharness/programs; CLHARNESS_CACHE_DIR=off keeps nothing. */
+#ifndef CLH_PROGCACHE_H
+#define CLH_PROGCACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/util.h"
+
+/* The folder entries live in (created on first store); NULL when caching is off or no
+ * folder can be named. Caller frees. */
+char *progcache_dir(void);
+
+/* Appends to `key` what a binary built from `source` (read from `path`) with `options`
+ * on the target described by `target_id` depends on. */
+void progcache_key(struct strbuf *key, const char *target_id, const char *path,
+		   const char *source, size_t len, const char *options);
+
+/* The binary stored under `key` in `dir`, or NULL (no entry, another key's, or one that
+ * cannot be read). Caller frees. */
+unsigned char *progcache_load(const char *dir, const struct strbuf *key, size_t *len);
+
+/* Stores `binary` under `key` in `dir`, replacing any entry at once so that a reader in
+ * another process never sees half of one. Failing to store is no error: the next run
+ * builds again. */
+void progcache_store(const char *dir, const struct strbuf *key, const unsigned char *binary,
+		     size_t len);
+
+#endif
