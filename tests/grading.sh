@@ -90,7 +90,9 @@ hang_and_crash_named() {
 		has "$work/reduce_sum/hanging.txt" " s (the limit of a correct run: 50 times the reference kernel's slowest, " &&
 		has "$work/reduce_sum/hanging.txt" "0 of 4 simulated runs free of what it forbids; 4 not run, since the kernel hung at N=1024, L=32 on" &&
 		has "$work/reduce_sum/crashing.txt" "error: crash: the worker running this died: killed by signal 11" &&
-		has "$work/reduce_sum/slow.txt" "of the reference's speed"
+		has "$work/reduce_sum/slow.txt" "of the reference's speed" &&
+		has "$work/reduce_sum/slow.txt" "ms a launch, the fastest of 5 rounds of 1 launch, against " &&
+		has "$work/reduce_sum/correct.txt" " in rounds of 10, at N=1048576, L=256)"
 }
 
 missing_kernel_named() {
@@ -159,7 +161,7 @@ check "a race is reported at the student's line with a caret" race_at_student_li
 check "a hidden check says only pass or fail" hidden_check_says_only_pass_or_fail
 check "a build error comes with its line and the build log" build_error_with_log
 check "a wrong signature names the parameter and the prototype asked for" signature_named
-check "a hang and a crash are named in the report" hang_and_crash_named
+check "a hang and a crash are named in the report, and a slow kernel is timed a launch a round" hang_and_crash_named
 check "a missing kernel names the prototype asked for" missing_kernel_named
 check "a broken assignment is reported at its line and nothing is graded" broken_assignment
 check "an #include outside the student's folder is refused at its line, and no report quotes the file" includes_refused

@@ -150,6 +150,7 @@ struct test_case {
 	bool non_uniform;   /* a global size may be no multiple of the work-group size */
 	bool reference_run; /* case_load_reference's: runs a reference kernel, checks nothing */
 	unsigned timeout_s; /* a run's time limit, for a kernel that may hang; 0: the run's */
+	unsigned launches;  /* launches a run, where set; 0: the run options' repeat */
 	struct pexpr bytes; /* bytes one round moves; expr NULL: every global buffer once */
 	struct suppression_list suppress; /* findings the case means to have */
 	uint64_t seed;

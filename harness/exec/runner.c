@@ -427,13 +427,14 @@ static int run_one(const struct backend *b, struct backend_session *session, con
 	}
 	r->generated = (unsigned)generated;
 
-	r->repeat = opt->repeat;
-	uint64_t *round_ns = xcalloc(opt->repeat ? opt->repeat : 1, sizeof *round_ns);
+	unsigned repeat = tc->launches ? tc->launches : opt->repeat;
+	r->repeat = repeat;
+	uint64_t *round_ns = xcalloc(repeat ? repeat : 1, sizeof *round_ns);
 	uint64_t run_start = clock_now_ns();
-	int status = b->execute(session, tc, &plan, in->data, final, opt->repeat, round_ns, r);
+	int status = b->execute(session, tc, &plan, in->data, final, repeat, round_ns, r);
 	r->run_ns = clock_now_ns() - run_start;
 	if (status == 0)
-		time_rounds(r, round_ns, opt->repeat, opt->warmup);
+		time_rounds(r, round_ns, repeat, opt->warmup);
 	free(round_ns);
 	bool unchecked = status == 0 && check_outputs(tc, &plan, in, final, r);
 	if (status == 0)

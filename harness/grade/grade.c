@@ -452,9 +452,40 @@ static void take_timed_result(void *ctx, struct result *r)
 	*r = (struct result){ 0 };
 }
 
+/* The device time a round of a speed check's launches should span at least: a kernel whose
+ * one launch is as long needs no more to be timed well, since the fastest of the rounds
+ * is kept; a slow submission launched `repeat` times a round would only cost the class
+ * the time. */
+#define SPEED_ROUND_MIN_NS 20000000ull
+
+/* Launches a round of the submission's speed runs: as many as the check says, or fewer
+ * where one launch at the check's shape took long enough in the correct checks' runs. */
+static unsigned speed_launches(const struct grader *g, const struct grade_check *c,
+			       const struct shape *n, const struct shape *l)
+{
+	uint64_t one = 0;
+	for (size_t i = 0; i < g->a->nchecks; i++) {
+		const struct check_runs *cr = &g->runs[g->runs[i].same_as];
+		if (g->a->checks[i].kind != GRADE_CORRECT)
+			continue;
+		for (size_t k = 0; k < cr->count; k++) {
+			const struct result *r = &cr->results[k];
+			/* Correct checks run on the device the speed check times. */
+			if (r->verdict == VERDICT_PASS && r->repeat == 1 && r->kernel_ns > 0 &&
+			    shape_equal(&r->n, n) && shape_equal(&r->l, l) &&
+			    (one == 0 || r->kernel_ns < one))
+				one = r->kernel_ns;
+		}
+	}
+	if (one == 0)
+		return c->repeat;
+	uint64_t need = (SPEED_ROUND_MIN_NS + one - 1) / one;
+	return need < c->repeat ? (unsigned)(need ? need : 1) : c->repeat;
+}
+
 /* A speed check: the reference kernel and the submission timed in turns, at the same
  * size, in one worker, the fastest of `rounds` runs of each kept, since noise only ever
- * adds time. */
+ * adds time; each compared by its time a launch. */
 static void grade_speed(struct grader *g, const struct grade_check *c, struct check_grade *cg)
 {
 	if (g->hang) {
@@ -476,6 +507,9 @@ static void grade_speed(struct grader *g, const struct grade_check *c, struct ch
 	set_runs(ref, "reference", n, 1, l, 1);
 	char at[SHAPE_RUN_TEXT_MAX];
 	shape_run_text(n, l, ", ", at);
+	unsigned launches = speed_launches(g, c, n, l);
+	mine->launches = launches;
+	ref->launches = c->repeat;
 
 	struct test_case **turns = xcalloc(2 * c->rounds + 1, sizeof *turns);
 	for (unsigned round = 0; round < c->rounds; round++) {
@@ -529,16 +563,19 @@ static void grade_speed(struct grader *g, const struct grade_check *c, struct ch
 			best_mine = r_mine->kernel_ns;
 	}
 	if (cg->summary == NULL) {
-		cg->speed = best_mine > 0 ? (double)best_ref / (double)best_mine : 0;
+		double ref_launch = (double)best_ref / c->repeat, mine_launch = (double)best_mine / launches;
+		cg->speed = best_mine > 0 ? ref_launch / mine_launch : 0;
 		double share = (cg->speed - c->none) / (c->full - c->none);
 		share = share < 0 ? 0 : share > 1 ? 1 : share;
 		/* Whole points: timing noise near a point's edge moves no fraction of one. */
 		cg->points = round(c->points * share);
 		cg->passed = cg->points >= c->points;
-		cg->summary = xasprintf(
-			"%.2f of the reference's speed (%.3f ms against %.3f ms of %s "
-			"for %u launches at %s)",
-			cg->speed, best_mine / 1e6, best_ref / 1e6, ref_name, c->repeat, at);
+		cg->summary = xasprintf("%.2f of the reference's speed (%.3f ms a launch, the "
+					"fastest of %u rounds of %u launch%s, against %.3f ms of "
+					"%s in rounds of %u, at %s)",
+					cg->speed, mine_launch / 1e6, c->rounds, launches,
+					launches == 1 ? "" : "es", ref_launch / 1e6, ref_name,
+					c->repeat, at);
 	}
 	for (size_t k = 0; k < timed.count; k++)
 		result_free(&timed.results[k]);
