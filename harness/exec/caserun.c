@@ -249,19 +249,24 @@ static void part_wait_any(struct part *parts, size_t nparts)
 	free(fds);
 }
 
-/* How the work is cut into parts: on a simulator, which starts a worker a case anyway, a
- * case each; on a device, about four parts a job, so that a part ending late costs
- * little while each opens the device but a few times. */
 static bool simulated(const struct selection *sel, size_t t)
 {
 	const struct target *target = selection_target(sel, t);
 	return target->type && strcmp(target->type, "simulator") == 0;
 }
 
+/* How the work is cut into parts: on a simulator a case each, its simulation being the
+ * work; on a CPU device, whose kernels run on the cores the parts share, about four parts
+ * a job, so that a part ending late costs little while each opens the device but a few
+ * times; any other device whole, in one process, since each process there opens a
+ * context of its own (on an H200, sixteen took 10 s where one took 3). */
 static size_t part_size(const struct selection *sel, size_t t, size_t ncases, unsigned jobs)
 {
 	if (simulated(sel, t))
 		return 1;
+	const struct target *target = selection_target(sel, t);
+	if (target->type == NULL || strcmp(target->type, "cpu") != 0)
+		return ncases ? ncases : 1;
 	size_t size = (ncases + 4 * (size_t)jobs - 1) / (4 * (size_t)jobs);
 	return size ? size : 1;
 }
@@ -289,15 +294,21 @@ void case_run_targets(struct case_run *cr, struct selection *sel, unsigned jobs)
 			};
 		}
 	}
-	/* Parts start simulator first, their cases being the slow ones, so that the quick
+	/* Parts start a whole device first (a GPU's, which leaves the cores to the rest),
+	 * then the simulator's, their cases being the slow ones, so that the quick CPU
 	 * device parts fill the cores at the end; they are handed on in the order of one
 	 * target after another all the same. */
 	size_t *order = xcalloc(nparts ? nparts : 1, sizeof *order);
 	size_t norder = 0;
-	for (int pass = 0; pass < 2; pass++)
-		for (size_t k = 0; k < nparts; k++)
-			if (simulated(sel, parts[k].target) == (pass == 0))
+	for (int pass = 0; pass < 3; pass++)
+		for (size_t k = 0; k < nparts; k++) {
+			size_t t = parts[k].target;
+			int rank = simulated(sel, t)				       ? 1
+				   : part_size(sel, t, cr->ncases, jobs) >= cr->ncases ? 0
+											: 2;
+			if (rank == pass)
 				order[norder++] = k;
+		}
 	size_t next_start = 0, next_hand_on = 0, running = 0;
 	while (next_hand_on < nparts && !interrupt_signal()) {
 		while (running < jobs && next_start < norder) {
