@@ -192,7 +192,6 @@ struct simulation {
 
 struct og_session {
 	struct target target;
-	long long printed_at_open; /* what the worker had printed when the session opened */
 	/* Every write-write race, same-value ones included (OCLGRIND_UNIFORM_WRITES=1). */
 	struct simulation strict;
 	/* Oclgrind's default, which lets writes of the same value pass: opened when a run
@@ -261,7 +260,6 @@ static int og_open(const struct target *target, struct backend_session **out, ch
 	worker_discard_stdout();
 	struct og_session *s = xcalloc(1, sizeof *s);
 	s->strict.log = s->lenient.log = s->written_out.log = -1;
-	s->printed_at_open = worker_output_offset();
 	if (simulation_open(target, true, &s->strict, cause) < 0) {
 		free(s);
 		return -1;
@@ -555,19 +553,6 @@ static bool og_spent(const struct backend_session *session)
 	return oclgrind_silenced;
 }
 
-/* Nothing logged and nothing printed: Oclgrind counted no diagnostic. Anything at all
- * (an API error it prints, a build's complaint) is taken as one, so the next case gets a
- * fresh process and Oclgrind's whole budget. */
-static bool og_pristine(const struct backend_session *session)
-{
-	const struct og_session *s = (const struct og_session *)session;
-	const struct simulation *sims[] = { &s->strict, &s->lenient, &s->written_out };
-	for (size_t i = 0; i < sizeof sims / sizeof sims[0]; i++)
-		if (sims[i]->log >= 0 && log_size(sims[i]) > 0)
-			return false;
-	return !oclgrind_silenced && worker_output_offset() == s->printed_at_open;
-}
-
 static void og_close(struct backend_session *session)
 {
 	struct og_session *s = (struct og_session *)session;
@@ -598,5 +583,4 @@ const struct backend backend_oclgrind = {
 	.inspect = og_inspect,
 	.close = og_close,
 	.spent = og_spent,
-	.pristine = og_pristine,
 };

@@ -84,12 +84,7 @@ static void run_cases(struct run_job *job, int fd)
 			return; /* no END: the parent starts a fresh worker after the reported run
 				 */
 		if (job->backend->simulator && c + 1 < job->end_case) {
-			bool again = job->backend->pristine && job->backend->pristine(session);
 			job->backend->close(session);
-			if (again && job->backend->open(job->target, &session, &cause) == 0)
-				continue;
-			free(cause);
-			/* A fresh worker takes the next case, and says why if it cannot open. */
 			wire_resume(&job->out, c + 1);
 			worker_send(fd, &job->out);
 			strbuf_free(&job->out);
