@@ -33,6 +33,19 @@ shrunk_and_saved() {
 		has "halving_nobarrier.cl:14:17: error: read-write data race on local memory" &&
 		has "summary: 1 result on 1 device"
 }
+# A race whose writes store differing values under random inputs and the same value under
+# zeros: the finding is the error, and the launch it is shrunk to shows the error, not a
+# same-value warning that would call it benign.
+shrunk_keeps_severity() {
+	mkdir -p "$saved/severity" &&
+		run 1 hunt --budget 4 -j 2 --save "$saved/severity" "$top/tests/races/planes_share_a_plane.cl" \
+			--kernel racy --global 4x4x4 --local 4x4x1 &&
+		has "planes_share_a_plane.cl:9:19: error: write-write data race on local memory" &&
+		lacks "store the same value" &&
+		run 1 run --device oclgrind "$saved/severity/planes_share_a_plane-hunt-1.yaml" &&
+		has "planes_share_a_plane.cl:9:19: error: write-write data race on local memory" &&
+		lacks "store the same value"
+}
 # The same reduction with its barrier: nothing to find at any input, shape or build.
 fixed_twin_is_clean() {
 	run 0 hunt --budget 10 -j 2 "$top/cases/reduce/halving.yaml" &&
@@ -84,6 +97,7 @@ usage() {
 
 check "hunt finds a race the plain run misses" missed_by_the_plain_run
 check "a finding is shrunk, and its saved case shows it in one Oclgrind run" shrunk_and_saved
+check "a race shrunk to a smaller launch keeps its severity in the reproducer" shrunk_keeps_severity
 check "a kernel with its barrier gives no finding anywhere in the sweep" fixed_twin_is_clean
 check "sim_build: optimised simulates the optimised program" optimised_build_is_real
 check "an optimised build Oclgrind cannot simulate is left out of the sweep, and said so" unsimulable_build_left_out

@@ -375,8 +375,12 @@ static void take_result(struct hunt_state *st, struct result *r)
 	    st->trials[index].optimised)
 		st->optimised_broke = r->verdict;
 	if (st->watch) {
+		/* A smaller launch shows the finding only as it was found: a race of differing
+		 * values shrunk to one whose writes store the same value would leave a
+		 * reproducer that calls it benign. */
 		for (size_t i = 0; i < r->findings.count; i++)
-			if (finding_same(st->watch, &r->findings.items[i]))
+			if (finding_same(st->watch, &r->findings.items[i]) &&
+			    r->findings.items[i].severity <= st->watch->severity)
 				st->shows[index] = true;
 		return;
 	}
@@ -391,11 +395,24 @@ static void take_result(struct hunt_state *st, struct result *r)
 			continue;
 		bool seen = false;
 		for (size_t k = 0; k < st->nfound && !seen; k++) {
-			seen = finding_same(&st->found[k].finding, f);
-			/* Shown again by an earlier trial of the sweep's order: that one is
-			 * the one to name, being the cheaper. */
-			if (seen && index < st->found[k].trial)
-				st->found[k].trial = (size_t)index;
+			struct found *known = &st->found[k];
+			seen = finding_same(&known->finding, f);
+			if (!seen)
+				continue;
+			/* Shown as more than it was (a race whose writes differed, where an
+			 * earlier trial's stored the same value): that is what it is, and
+			 * this trial is the first to show it so. */
+			if (f->severity < known->finding.severity) {
+				finding_free(&known->finding);
+				finding_copy(&known->finding, f);
+				known->trial = (size_t)index;
+				known->after_s = (clock_now_ns() - st->start_ns) / 1e9;
+			} else if (f->severity == known->finding.severity &&
+				   index < known->trial) {
+				/* Shown again by an earlier trial of the sweep's order: that
+				 * one is the one to name, being the cheaper. */
+				known->trial = (size_t)index;
+			}
 		}
 		if (seen)
 			continue;
