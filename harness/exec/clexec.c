@@ -241,6 +241,7 @@ static cl_program program_for(struct clexec *cx, const char *kernel_path, const 
 	return program;
 }
 
+/* The address space and type a case argument needs, for comparing with the kernel's. */
 static void expected_arg(const struct test_case *tc, const struct arg *arg, cl_uint *space,
 			 char *type, size_t size)
 {
