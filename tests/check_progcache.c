@@ -1,5 +1,6 @@
 /* check_progcache.c - the program cache's key and entries: a header's contents change the
- * key, an entry answers only its own key, and a damaged one answers nothing. */
+ * key however its directive is written, an include through a macro is never keyed, an
+ * entry answers only its own key, and a damaged one answers nothing. */
 #include "config.h"
 
 #include <check.h>
@@ -126,6 +127,63 @@ START_TEST(test_entry_answers_its_own_key_alone)
 }
 END_TEST
 
+/* Directives a line scanner misses but the compiler follows: each header's contents must
+ * reach the key, or an edit to it would load a stale binary. */
+START_TEST(test_key_follows_directives_as_the_preprocessor_reads_them)
+{
+	static const char *const sources[] = {
+		"/* a comment first */ #include \"h.h\"\nkernel void k(void) {}\n",
+		"#include \\\n  \"h.h\"\nkernel void k(void) {}\n",
+		"%:include \"h.h\"\nkernel void k(void) {}\n",
+		"?\?=include \"h.h\"\nkernel void k(void) {}\n",
+		"#/* between */include \"h.h\"\nkernel void k(void) {}\n",
+	};
+	char *root = make_root();
+	for (size_t i = 0; i < sizeof sources / sizeof *sources; i++) {
+		put(root, "h.h", "#define H 1\n");
+		struct strbuf a, b;
+		key_of(&a, root, sources[i], "");
+		put(root, "h.h", "#define H 2\n");
+		key_of(&b, root, sources[i], "");
+		ck_assert_msg(!same(&a, &b), "The header of source %zu is in the key:\n%s", i,
+			      sources[i]);
+		strbuf_free(&a);
+		strbuf_free(&b);
+	}
+	/* Text that only looks like a directive includes nothing. */
+	put(root, "h.h", "#define H 1\n");
+	struct strbuf a, b;
+	const char *quiet = "// #include \"h.h\"\n/*\n#include \"h.h\"\n*/\nkernel void k(void) {}\n";
+	key_of(&a, root, quiet, "");
+	put(root, "h.h", "#define H 2\n");
+	key_of(&b, root, quiet, "");
+	ck_assert_msg(same(&a, &b), "A directive in a comment reads no file.");
+	strbuf_free(&a);
+	strbuf_free(&b);
+	remove_root(root);
+}
+END_TEST
+
+/* A file named through a macro is known only to the compiler: no key can hold it. */
+START_TEST(test_macro_named_include_is_never_keyed)
+{
+	char *root = make_root();
+	put(root, "h.h", "#define H 1\n");
+	const char *plain = "#include \"h.h\"\nkernel void k(void) {}\n";
+	const char *macro = "#define HEADER \"h.h\"\n#include HEADER\nkernel void k(void) {}\n";
+	char *path = xasprintf("%s/k.cl", root);
+	struct strbuf key = { 0 };
+	ck_assert(progcache_key(&key, "t", path, plain, strlen(plain), ""));
+	strbuf_free(&key);
+	key = (struct strbuf){ 0 };
+	ck_assert_msg(!progcache_key(&key, "t", path, macro, strlen(macro), ""),
+		      "A program including through a macro must be built, not cached.");
+	strbuf_free(&key);
+	free(path);
+	remove_root(root);
+}
+END_TEST
+
 START_TEST(test_folder_from_the_environment)
 {
 	setenv("CLHARNESS_CACHE_DIR", "off", 1);
@@ -147,6 +205,8 @@ Suite *progcache_suite(void)
 	Suite *s = suite_create("progcache");
 	TCase *tc = tcase_create("progcache");
 	tcase_add_test(tc, test_key_follows_headers_options_and_target);
+	tcase_add_test(tc, test_key_follows_directives_as_the_preprocessor_reads_them);
+	tcase_add_test(tc, test_macro_named_include_is_never_keyed);
 	tcase_add_test(tc, test_entry_answers_its_own_key_alone);
 	tcase_add_test(tc, test_folder_from_the_environment);
 	suite_add_tcase(s, tc);

@@ -200,9 +200,14 @@ static cl_program program_for(struct clexec *cx, const char *kernel_path, const 
 		char *target_id = xasprintf("%s\n%s\n%s", cx->target.device ? cx->target.device : "",
 					    cx->target.platform ? cx->target.platform : "",
 					    cx->target.driver ? cx->target.driver : "");
-		progcache_key(&key, target_id, kernel_path, source, len, options);
+		bool keyed = progcache_key(&key, target_id, kernel_path, source, len, options);
 		free(target_id);
-		program = program_from_cache(cx, cache, &key, options);
+		if (keyed) {
+			program = program_from_cache(cx, cache, &key, options);
+		} else {
+			free(cache);
+			cache = NULL;
+		}
 	}
 	cl_int err = CL_SUCCESS;
 	if (program) {

@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/directives.h"
+
 #define ENTRY_MAGIC "clharness-program 1"
 /* How deep #include lines are followed, and how many files at most: enough for any
  * kernel's headers, and a bound for an include cycle the visited list misses. */
@@ -73,6 +75,7 @@ struct include_walk {
 	size_t ndirs;
 	char **seen;
 	size_t nseen;
+	bool macro_named; /* a directive names its file through a macro */
 };
 
 static bool seen_before(struct include_walk *w, const char *path)
@@ -121,42 +124,31 @@ static void add_include(struct include_walk *w, const char *name, const char *ow
 	}
 }
 
-/* Follows the #include lines of one file. A line built by a macro names nothing here;
- * the rare program that includes that way is covered only as far as its other lines. */
+struct source_walk {
+	struct include_walk *walk;
+	const char *own_dir;
+	unsigned depth;
+};
+
+static int follow_directive(const struct include_directive *d, void *ctx)
+{
+	struct source_walk *s = ctx;
+	if (d->delim == 0)
+		s->walk->macro_named = true;
+	else if (d->name[0] != '\0')
+		add_include(s->walk, d->name, s->own_dir, s->depth);
+	return 0;
+}
+
+/* Follows the include directives of one file, read as the preprocessor reads them. */
 static void add_source(struct include_walk *w, const char *text, size_t len, const char *own_dir,
 		       unsigned depth)
 {
-	const char *end = text + len;
-	for (const char *line = text; line < end;) {
-		const char *eol = memchr(line, '\n', (size_t)(end - line));
-		if (eol == NULL)
-			eol = end;
-		const char *p = line;
-		while (p < eol && (*p == ' ' || *p == '\t'))
-			p++;
-		if (p < eol && *p == '#') {
-			p++;
-			while (p < eol && (*p == ' ' || *p == '\t'))
-				p++;
-			if ((size_t)(eol - p) > 7 && strncmp(p, "include", 7) == 0) {
-				p += 7;
-				while (p < eol && (*p == ' ' || *p == '\t'))
-					p++;
-				char close = p < eol && *p == '"' ? '"' : p < eol && *p == '<' ? '>' : 0;
-				const char *name = p + 1;
-				const char *stop = close ? memchr(name, close, (size_t)(eol - name)) : NULL;
-				if (stop && stop > name) {
-					char *n = xstrndup(name, (size_t)(stop - name));
-					add_include(w, n, own_dir, depth);
-					free(n);
-				}
-			}
-		}
-		line = eol + 1;
-	}
+	struct source_walk s = { w, own_dir, depth };
+	directives_each_include(text, len, follow_directive, &s);
 }
 
-void progcache_key(struct strbuf *key, const char *target_id, const char *path,
+bool progcache_key(struct strbuf *key, const char *target_id, const char *path,
 		   const char *source, size_t len, const char *options)
 {
 	strbuf_printf(key, "%s\nclharness %s\ntarget %s\noptions %s\nsource %zu\n", ENTRY_MAGIC,
@@ -175,6 +167,7 @@ void progcache_key(struct strbuf *key, const char *target_id, const char *path,
 	free(own_dir);
 	strings_free(w.dirs, (long)w.ndirs);
 	strings_free(w.seen, (long)w.nseen);
+	return !w.macro_named;
 }
 
 static char *entry_path(const char *dir, const struct strbuf *key)

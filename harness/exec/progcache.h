@@ -5,7 +5,7 @@
  *
  * An entry is keyed by everything the binary depends on: the target's device, platform
  * and driver version, the build options, the source, and the contents of every file its
- * #include lines can reach (in the source's folder, the working folder and each -I
+ * include directives can reach (in the source's folder, the working folder and each -I
  * folder). The key is kept whole in the entry and compared byte for byte on loading, so a
  * hash collision can cost a rebuild but never give the wrong program. Only successful
  * builds are kept; an entry that does not load is built from source again.
@@ -25,8 +25,11 @@
 char *progcache_dir(void);
 
 /* Appends to `key` what a binary built from `source` (read from `path`) with `options`
- * on the target described by `target_id` depends on. */
-void progcache_key(struct strbuf *key, const char *target_id, const char *path,
+ * on the target described by `target_id` depends on, following include directives as the
+ * preprocessor reads them. Returns false when the key cannot hold all of it: a directive
+ * names its file through a macro, whose expansion only the compiler knows, so such a
+ * program must be built and not kept. */
+bool progcache_key(struct strbuf *key, const char *target_id, const char *path,
 		   const char *source, size_t len, const char *options);
 
 /* The binary stored under `key` in `dir`, or NULL (no entry, another key's, or one that

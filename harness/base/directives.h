@@ -1,0 +1,25 @@
+/* directives.h - a C source's #include-family directives as the preprocessor reads them.
+ * Two users need the same reading: grading, which refuses a submission's include of a
+ * file not its own, and the program cache, whose key must hold every file a build reads.
+ * A directive a line scanner misses (after a comment, split by a backslash-newline,
+ * spelt with the %: digraph or the ??= trigraph) is one the compiler still follows. */
+#ifndef CLH_DIRECTIVES_H
+#define CLH_DIRECTIVES_H
+
+#include <stddef.h>
+
+/* One directive that includes: #include, #include_next, #import or #embed. */
+struct include_directive {
+	const char *word;  /* the directive's name: "include", "include_next", ... */
+	char delim;	   /* '"' or '<'; 0 where the name is built by a macro */
+	const char *name;  /* the file as written between its delimiters ("" with delim 0) */
+	int line, col;	   /* where its '#' stands in the source */
+};
+
+/* Calls `each` for every directive of the include family in the `n` bytes at `src`, in
+ * order, ignoring those in comments and string literals. Stops at and returns the first
+ * nonzero value `each` returns; 0 when all were visited. */
+int directives_each_include(const char *src, size_t n,
+			    int (*each)(const struct include_directive *d, void *ctx), void *ctx);
+
+#endif
