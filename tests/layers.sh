@@ -2,7 +2,7 @@
 # layers.sh - the folders of harness/ are layers, and a file includes only from its own
 # layer or those below it, spoken as TAP, one test a layer. From the bottom:
 #   base      allocation, strings, diagnostics, folder walks, termination signals,
-#             loops spread over cores
+#             loops spread over cores, include directives as the preprocessor reads them
 #   case      the case model and loader, expressions, element types, plans, generators,
 #             references, comparison
 #   findings  Oclgrind's log and the findings folded from it
