@@ -98,16 +98,16 @@ START_TEST(test_entry_answers_its_own_key_alone)
 	key_of(&key, root, "kernel void k(void) {}\n", "");
 	key_of(&other, root, "kernel void j(void) {}\n", "");
 	size_t len = 0;
-	ck_assert_ptr_null(progcache_load(dir, &key, &len));
+	ck_assert_ptr_null(progcache_load(dir, &key, &len, NULL));
 
 	const unsigned char binary[] = { 0, 1, 2, 'b', 'i', 'n', 0, 255 };
 	progcache_store(dir, &key, binary, sizeof binary);
-	unsigned char *got = progcache_load(dir, &key, &len);
+	unsigned char *got = progcache_load(dir, &key, &len, NULL);
 	ck_assert_ptr_nonnull(got);
 	ck_assert_uint_eq(len, sizeof binary);
 	ck_assert_msg(memcmp(got, binary, len) == 0, "The binary comes back byte for byte.");
 	free(got);
-	ck_assert_msg(progcache_load(dir, &other, &len) == NULL, "Another key finds nothing.");
+	ck_assert_msg(progcache_load(dir, &other, &len, NULL) == NULL, "Another key finds nothing.");
 
 	/* The entry's file cut short: a damaged entry answers nothing. */
 	long count;
@@ -117,7 +117,7 @@ START_TEST(test_entry_answers_its_own_key_alone)
 	struct stat st;
 	ck_assert_int_eq(stat(entries[0], &st), 0);
 	ck_assert_int_eq(truncate(entries[0], st.st_size - 1), 0);
-	ck_assert_msg(progcache_load(dir, &key, &len) == NULL, "A cut entry is not loaded.");
+	ck_assert_msg(progcache_load(dir, &key, &len, NULL) == NULL, "A cut entry is not loaded.");
 	strings_free(entries, count);
 
 	strbuf_free(&key);
@@ -184,6 +184,35 @@ START_TEST(test_macro_named_include_is_never_keyed)
 }
 END_TEST
 
+/* A mark says the program was met, holds no binary, and gives way to the binary later. */
+START_TEST(test_mark_then_binary)
+{
+	char *root = make_root();
+	struct strbuf key, other;
+	key_of(&key, root, "kernel void k(void) {}\n", "");
+	key_of(&other, root, "kernel void j(void) {}\n", "");
+	size_t len = 0;
+	bool seen = true;
+	ck_assert_ptr_null(progcache_load(root, &key, &len, &seen));
+	ck_assert_msg(!seen, "An empty folder has met nothing.");
+	progcache_mark(root, &key);
+	ck_assert_ptr_null(progcache_load(root, &key, &len, &seen));
+	ck_assert_msg(seen, "A mark says the program was met.");
+	ck_assert_ptr_null(progcache_load(root, &other, &len, &seen));
+	ck_assert_msg(!seen, "Another key's program was not met.");
+	const unsigned char binary[] = { 7, 0, 7 };
+	progcache_store(root, &key, binary, sizeof binary);
+	unsigned char *got = progcache_load(root, &key, &len, &seen);
+	ck_assert_ptr_nonnull(got);
+	ck_assert_msg(seen && len == sizeof binary && memcmp(got, binary, len) == 0,
+		      "The binary replaces the mark.");
+	free(got);
+	strbuf_free(&key);
+	strbuf_free(&other);
+	remove_root(root);
+}
+END_TEST
+
 START_TEST(test_folder_from_the_environment)
 {
 	setenv("CLHARNESS_CACHE_DIR", "off", 1);
@@ -208,6 +237,7 @@ Suite *progcache_suite(void)
 	tcase_add_test(tc, test_key_follows_directives_as_the_preprocessor_reads_them);
 	tcase_add_test(tc, test_macro_named_include_is_never_keyed);
 	tcase_add_test(tc, test_entry_answers_its_own_key_alone);
+	tcase_add_test(tc, test_mark_then_binary);
 	tcase_add_test(tc, test_folder_from_the_environment);
 	suite_add_tcase(s, tc);
 	return s;

@@ -175,8 +175,10 @@ static char *entry_path(const char *dir, const struct strbuf *key)
 	return xasprintf("%s/%016" PRIx64 ".bin", dir, fnv1a(FNV1A_START, key->data, key->len));
 }
 
-unsigned char *progcache_load(const char *dir, const struct strbuf *key, size_t *len)
+unsigned char *progcache_load(const char *dir, const struct strbuf *key, size_t *len, bool *seen)
 {
+	if (seen)
+		*seen = false;
 	char *path = entry_path(dir, key);
 	size_t size;
 	char *entry = read_file(path, &size);
@@ -187,12 +189,16 @@ unsigned char *progcache_load(const char *dir, const struct strbuf *key, size_t 
 	size_t key_len = 0, binary_len = 0;
 	int header = 0;
 	if (sscanf(entry, ENTRY_MAGIC " %zu %zu\n%n", &key_len, &binary_len, &header) == 2 &&
-	    header > 0 && key_len == key->len && binary_len > 0 &&
+	    header > 0 && key_len == key->len &&
 	    (size_t)header + key_len + binary_len == size &&
 	    memcmp(entry + header, key->data, key_len) == 0) {
-		binary = xmalloc(binary_len);
-		memcpy(binary, entry + header + key_len, binary_len);
-		*len = binary_len;
+		if (seen)
+			*seen = true;
+		if (binary_len > 0) {
+			binary = xmalloc(binary_len);
+			memcpy(binary, entry + header + key_len, binary_len);
+			*len = binary_len;
+		}
 	}
 	free(entry);
 	return binary;
@@ -217,10 +223,12 @@ static bool make_dirs(const char *dir)
 	return made;
 }
 
-void progcache_store(const char *dir, const struct strbuf *key, const unsigned char *binary,
-		     size_t len)
+/* Writes the entry of `key` holding `len` bytes of binary (none: a mark), replacing any
+ * entry at once. */
+static void write_entry(const char *dir, const struct strbuf *key, const unsigned char *binary,
+			size_t len)
 {
-	if (len == 0 || !make_dirs(dir))
+	if (!make_dirs(dir))
 		return;
 	char *path = entry_path(dir, key);
 	char *temp = xasprintf("%s.XXXXXX", path);
@@ -229,10 +237,23 @@ void progcache_store(const char *dir, const struct strbuf *key, const unsigned c
 		char header[64];
 		int n = snprintf(header, sizeof header, ENTRY_MAGIC " %zu %zu\n", key->len, len);
 		bool written = write_all(fd, header, (size_t)n) &&
-			       write_all(fd, key->data, key->len) && write_all(fd, binary, len);
+			       write_all(fd, key->data, key->len) &&
+			       (len == 0 || write_all(fd, binary, len));
 		if (close(fd) != 0 || !written || rename(temp, path) != 0)
 			unlink(temp);
 	}
 	free(temp);
 	free(path);
+}
+
+void progcache_store(const char *dir, const struct strbuf *key, const unsigned char *binary,
+		     size_t len)
+{
+	if (len > 0)
+		write_entry(dir, key, binary, len);
+}
+
+void progcache_mark(const char *dir, const struct strbuf *key)
+{
+	write_entry(dir, key, NULL, 0);
 }

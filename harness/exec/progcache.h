@@ -32,14 +32,21 @@ char *progcache_dir(void);
 bool progcache_key(struct strbuf *key, const char *target_id, const char *path,
 		   const char *source, size_t len, const char *options);
 
-/* The binary stored under `key` in `dir`, or NULL (no entry, another key's, or one that
- * cannot be read). Caller frees. */
-unsigned char *progcache_load(const char *dir, const struct strbuf *key, size_t *len);
+/* The binary stored under `key` in `dir`, or NULL (no entry, a mark, another key's, or
+ * one that cannot be read). *seen, where given: whether `dir` holds an entry of this key,
+ * a binary or a mark. Caller frees. */
+unsigned char *progcache_load(const char *dir, const struct strbuf *key, size_t *len, bool *seen);
 
 /* Stores `binary` under `key` in `dir`, replacing any entry at once so that a reader in
  * another process never sees half of one. Failing to store is no error: the next run
  * builds again. */
 void progcache_store(const char *dir, const struct strbuf *key, const unsigned char *binary,
 		     size_t len);
+
+/* Leaves an entry of `key` without a binary: the program was built here once. For a
+ * driver whose binaries cost a build of their own to hand out (PoCL), a binary is worth
+ * storing only for a program built more than once (a grader builds a submission in each
+ * of its checks; one catalogue run builds each program once). */
+void progcache_mark(const char *dir, const struct strbuf *key);
 
 #endif
