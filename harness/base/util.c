@@ -197,6 +197,21 @@ char *temp_path(const char *what)
 	return xasprintf("%s/clharness-%s-XXXXXX", dir && *dir ? dir : "/tmp", what);
 }
 
+int anon_file(const char *what)
+{
+#ifdef HAVE_MEMFD_CREATE
+	int fd = memfd_create(what, MFD_CLOEXEC);
+	if (fd >= 0 || errno != ENOSYS)
+		return fd;
+#endif
+	char *path = temp_path(what);
+	int temp = mkstemp(path);
+	if (temp >= 0)
+		unlink(path);
+	free(path);
+	return temp;
+}
+
 int write_text_file(const char *dir, const char *name, const char *text)
 {
 	/* A fresh name that mkstemp creates (O_EXCL, so never through a link planted in the

@@ -63,12 +63,16 @@ char *read_fd_from(int fd, long long offset);
 /* Reads a whole regular file into a NUL-terminated buffer; NULL with errno set on failure,
  * EINVAL for what is not a regular file (a FIFO or a device could block for ever). */
 char *read_file(const char *path, size_t *len);
-/* Writes or reads all `len` bytes, going on after EINTR and short counts; false when the
- * descriptor fails or (reading) ends first. */
 /* A template for mkstemp in $TMPDIR (else /tmp): clharness-WHAT-XXXXXX. Caller frees. */
 char *temp_path(const char *what);
+/* A file of this process's alone, read and written through the descriptor returned (-1
+ * with errno set on failure): in memory where the system offers it (memfd_create), else
+ * a temporary file already removed. It goes when its last descriptor closes. */
+int anon_file(const char *what);
 /* Writes `text` to dir/name, replacing it at once. Returns -1 with errno set on failure. */
 int write_text_file(const char *dir, const char *name, const char *text);
+/* Writes or reads all `len` bytes, going on after EINTR and short counts; false when the
+ * descriptor fails or (reading) ends first. */
 bool write_all(int fd, const void *buf, size_t len);
 bool read_all(int fd, void *buf, size_t len);
 /* write_all to a pipe whose reader may be gone (a child that died): that fails the write

@@ -77,18 +77,16 @@ int worker_start(struct worker *w, const struct worker_limits *limits,
 		 void (*fn)(void *arg, int fd, int control), void *arg, char **cause)
 {
 	*w = (struct worker){ .pid = -1, .fd = -1, .control_fd = -1, .output_fd = -1 };
-	FILE *output = tmpfile();
-	if (output == NULL) {
-		*cause = xasprintf("tmpfile: %s", strerror(errno));
+	w->output_fd = anon_file("worker-output");
+	if (w->output_fd < 0) {
+		*cause = xasprintf("cannot make a file for the worker's output: %s",
+				   strerror(errno));
 		return -1;
 	}
-	w->output_fd = dup(fileno(output));
-	fclose(output);
 	int fds[2], control[2];
-	if (w->output_fd < 0 || pipe(fds) < 0) {
+	if (pipe(fds) < 0) {
 		*cause = xasprintf("pipe: %s", strerror(errno));
-		if (w->output_fd >= 0)
-			close(w->output_fd);
+		close(w->output_fd);
 		return -1;
 	}
 	if (pipe(control) < 0) {
