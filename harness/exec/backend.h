@@ -90,6 +90,9 @@ struct backend {
 	 * loaded and linked instead of linking them again, which for a simulator that starts
 	 * a worker a case was a third of its time. */
 	void (*preload)(void);
+	/* Undoes what preload made, when the dispatcher that called it closes (NULL:
+	 * nothing to undo). */
+	void (*unload)(void);
 	/* Lists this backend's targets. Called in a worker process: the parent never loads an
 	 * OpenCL driver, so a driver that crashes takes only a worker with it. */
 	int (*list_targets)(struct target **targets, size_t *count, char **cause);

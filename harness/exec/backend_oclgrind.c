@@ -80,20 +80,82 @@ static const char *og_unavailable(void)
 	return NULL;
 }
 
+/* A vendors folder naming Oclgrind alone, made once by the process that opens a
+ * dispatcher (backend.preload) and read by every worker it forks; a folder made and
+ * removed on disk by each worker was a tenth of a small simulated case's time. Removed
+ * by its maker when the last dispatcher closes (backend.unload); a process forked with
+ * it, or a worker that finds it gone, uses it or makes its own. */
+static struct {
+	char *dir;
+	pid_t maker;
+	unsigned users;
+} shared_vendors;
+
+static void remove_vendors(const char *dir)
+{
+	char *icd = xasprintf("%s/oclgrind.icd", dir);
+	unlink(icd);
+	rmdir(dir);
+	free(icd);
+}
+
+/* Makes a vendors folder whose one .icd file names Oclgrind's library; NULL with *cause
+ * set when it cannot. Caller frees. */
+static char *make_vendors(char **cause)
+{
+	char *dir = temp_path("vendors");
+	if (mkdtemp(dir) == NULL) {
+		*cause = xasprintf("cannot make a vendors folder for Oclgrind (%s): %s", dir,
+				   strerror(errno));
+		free(dir);
+		return NULL;
+	}
+	char *icd = xasprintf("%s/oclgrind.icd", dir);
+	FILE *f = fopen(icd, "w");
+	bool written = f != NULL && fprintf(f, "%s\n", library()) >= 0;
+	if (f != NULL && fclose(f) != 0)
+		written = false;
+	if (!written) {
+		*cause = xasprintf("cannot write %s: %s", icd, strerror(errno));
+		remove_vendors(dir);
+		free(dir);
+		dir = NULL;
+	}
+	free(icd);
+	return dir;
+}
+
 /* The ICD loader opens the library again in each worker by the same path, and so finds it
  * already there. Oclgrind reads its settings when a context is made and counts its
  * diagnostics from the first, so a worker forked after this starts as fresh as one that
  * loaded it itself. The handle is kept: the library stays for the parent's lifetime. */
 static void og_preload(void)
 {
-	if (og_unavailable() == NULL)
-		(void)dlopen(library(), RTLD_NOW | RTLD_LOCAL);
+	if (og_unavailable() != NULL)
+		return;
+	(void)dlopen(library(), RTLD_NOW | RTLD_LOCAL);
+	if (shared_vendors.users++ == 0 && shared_vendors.dir == NULL) {
+		char *cause = NULL;
+		shared_vendors.dir = make_vendors(&cause); /* else each worker makes its own */
+		shared_vendors.maker = getpid();
+		free(cause);
+	}
+}
+
+static void og_unload(void)
+{
+	if (shared_vendors.users == 0 || --shared_vendors.users > 0)
+		return;
+	if (shared_vendors.dir && shared_vendors.maker == getpid())
+		remove_vendors(shared_vendors.dir);
+	free(shared_vendors.dir);
+	shared_vendors.dir = NULL;
 }
 
 /* Sets this worker's environment for Oclgrind and has the ICD loader read a vendors
- * folder naming Oclgrind alone; the loader reads it once, at the first OpenCL call, so
- * the folder goes away right after. The parent never calls OpenCL, so a fresh worker
- * always starts unprepared. */
+ * folder naming Oclgrind alone (the shared one, else one of its own, which goes right
+ * after: the loader reads it once, at the first OpenCL call). The parent never calls
+ * OpenCL, so a fresh worker always starts unprepared. */
 static int prepare(char **cause)
 {
 	static bool prepared;
@@ -130,34 +192,28 @@ static int prepare(char **cause)
 	for (size_t i = 0; i < sizeof cleared / sizeof cleared[0]; i++)
 		unsetenv(cleared[i]);
 
-	char *dir = temp_path("vendors");
-	if (mkdtemp(dir) == NULL) {
-		*cause = xasprintf("cannot make a vendors folder for Oclgrind (%s): %s", dir,
-				   strerror(errno));
-		free(dir);
-		return -1;
+	const char *dir = shared_vendors.dir;
+	char *own = NULL;
+	if (dir == NULL || access(dir, R_OK | X_OK) != 0) {
+		own = make_vendors(cause);
+		if (own == NULL)
+			return -1;
+		dir = own;
 	}
-	char *icd = xasprintf("%s/oclgrind.icd", dir);
-	FILE *f = fopen(icd, "w");
+	setenv("OCL_ICD_VENDORS", dir, 1);
+	cl_uint n = 0;
+	cl_int err = clGetPlatformIDs(0, NULL, &n);
 	int status = 0;
-	if (f == NULL || fprintf(f, "%s\n", library()) < 0 || fclose(f) != 0) {
-		*cause = xasprintf("cannot write %s: %s", icd, strerror(errno));
+	if (err != CL_SUCCESS || n == 0) {
+		*cause = xasprintf("the ICD loader did not load %s (%s (%d)): is it "
+				   "Oclgrind's liboclgrind-rt-icd.so?",
+				   library(), ocl_error_name(err), err);
 		status = -1;
-	} else {
-		setenv("OCL_ICD_VENDORS", dir, 1);
-		cl_uint n = 0;
-		cl_int err = clGetPlatformIDs(0, NULL, &n);
-		if (err != CL_SUCCESS || n == 0) {
-			*cause = xasprintf("the ICD loader did not load %s (%s (%d)): is it "
-					   "Oclgrind's liboclgrind-rt-icd.so?",
-					   library(), ocl_error_name(err), err);
-			status = -1;
-		}
 	}
-	unlink(icd);
-	rmdir(dir);
-	free(icd);
-	free(dir);
+	if (own) {
+		remove_vendors(own);
+		free(own);
+	}
 	prepared = status == 0;
 	return status;
 }
@@ -212,8 +268,23 @@ struct og_session {
 static int simulation_open(const struct target *target, bool uniform_writes, struct simulation *sim,
 			   char **cause)
 {
-	char *path = temp_path("log");
-	sim->log = mkstemp(path);
+	/* Oclgrind opens its log by name: a file in memory is named through /proc, where
+	 * there is one; else a temporary file on disk, whose name goes once both hold it. */
+	char *path = NULL;
+	sim->log = anon_file("oclgrind-log");
+	if (sim->log >= 0) {
+		path = xasprintf("/proc/self/fd/%d", sim->log);
+		if (access(path, W_OK) != 0) {
+			close(sim->log);
+			sim->log = -1;
+			free(path);
+			path = NULL;
+		}
+	}
+	if (sim->log < 0) {
+		path = temp_path("log");
+		sim->log = mkstemp(path);
+	}
 	if (sim->log < 0) {
 		*cause = xasprintf("cannot make Oclgrind's log file %s: %s", path, strerror(errno));
 		free(path);
@@ -226,8 +297,8 @@ static int simulation_open(const struct target *target, bool uniform_writes, str
 	int status = clexec_open(target, false, &sim->cx, cause);
 	unsetenv("OCLGRIND_LOG");
 	unsetenv("OCLGRIND_UNIFORM_WRITES");
-	/* Both Oclgrind and this process hold the file open; its name is no longer needed. */
-	unlink(path);
+	if (strncmp(path, "/proc/", 6) != 0)
+		unlink(path);
 	free(path);
 	if (status < 0) {
 		close(sim->log);
@@ -576,6 +647,7 @@ const struct backend backend_oclgrind = {
 	.fixed_target = "oclgrind",
 	.unavailable = og_unavailable,
 	.preload = og_preload,
+	.unload = og_unload,
 	.list_targets = og_list,
 	.open = og_open,
 	.build = og_build,

@@ -145,7 +145,7 @@ int dispatch_open(const struct backend *b, struct test_case *const *cases, size_
 	};
 	struct worker_limits limits = limits_of(opt);
 	if (worker_start(&d->idle, &limits, list_main, d, cause) < 0) {
-		free(d);
+		dispatch_close(d);
 		return -1;
 	}
 	uint64_t deadline = clock_now_ns() + timeout_s * NS_PER_S;
@@ -565,5 +565,7 @@ void dispatch_close(struct dispatcher *d)
 	for (size_t i = 0; i < d->ntargets; i++)
 		target_free(&d->targets[i]);
 	free(d->targets);
+	if (d->backend->unload)
+		d->backend->unload();
 	free(d);
 }
