@@ -22,6 +22,8 @@
 #include "base/util.h"
 #include "case/elem.h"
 #include "case/testcase.h"
+#include "exec/backend.h"
+#include "exec/dispatch.h"
 #include "exec/select.h"
 #include "exec/wire.h"
 #include "findings/finding.h"
@@ -1118,6 +1120,8 @@ int hunt_run(const struct hunt_request *rq, struct reporter *rp)
 	unsigned jobs = rq->jobs ? rq->jobs : parallel_threads();
 	size_t targets = rq->ncases + (rq->kernel != NULL);
 	int status = 0;
+	/* The sweeps' children are killed when the budget runs out. */
+	dispatch_hold(&backend_oclgrind);
 	for (size_t i = 0; i < targets && !interrupt_signal(); i++) {
 		/* What is left of the budget, shared by the targets still to hunt. */
 		double spent = (clock_now_ns() - start) / 1e9;
@@ -1146,5 +1150,6 @@ int hunt_run(const struct hunt_request *rq, struct reporter *rp)
 		adhoc_binding_free(&t.binding);
 		kernel_sig_free(&t.sig);
 	}
+	dispatch_release(&backend_oclgrind);
 	return status;
 }

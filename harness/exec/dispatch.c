@@ -133,12 +133,23 @@ static void list_main(void *arg, int fd, int control)
 	run_cases(&job, fd);
 }
 
+void dispatch_hold(const struct backend *b)
+{
+	if (b->preload)
+		b->preload();
+}
+
+void dispatch_release(const struct backend *b)
+{
+	if (b->unload)
+		b->unload();
+}
+
 int dispatch_open(const struct backend *b, struct test_case *const *cases, size_t ncases,
 		  const struct run_options *opt, unsigned timeout_s, struct dispatcher **out,
 		  char **cause)
 {
-	if (b->preload)
-		b->preload();
+	dispatch_hold(b);
 	struct dispatcher *d = xcalloc(1, sizeof *d);
 	*d = (struct dispatcher){
 		.backend = b, .cases = cases, .ncases = ncases, .opt = opt, .timeout_s = timeout_s
@@ -565,7 +576,6 @@ void dispatch_close(struct dispatcher *d)
 	for (size_t i = 0; i < d->ntargets; i++)
 		target_free(&d->targets[i]);
 	free(d->targets);
-	if (d->backend->unload)
-		d->backend->unload();
+	dispatch_release(d->backend);
 	free(d);
 }

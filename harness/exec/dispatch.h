@@ -10,6 +10,14 @@
 
 struct dispatcher;
 
+/* Has a backend map its libraries and make what its workers share (backend.preload) for
+ * as long as it is held, here and in processes forked from here. A process that forks
+ * children which open dispatchers and may be killed before they close them (hunt's
+ * sweeps) holds the backend first, so that what is shared belongs to a process that
+ * ends in order and removes it. dispatch_open holds it too, dispatch_close releases. */
+void dispatch_hold(const struct backend *b);
+void dispatch_release(const struct backend *b);
+
 /* Lists a backend's targets in a worker process, which then waits to run the first
  * target asked of it, sparing the second driver start-up a fresh worker would cost. The
  * cases and options are what every dispatch_run runs; they must outlive the dispatcher.
