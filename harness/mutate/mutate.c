@@ -189,7 +189,17 @@ struct verdicts {
 	char *caught;	  /* the first unexpected result that is neither of those */
 	char *first_odd;  /* the first build error or time-out */
 	struct strbuf *out; /* where the job's line goes */
+	/* The mutant's file and its folder, removed before a job that ends early exits. */
+	const char *mutant_path, *mutant_dir;
 };
+
+static void remove_mutant(const struct verdicts *v)
+{
+	if (v->mutant_path)
+		unlink(v->mutant_path);
+	if (v->mutant_dir)
+		rmdir(v->mutant_dir);
+}
 
 static void put_fate(struct strbuf *out, enum mutant_fate fate, const char *by)
 {
@@ -242,6 +252,7 @@ static void take(void *ctx, struct result *r)
 		/* Caught: the rest of the case's runs would say nothing more of this mutant. */
 		if (v->build_errors == 0 && v->out) {
 			put_fate(v->out, FATE_KILLED, v->caught);
+			remove_mutant(v);
 			pool_job_end(v->out);
 		}
 	}
@@ -306,6 +317,8 @@ static void run_case(const struct case_jobs *cj, const char *file, const char *t
 		v->caught = xasprintf("the case does not load: %s",
 				      diags.count ? diags.items[0].message : "?");
 	}
+	v->mutant_path = path;
+	v->mutant_dir = dir;
 	if (tc) {
 		struct golden_book book = { 0 };
 		struct test_case *cases[] = { tc };
@@ -325,10 +338,8 @@ static void run_case(const struct case_jobs *cj, const char *file, const char *t
 		golden_book_close(&book);
 		case_free(tc);
 	}
-	if (path)
-		unlink(path);
-	if (dir)
-		rmdir(dir);
+	remove_mutant(v);
+	v->mutant_path = v->mutant_dir = NULL;
 	free(path);
 	free(dir);
 	diag_list_free(&diags);
