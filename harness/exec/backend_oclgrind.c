@@ -271,6 +271,7 @@ static int simulation_open(const struct target *target, bool uniform_writes, str
 	/* Oclgrind opens its log by name: a file in memory is named through /proc, where
 	 * there is one; else a temporary file on disk, whose name goes once both hold it. */
 	char *path = NULL;
+	bool on_disk = false;
 	sim->log = anon_file("oclgrind-log");
 	if (sim->log >= 0) {
 		path = xasprintf("/proc/self/fd/%d", sim->log);
@@ -284,6 +285,7 @@ static int simulation_open(const struct target *target, bool uniform_writes, str
 	if (sim->log < 0) {
 		path = temp_path("log");
 		sim->log = mkstemp(path);
+		on_disk = true;
 	}
 	if (sim->log < 0) {
 		*cause = xasprintf("cannot make Oclgrind's log file %s: %s", path, strerror(errno));
@@ -297,7 +299,7 @@ static int simulation_open(const struct target *target, bool uniform_writes, str
 	int status = clexec_open(target, false, &sim->cx, cause);
 	unsetenv("OCLGRIND_LOG");
 	unsetenv("OCLGRIND_UNIFORM_WRITES");
-	if (strncmp(path, "/proc/", 6) != 0)
+	if (on_disk)
 		unlink(path);
 	free(path);
 	if (status < 0) {

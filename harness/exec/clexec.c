@@ -9,10 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "base/util.h"
 #include "exec/buildlog.h"
+#include "exec/devname.h"
 #include "exec/guard.h"
 #include "exec/ocl.h"
 #include "exec/progcache.h"
@@ -180,9 +180,9 @@ static void program_to_cache(cl_program program, const char *cache, const struct
  * catalogue, a grader's second check of a submission. */
 static bool binary_costs_a_build(const struct target *t)
 {
-	const char *platform = t->platform ? t->platform : "";
-	return strncasecmp(platform, "pocl", 4) == 0 ||
-	       strcasestr(platform, "portable computing language") != NULL;
+	/* The short name starts with the platform's word (devname.c); the type is not kept
+	 * here, nor needed. */
+	return t->name && devname_matches("pocl", t->name, "");
 }
 
 /* Returns the program for one step: built before in this process, loaded from the program
