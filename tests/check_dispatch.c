@@ -1,6 +1,7 @@
 /* check_dispatch.c - the isolation policy, with a fake backend in place of a driver: a
  * lost session, a crashing worker and a hanging one each cost one run, and the runs after
- * them still happen, in order, each reported once. */
+ * them still happen, in order, each reported once. And what run options ask of the
+ * Oclgrind backend, with Oclgrind itself. */
 #include "config.h"
 
 #include <signal.h>
@@ -12,6 +13,7 @@
 
 #include "base/util.h"
 #include "check_suites.h"
+#include "exec/backend.h"
 #include "exec/dispatch.h"
 #include "exec/wire.h"
 #include "exec/worker.h"
@@ -51,7 +53,8 @@ static int fake_build(struct backend_session *session, const struct test_case *t
  * buffer 0 into buffer 1, which is what the case's check (rotate by 0) wants. */
 static int fake_execute(struct backend_session *session, const struct test_case *tc,
 			const struct plan *plan, void *const *initial, void **final,
-			unsigned repeat, uint64_t *round_ns, struct result *failure)
+			unsigned repeat, uint64_t *round_ns, const struct finding_list *settled,
+			struct result *failure)
 {
 	if (plan->n.d[0] == 64) {
 		if (strcmp(tc->name, "lost") == 0) {
@@ -300,6 +303,59 @@ START_TEST(test_a_garbled_stream_is_noticed_at_once)
 }
 END_TEST
 
+/* The Oclgrind backend's one use of run_options.settled: it tells a write-write race
+ * whose writes store one value from one of differing values by simulating the run again,
+ * and a race the options list as an error already is not simulated again. */
+static void keep_findings(void *ctx, struct result *r)
+{
+	finding_list_merge(ctx, &r->findings);
+}
+
+static struct finding_list same_value_run(const struct finding_list *settled)
+{
+	const char *why = backend_oclgrind.unavailable();
+	ck_assert_msg(why == NULL, "This test needs Oclgrind: %s", why ? why : "");
+	char *path = test_data_path("cases/same_value.yaml");
+	struct diag_list diags = { 0 };
+	struct test_case *tc = case_load(path, &diags);
+	ck_assert_msg(tc != NULL, "The same-value case should load.");
+	struct run_options opt = { .repeat = 1, .settled = settled };
+	struct dispatcher *d;
+	char *cause = NULL;
+	ck_assert_msg(dispatch_open(&backend_oclgrind, &tc, 1, &opt, 20, &d, &cause) == 0,
+		      "Oclgrind should open: %s", cause ? cause : "");
+	struct finding_list found = { 0 };
+	dispatch_run(d, 0, keep_findings, &found);
+	dispatch_close(d);
+	case_free(tc);
+	free(path);
+	ck_assert_msg(found.count == 1 && found.items[0].kind == FINDING_RACE,
+		      "The case's one finding is its race, not %zu findings.", found.count);
+	return found;
+}
+
+START_TEST(test_a_settled_race_is_not_simulated_again)
+{
+	struct finding_list alone = same_value_run(NULL);
+	ck_assert_msg(alone.items[0].severity == DIAG_WARNING,
+		      "Alone, the second simulation shows the writes store one value.");
+
+	/* Settled as a warning: no error to rely on, so the run classifies it itself. */
+	struct finding_list as_warning = same_value_run(&alone);
+	ck_assert_msg(as_warning.items[0].severity == DIAG_WARNING,
+		      "A race settled only as a warning is still simulated again.");
+
+	alone.items[0].severity = DIAG_ERROR;
+	struct finding_list as_error = same_value_run(&alone);
+	ck_assert_msg(as_error.items[0].severity == DIAG_ERROR,
+		      "A race settled as an error is not simulated again: it stays an error.");
+
+	finding_list_free(&alone);
+	finding_list_free(&as_warning);
+	finding_list_free(&as_error);
+}
+END_TEST
+
 Suite *dispatch_suite(void)
 {
 	Suite *s = suite_create("dispatch");
@@ -309,6 +365,7 @@ Suite *dispatch_suite(void)
 	tcase_add_test(tc, test_limits_stop_a_run_that_spins_or_allocates_too_much);
 	tcase_add_test(tc, test_a_garbled_stream_is_noticed_at_once);
 	tcase_add_test(tc, test_a_hang_ends_the_dispatch_under_the_run_limit);
+	tcase_add_test(tc, test_a_settled_race_is_not_simulated_again);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -270,20 +270,46 @@ static struct test_case *trial_case(const struct hunt_target *t, const struct hu
 
 /* ---- the processes that run trials --------------------------------------------------- */
 
+/* Where a child sends its trials' results, and what it has learnt from them. */
+struct trial_sink {
+	int fd;
+	/* NULL while shrinking, where each trial must show its finding as it was found. */
+	struct finding_list *settled;
+};
+
+/* The errors of r that the sweep knows as such from now on. Whatever trial shows them
+ * next comes later in the child's order than this one, and so names no earlier
+ * reproducer than this one; so no trial needs to classify them again. */
+static void settle(struct finding_list *settled, const struct result *r)
+{
+	for (size_t i = 0; i < r->findings.count; i++) {
+		const struct finding *f = &r->findings.items[i];
+		if (f->severity != DIAG_ERROR || f->suppressed || f->kind == FINDING_TRUNCATED)
+			continue;
+		struct finding_list one = { .items = (struct finding *)f, .count = 1 };
+		finding_list_merge(settled, &one);
+	}
+}
+
 static void send_result(void *ctx, struct result *r)
 {
-	int fd = *(int *)ctx;
+	struct trial_sink *sink = ctx;
 	struct strbuf out = { 0 };
 	wire_result(&out, r);
-	write_all(fd, out.data, out.len); /* a parent gone has no use for it */
+	write_all(sink->fd, out.data, out.len); /* a parent gone has no use for it */
 	strbuf_free(&out);
+	if (sink->settled)
+		settle(sink->settled, r);
 }
 
 /* In a child: runs trials first, first + step, ... on the simulator, sending each
- * result to fd; a trial that does not load is sent as a case error. */
+ * result to fd; a trial that does not load is sent as a case error. `settled` (NULL:
+ * none) holds the errors the sweep has shown so far, and grows with the child's own. */
 static void run_trials(const struct hunt_target *t, const struct hunt_trial *trials, size_t ntrials,
-		       size_t first, size_t step, unsigned timeout_s, int fd)
+		       size_t first, size_t step, unsigned timeout_s,
+		       struct finding_list *settled, int fd)
 {
+	struct trial_sink sink = { fd, settled };
 	struct test_case **cases = xcalloc(ntrials / step + 1, sizeof *cases);
 	size_t ncases = 0;
 	for (size_t i = first; i < ntrials; i += step) {
@@ -294,15 +320,17 @@ static void run_trials(const struct hunt_target *t, const struct hunt_trial *tri
 		}
 		struct result r = { .case_name = xasprintf("%zu", i),
 				    .verdict = VERDICT_CASE_ERROR };
-		send_result(&fd, &r);
+		send_result(&sink, &r);
 		free(r.case_name);
 	}
 	char *patterns[] = { "oclgrind" };
-	struct run_options opt = { .repeat = 1, .suppressions = t->suppressions };
+	struct run_options opt = { .repeat = 1,
+				   .suppressions = t->suppressions,
+				   .settled = settled };
 	struct selection sel;
 	selection_open(&sel, patterns, 1, cases, ncases, &opt, timeout_s);
 	for (size_t s = 0; s < sel.count; s++)
-		selection_run(&sel, s, send_result, &fd);
+		selection_run(&sel, s, send_result, &sink);
 	selection_free(&sel);
 	for (size_t i = 0; i < ncases; i++)
 		case_free(cases[i]);
@@ -356,8 +384,18 @@ struct sweep_job {
 static void sweep_child(void *ctx, int fd)
 {
 	const struct sweep_job *job = ctx;
-	run_trials(job->t, job->st->trials, job->st->ntrials, job->first, job->step, job->timeout_s,
-		   fd);
+	const struct hunt_state *st = job->st;
+	/* A shrink asks each trial whether it shows its finding as it was found, which only
+	 * a trial that classifies it itself can answer. */
+	struct finding_list settled = { 0 };
+	for (size_t i = 0; i < st->nfound && st->watch == NULL; i++)
+		if (st->found[i].finding.severity == DIAG_ERROR) {
+			struct finding_list one = { .items = &st->found[i].finding, .count = 1 };
+			finding_list_merge(&settled, &one);
+		}
+	run_trials(job->t, st->trials, st->ntrials, job->first, job->step, job->timeout_s,
+		   st->watch ? NULL : &settled, fd);
+	finding_list_free(&settled);
 }
 
 static void take_result(struct hunt_state *st, struct result *r)

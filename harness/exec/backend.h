@@ -110,10 +110,12 @@ struct backend {
 	 * round_ns[round], an array of `repeat` the caller zeroes. On failure fills `failure` and
 	 * returns -1, or BACKEND_LOST when the session can run nothing more (a device fault
 	 * leaves some drivers' contexts unusable): its worker then ends and a new one goes on
-	 * with the next run. */
+	 * with the next run. `settled` lists findings other runs have already shown as errors
+	 * (NULL: none), which a simulator need not run again to classify. */
 	int (*execute)(struct backend_session *session, const struct test_case *tc,
 		       const struct plan *plan, void *const *initial, void **final, unsigned repeat,
-		       uint64_t *round_ns, struct result *failure);
+		       uint64_t *round_ns, const struct finding_list *settled,
+		       struct result *failure);
 	/* Builds the program in `path` with build `options` besides the backend's own, and
 	 * describes the parameters of its `kernel`, for checks that generate the arguments a
 	 * user leaves out. Returns 0, or -1 after filling `failure` (build-error with the log,

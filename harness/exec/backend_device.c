@@ -32,7 +32,8 @@ static int device_build(struct backend_session *session, const struct test_case 
 
 static int device_execute(struct backend_session *session, const struct test_case *tc,
 			  const struct plan *plan, void *const *initial, void **final,
-			  unsigned repeat, uint64_t *round_ns, struct result *failure)
+			  unsigned repeat, uint64_t *round_ns, const struct finding_list *settled,
+			  struct result *failure)
 {
 	return clexec_execute((struct clexec *)session, tc, plan, initial, final, repeat, round_ns,
 			      failure);

@@ -493,24 +493,39 @@ static bool recurs(const struct finding *f, const struct finding_list *list)
 	return false;
 }
 
+static bool write_write(const struct finding *f)
+{
+	return f->kind == FINDING_RACE && strcmp(f->what, "write-write") == 0;
+}
+
+/* Whether f is among the settled findings as an error. */
+static bool settled_error(const struct finding *f, const struct finding_list *settled)
+{
+	for (size_t j = 0; settled && j < settled->count; j++)
+		if (settled->items[j].severity == DIAG_ERROR && finding_same(f, &settled->items[j]))
+			return true;
+	return false;
+}
+
 /* Runs the plan once more on the lenient context and turns every write-write race that
  * did not recur there into a warning: its writes store the same value. That absence is
  * evidence only from a lenient run that ran to its end and reported all it saw; from one
- * that failed, was stopped part-way or met Oclgrind's cap, every race stays an error. */
+ * that failed, was stopped part-way or met Oclgrind's cap, every race stays an error.
+ * Where every write-write race is settled, there is nothing to tell apart. */
 static void soften_uniform_writes(struct og_session *s, const struct test_case *tc,
-				  const struct plan *plan, void *const *initial, struct result *r)
+				  const struct plan *plan, void *const *initial,
+				  const struct finding_list *settled, struct result *r)
 {
 	bool any = false;
 	for (size_t i = 0; i < r->findings.count && !any; i++)
-		any = r->findings.items[i].kind == FINDING_RACE &&
-		      strcmp(r->findings.items[i].what, "write-write") == 0;
+		any = write_write(&r->findings.items[i]) &&
+		      !settled_error(&r->findings.items[i], settled);
 	struct finding_list distinct = { 0 };
 	if (any && rerun(s, &s->lenient, false, &s->lenient_case, build_options(tc), tc, plan,
 			 initial, &distinct))
 		for (size_t i = 0; i < r->findings.count; i++) {
 			struct finding *f = &r->findings.items[i];
-			if (f->kind == FINDING_RACE && strcmp(f->what, "write-write") == 0 &&
-			    !recurs(f, &distinct))
+			if (write_write(f) && !recurs(f, &distinct))
 				f->severity = DIAG_WARNING;
 		}
 	finding_list_free(&distinct);
@@ -590,7 +605,8 @@ static void confirm_uninitialized(struct og_session *s, const struct test_case *
 
 static int og_execute(struct backend_session *session, const struct test_case *tc,
 		      const struct plan *plan, void *const *initial, void **final, unsigned repeat,
-		      uint64_t *round_ns, struct result *failure)
+		      uint64_t *round_ns, const struct finding_list *settled,
+		      struct result *failure)
 {
 	struct og_session *s = (struct og_session *)session;
 	bool silenced_before = oclgrind_silenced;
@@ -601,7 +617,7 @@ static int og_execute(struct backend_session *session, const struct test_case *t
 	if (silenced_before)
 		add_silenced(&failure->findings, tc);
 	if (status == 0) {
-		soften_uniform_writes(s, tc, plan, initial, failure);
+		soften_uniform_writes(s, tc, plan, initial, settled, failure);
 		confirm_uninitialized(s, tc, plan, initial, failure);
 	}
 	finding_list_sort(&failure->findings);

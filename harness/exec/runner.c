@@ -431,7 +431,8 @@ static int run_one(const struct backend *b, struct backend_session *session, con
 	r->repeat = repeat;
 	uint64_t *round_ns = xcalloc(repeat ? repeat : 1, sizeof *round_ns);
 	uint64_t run_start = clock_now_ns();
-	int status = b->execute(session, tc, &plan, in->data, final, repeat, round_ns, r);
+	int status =
+		b->execute(session, tc, &plan, in->data, final, repeat, round_ns, opt->settled, r);
 	r->run_ns = clock_now_ns() - run_start;
 	if (status == 0)
 		time_rounds(r, round_ns, repeat, opt->warmup);

@@ -36,6 +36,12 @@ struct run_options {
 	 * at the next, and each would cost the whole limit. The runs after it give no
 	 * result. */
 	bool stop_at_timeout;
+	/* Findings that earlier runs of the same search have shown as errors (NULL: none).
+	 * Oclgrind tells a write-write race of differing values from one of the same value
+	 * only by simulating the run a second time; for a race already shown to store
+	 * differing values somewhere, that second run would tell the search nothing new.
+	 * A run given this list may so report such a race as an error without it. */
+	const struct finding_list *settled;
 };
 
 /* Where results go. begin() announces each run before it starts, so that a run that
