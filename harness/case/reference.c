@@ -90,6 +90,8 @@ struct acc {
 	enum combine combine;
 	bool real;	  /* a float type: sum, comp, extreme and magnitude hold it */
 	uint64_t bits;	  /* integer sum, min or max, in elem_get_bits's form */
+	uint64_t mask;	  /* an integer type's bits; its sign bit, where it has one: */
+	uint64_t sign;	  /* elem_wrap's work, kept out of the inner loop */
 	double sum, comp; /* float sum and its compensation */
 	double extreme;	  /* float min or max */
 	double magnitude; /* sum of |term| */
@@ -99,6 +101,9 @@ struct acc {
 static void acc_reset(struct acc *a, enum elem_type type, enum combine combine)
 {
 	*a = (struct acc){ .type = type, .combine = combine, .real = elem_is_float(type) };
+	int width = elem_bits(type);
+	a->mask = width >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << width) - 1;
+	a->sign = elem_is_signed(type) ? UINT64_C(1) << (width - 1) : 0;
 	if (combine == COMBINE_MIN) {
 		a->bits = a->real ? 0 : elem_int_max(type);
 		a->extreme = INFINITY;
@@ -124,10 +129,12 @@ static inline void acc_extreme_real(struct acc *a, double x)
 		a->extreme = x > a->extreme ? x : a->extreme;
 }
 
-static void acc_bits(struct acc *a, uint64_t xbits)
+static inline void acc_bits(struct acc *a, uint64_t xbits)
 {
 	if (a->combine == COMBINE_SUM) {
-		a->bits = elem_wrap(a->type, a->bits + xbits);
+		/* elem_wrap: the low bits, sign-extended. */
+		uint64_t v = (a->bits + xbits) & a->mask;
+		a->bits = v & a->sign ? v | ~a->mask : v;
 	} else if (elem_is_signed(a->type)) {
 		int64_t cur = (int64_t)a->bits, v = (int64_t)xbits;
 		if (a->combine == COMBINE_MIN ? v < cur : v > cur)
@@ -188,6 +195,17 @@ static inline double real_at(const struct ref_input *in, size_t i)
 	return elem_get(in->type, in->data, i);
 }
 
+/* Element i of an integer input in elem_get_bits's form, the common types read
+ * directly, as real_at does. */
+static inline uint64_t bits_at(const struct ref_input *in, size_t i)
+{
+	if (in->type == ELEM_INT)
+		return (uint64_t)(int64_t)((const int32_t *)in->data)[i];
+	if (in->type == ELEM_UINT)
+		return ((const uint32_t *)in->data)[i];
+	return elem_get_bits(in->type, in->data, i);
+}
+
 /* Adds x[i], or x[i] * b[j] where b is given. */
 static inline void acc_add_pair(struct acc *a, const struct ref_input *x, size_t i,
 				const struct ref_input *b, size_t j)
@@ -200,10 +218,10 @@ static inline void acc_add_pair(struct acc *a, const struct ref_input *x, size_t
 		acc_add(a, v, 0);
 		return;
 	}
-	uint64_t v = elem_get_bits(x->type, x->data, i);
+	uint64_t v = bits_at(x, i);
 	/* Integer products wrap like the device's. */
 	if (b)
-		v = elem_wrap(a->type, v * elem_get_bits(b->type, b->data, j));
+		v = elem_wrap(a->type, v * bits_at(b, j));
 	acc_add(a, 0, v);
 }
 
