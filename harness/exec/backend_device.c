@@ -2,6 +2,10 @@
  * loader lists, except simulators, which are backends of their own. */
 #include "config.h"
 
+#include <dirent.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -12,6 +16,51 @@
 static int is_real_platform(const char *platform_name)
 {
 	return strcasestr(platform_name, "oclgrind") == NULL;
+}
+
+/* Whether an ICD file's library is PoCL's. */
+static bool names_pocl(const char *library)
+{
+	const char *slash = strrchr(library, '/');
+	return strncmp(slash ? slash + 1 : library, "libpocl.so", 10) == 0;
+}
+
+/* PoCL's library, with the LLVM and Clang it links, takes 20 to 30 ms to map and link
+ * here, in every worker that loads it, and grading starts a worker for each phase of
+ * each student. Mapped once in the parent before it forks, each worker finds it loaded.
+ * Only PoCL's, which the ICD files name: loading it starts no thread and opens no device
+ * (its devices start at the first OpenCL call, in the worker). Other drivers are not
+ * known to keep to that, so they load in workers alone, where a fault in one costs a
+ * worker. The handle is kept: the library stays for the parent's lifetime. */
+static void device_preload(void)
+{
+	static bool done;
+	if (done)
+		return;
+	done = true;
+	const char *dir = getenv("OCL_ICD_VENDORS");
+	if (dir == NULL || *dir == '\0')
+		dir = "/etc/OpenCL/vendors";
+	DIR *d = opendir(dir);
+	if (d == NULL)
+		return;
+	for (struct dirent *e; (e = readdir(d)) != NULL;) {
+		size_t len = strlen(e->d_name);
+		if (len < 5 || strcmp(e->d_name + len - 4, ".icd") != 0)
+			continue;
+		char *path = xasprintf("%s/%s", dir, e->d_name);
+		FILE *f = fopen(path, "r");
+		char library[4096];
+		if (f && fgets(library, sizeof library, f)) {
+			library[strcspn(library, "\r\n")] = '\0';
+			if (names_pocl(library))
+				(void)dlopen(library, RTLD_NOW | RTLD_LOCAL);
+		}
+		if (f)
+			fclose(f);
+		free(path);
+	}
+	closedir(d);
 }
 
 static int device_list(struct target **targets, size_t *count, char **cause)
@@ -52,6 +101,7 @@ static void device_close(struct backend_session *session)
 
 const struct backend backend_device = {
 	.name = "device",
+	.preload = device_preload,
 	.list_targets = device_list,
 	.open = device_open,
 	.build = device_build,
