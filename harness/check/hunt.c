@@ -450,7 +450,11 @@ static void take_result(struct hunt_state *st, struct result *r)
 			} else if (f->severity == known->finding.severity &&
 				   index < known->trial) {
 				/* Shown again by an earlier trial of the sweep's order: that
-				 * one is the one to name, being the cheaper. */
+				 * one is the one to name, being the cheaper, and its work-items
+				 * and count the ones to show with it, whichever child's result
+				 * came first. */
+				finding_free(&known->finding);
+				finding_copy(&known->finding, f);
 				known->trial = (size_t)index;
 			}
 		}
