@@ -171,6 +171,31 @@ START_TEST(test_integer_sums_wrap_like_the_device)
 }
 END_TEST
 
+START_TEST(test_group_sums_wrap_and_count_their_terms)
+{
+	/* Groups of 2: INT_MAX + 1 and INT_MIN + -1 wrap, each way; 5 stands alone. */
+	const int32_t edge[] = { INT32_MAX, 1, INT32_MIN, -1, 5 };
+	struct ref_output out = run(REF_SUM_PER_GROUP, ELEM_INT, edge, 5, 2, 0, 3);
+	expect_values(&out, (double[]){ INT32_MIN, INT32_MAX, 5 }, 3, "wrapping group sums");
+	ck_assert_msg(out.want_bits[0] == (uint64_t)(int64_t)INT32_MIN &&
+			      out.want_bits[1] == (uint64_t)INT32_MAX,
+		      "An int sum's bits are sign-extended as elem_get_bits gives them.");
+	ref_output_free(&out);
+	const uint32_t uedge[] = { UINT32_MAX, 2, 7 };
+	out = run(REF_SUM_PER_GROUP, ELEM_UINT, uedge, 3, 2, 0, 2);
+	expect_values(&out, (double[]){ 1, 7 }, 2, "wrapping uint group sums");
+	ref_output_free(&out);
+	/* The bound of a float group sum grows with its terms and their magnitudes. */
+	const float f[] = { 1, -2, 3 };
+	out = run(REF_SUM_PER_GROUP, ELEM_FLOAT, f, 3, 2, 0, 2);
+	expect_values(&out, (double[]){ -1, 3 }, 2, "float group sums");
+	ck_assert_msg(out.magnitude[0] == 3 && out.magnitude[1] == 3 && out.terms[0] == 2 &&
+			      out.terms[1] == 1,
+		      "Each group keeps the sum of its |terms| (3, 3) and their count (2, 1).");
+	ref_output_free(&out);
+}
+END_TEST
+
 START_TEST(test_float_sum_is_compensated)
 {
 	/* 1 + 1e8 copies of 1e-8 cannot be summed in float; the reference must not lose them. */
@@ -279,6 +304,7 @@ Suite *reference_suite(void)
 	tcase_add_test(tc, test_scan_down_each_column);
 	tcase_add_test(tc, test_histogram);
 	tcase_add_test(tc, test_integer_sums_wrap_like_the_device);
+	tcase_add_test(tc, test_group_sums_wrap_and_count_their_terms);
 	tcase_add_test(tc, test_float_sum_is_compensated);
 	tcase_add_test(tc, test_lookup_by_name);
 	tcase_add_test(tc, test_pieces_and_threads_change_no_result);
