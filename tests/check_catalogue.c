@@ -55,6 +55,29 @@ START_TEST(test_a_broken_line_is_reported_and_the_rest_read)
 }
 END_TEST
 
+START_TEST(test_a_line_number_out_of_range_is_no_line)
+{
+	/* A file read back may hold any number; one past int (as the fuzzer found) or not
+	 * whole is no line, not an undefined conversion. */
+	char text[] = "{\"case\":\"demo/racy\",\"target\":\"oclgrind\",\"backend\":\"oclgrind\","
+		      "\"verdict\":\"race\",\"findings\":[{\"severity\":\"error\",\"kind\":\"race\","
+		      "\"at\":{\"line\":111111111111111},\"other\":{\"line\":7.5}},"
+		      "{\"severity\":\"error\",\"kind\":\"race\",\"at\":{\"line\":12},"
+		      "\"other\":{\"line\":-3}}]}\n";
+	struct recorded_list list = { 0 };
+	struct diag_list diags = { 0 };
+	resultfile_parse("fuzzed.jsonl", text, &list, &diags);
+	ck_assert_msg(list.count == 1 && list.items[0].nfindings == 2, "The result is read.");
+	const struct recorded_finding *f = list.items[0].findings;
+	ck_assert_msg(f[0].line == 0 && f[0].other_line == 0 && f[1].line == 12 &&
+			      f[1].other_line == 0,
+		      "Lines too large, not whole or negative read as none (%d %d %d %d).",
+		      f[0].line, f[0].other_line, f[1].line, f[1].other_line);
+	recorded_list_free(&list);
+	diag_list_free(&diags);
+}
+END_TEST
+
 START_TEST(test_page_rows_and_the_right_output_note)
 {
 	char *paths[2] = { test_data_path("results/two_cases.jsonl"),
@@ -116,6 +139,7 @@ Suite *catalogue_suite(void)
 	Suite *s = suite_create("catalogue");
 	TCase *tc = tcase_create("catalogue");
 	tcase_add_test(tc, test_a_broken_line_is_reported_and_the_rest_read);
+	tcase_add_test(tc, test_a_line_number_out_of_range_is_no_line);
 	tcase_add_test(tc, test_page_rows_and_the_right_output_note);
 	suite_add_tcase(s, tc);
 	return s;

@@ -4,6 +4,7 @@
 
 #include "case/yamltext.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,6 +89,14 @@ double json_number(struct fy_node *map, const char *key, double fallback)
 	bool whole = end != copy && *end == '\0';
 	free(copy);
 	return whole ? value : fallback;
+}
+
+long long json_whole(struct fy_node *map, const char *key, long long lo, long long hi,
+		     long long fallback)
+{
+	double v = json_number(map, key, NAN);
+	/* NaN fails both comparisons. */
+	return v >= (double)lo && v <= (double)hi && v == floor(v) ? (long long)v : fallback;
 }
 
 bool json_bool(struct fy_node *map, const char *key)

@@ -25,6 +25,10 @@ void yaml_error_free(struct yaml_error *err);
 struct fy_node *json_member(struct fy_node *map, const char *key);
 char *json_text(struct fy_node *map, const char *key);
 double json_number(struct fy_node *map, const char *key, double fallback);
+/* A number member that is a whole number from lo to hi, else `fallback`: a file read back
+ * may hold any number, and converting one out of range to an integer is undefined. */
+long long json_whole(struct fy_node *map, const char *key, long long lo, long long hi,
+		     long long fallback);
 bool json_bool(struct fy_node *map, const char *key);
 
 #endif

@@ -6,6 +6,7 @@
 #include "grade/gradereport.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,8 +28,8 @@ static void read_diags(struct fy_node *seq, struct diag_list *list)
 		for (int s = DIAG_ERROR; severity && s <= DIAG_NOTE; s++)
 			if (strcmp(diag_severity_name((enum diag_severity)s), severity) == 0)
 				sev = (enum diag_severity)s;
-		diag_add(list, sev, file ? file : "", (int)json_number(d, "line", 0),
-			 (int)json_number(d, "col", 0), "%s", message ? message : "");
+		diag_add(list, sev, file ? file : "", (int)json_whole(d, "line", 0, INT_MAX, 0),
+			 (int)json_whole(d, "col", 0, INT_MAX, 0), "%s", message ? message : "");
 		char *code = json_text(d, "code");
 		diag_set_code(list, code ? findlog_rule_id(code) : NULL);
 		free(code);
@@ -55,8 +56,8 @@ static int read_check(struct fy_node *node, const struct grade_check *c, struct 
 		cg->passed = passed;
 		return 0;
 	}
-	cg->runs = (size_t)json_number(node, "runs", 0);
-	cg->passed = (size_t)json_number(node, "runs_passed", 0);
+	cg->runs = (size_t)json_whole(node, "runs", 0, INT_MAX, 0);
+	cg->passed = (size_t)json_whole(node, "runs_passed", 0, INT_MAX, 0);
 	cg->speed = json_number(node, "speed", 0);
 	cg->summary = json_text(node, "summary");
 	read_diags(json_member(node, "diagnostics"), &cg->diags);

@@ -5,6 +5,7 @@
 #include "results/resultfile.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <libfyaml.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,8 +27,9 @@ static void read_findings(struct fy_node *seq, struct recorded_result *r)
 			.kind = json_text(f, "kind"),
 			.what = json_text(f, "what"),
 			.space = json_text(f, "space"),
-			.line = (int)json_number(json_member(f, "at"), "line", 0),
-			.other_line = (int)json_number(json_member(f, "other"), "line", 0),
+			.line = (int)json_whole(json_member(f, "at"), "line", 0, INT_MAX, 0),
+			.other_line =
+				(int)json_whole(json_member(f, "other"), "line", 0, INT_MAX, 0),
 		};
 	}
 }
