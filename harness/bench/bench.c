@@ -254,7 +254,8 @@ static void measure(struct bench_state *st, struct test_case *tc, const struct s
 				   .locals = rq->locals,
 				   .nlocals = rq->nlocals,
 				   .repeat = rq->rounds + 1,
-				   .warmup = 1 };
+				   .warmup = 1,
+				   .timed = true };
 	char *pattern[] = { st->target->name };
 	struct selection one;
 	selection_open(&one, pattern, 1, &tc, 1, &opt, rq->timeout_s);

@@ -189,6 +189,8 @@ static int run_main(int argc, char **argv)
 				   .locals = shared.locals,
 				   .nlocals = shared.nlocals,
 				   .repeat = (unsigned)repeat,
+				   /* --repeat reports the mean kernel time */
+				   .timed = repeat > 1,
 				   .suppressions = suppressions };
 	/* A golden holds the case's own shapes: other sizes have none to match. */
 	bool own_shapes = shared.sizes == NULL && shared.locals == NULL;

@@ -90,6 +90,10 @@ struct backend {
 	 * loaded and linked instead of linking them again, which for a simulator that starts
 	 * a worker a case was a third of its time. */
 	void (*preload)(void);
+	/* Called first in each worker, before any other call of the backend there: sets what
+	 * its drivers read from the environment, told whether the run measures kernel time
+	 * (run_options.timed). NULL: nothing to set. */
+	void (*prepare_worker)(bool timed);
 	/* Undoes what preload made, when the dispatcher that called it closes (NULL:
 	 * nothing to undo). */
 	void (*unload)(void);

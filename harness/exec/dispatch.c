@@ -97,15 +97,25 @@ static void run_cases(struct run_job *job, int fd)
 	strbuf_free(&job->out);
 }
 
+/* Has the backend set its drivers' environment, first thing in a worker. */
+static void prepare_worker(const struct backend *b, const struct run_options *opt)
+{
+	if (b->prepare_worker)
+		b->prepare_worker(opt->timed);
+}
+
 static void run_main(void *arg, int fd, int control)
 {
-	run_cases(arg, fd);
+	struct run_job *job = arg;
+	prepare_worker(job->backend, job->opt);
+	run_cases(job, fd);
 }
 
 /* The listing worker: sends the targets, then runs the one the parent asks for. */
 static void list_main(void *arg, int fd, int control)
 {
 	const struct dispatcher *d = arg;
+	prepare_worker(d->backend, d->opt);
 	struct strbuf out = { 0 };
 	struct target *targets;
 	size_t count;
@@ -465,6 +475,7 @@ void dispatch_run_cases(struct dispatcher *d, size_t index, size_t from, size_t 
 
 struct inspect_job {
 	const struct backend *backend;
+	const struct run_options *opt;
 	const struct target *target;
 	const char *path;
 	const char *kernel;
@@ -475,6 +486,7 @@ struct inspect_job {
 static void inspect_main(void *arg, int fd, int control)
 {
 	const struct inspect_job *job = arg;
+	prepare_worker(job->backend, job->opt);
 	struct strbuf out = { 0 };
 	struct backend_session *session;
 	char *cause = NULL;
@@ -498,7 +510,7 @@ static void inspect_main(void *arg, int fd, int control)
 int dispatch_inspect(struct dispatcher *d, size_t index, const char *path, const char *kernel,
 		     const char *options, struct kernel_sig *sig, struct result *failure)
 {
-	struct inspect_job job = { d->backend, &d->targets[index], path, kernel, options };
+	struct inspect_job job = { d->backend, d->opt, &d->targets[index], path, kernel, options };
 	struct worker w;
 	char *cause = NULL;
 	struct worker_limits limits = limits_of(d->opt);

@@ -42,6 +42,10 @@ struct run_options {
 	 * differing values somewhere, that second run would tell the search nothing new.
 	 * A run given this list may so report such a race as an error without it. */
 	const struct finding_list *settled;
+	/* The run measures kernel time (bench, grading): drivers then compile as they do for
+	 * an application, for speed at each launch shape, whatever that costs in compiling.
+	 * Otherwise they may compile once for every shape (backend.prepare_worker). */
+	bool timed;
 };
 
 /* Where results go. begin() announces each run before it starts, so that a run that

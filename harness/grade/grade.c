@@ -45,13 +45,17 @@ double grade_round(double points)
 	return round(points * 100) / 100;
 }
 
-/* The limits every worker of this grading runs under. */
+/* The limits every worker of this grading runs under. Every run is timed: the speed
+ * check takes its launch count from the time one launch took in the correct checks' runs,
+ * which must so be of the code it times, and the run limits come from the reference
+ * kernel's time. */
 static struct run_options limited(const struct grader *g)
 {
 	return (struct run_options){ .repeat = 1,
 				     .cpu_limit_s = g->a->cpu_s,
 				     .address_space_limit = g->a->address_space,
-				     .file_size_limit = GRADE_FILE_SIZE_LIMIT };
+				     .file_size_limit = GRADE_FILE_SIZE_LIMIT,
+				     .timed = true };
 }
 
 /* The CPU-time limit of a worker that makes `runs` runs and builds: the assignment's
@@ -638,7 +642,8 @@ static void calibrate_kind(const struct assignment *a, const struct grade_option
 	}
 	struct run_options ropt = { .repeat = 1,
 				    .cpu_limit_s = a->cpu_s,
-				    .address_space_limit = a->address_space };
+				    .address_space_limit = a->address_space,
+				    .timed = true };
 	for (size_t i = 0; kind == GRADE_SPEED && i < a->nchecks; i++)
 		if (a->checks[i].kind == GRADE_SPEED && a->checks[i].repeat > ropt.repeat)
 			ropt.repeat = a->checks[i].repeat;
