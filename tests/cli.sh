@@ -261,6 +261,11 @@ program_cache() {
 		specialised && has "work: 1 program build and 0 from the program cache" &&
 		specialised && has "work: 1 program build and 0 from the program cache" &&
 		specialised && has "work: 0 program builds and 1 from the program cache" &&
+		echo '#define OFFSET 3' >"$out.k/inc/offset.h" &&
+		timed() { CLHARNESS_CACHE_DIR=$cache run 1 run -j 1 --repeat 2 --timing --device pocl "$out.k/case.yaml" && has "got 8, want 5"; } &&
+		timed && has "work: 1 program build and 0 from the program cache" &&
+		timed && has "work: 1 program build and 0 from the program cache" &&
+		timed && has "work: 0 program builds and 1 from the program cache" &&
 		echo '#define OFFSET 1' >"$out.k/inc/offset.h" &&
 		CLHARNESS_CACHE_DIR=$cache run 1 run -j 1 --timing --device pocl "$out.k/case.yaml" &&
 		has "work: 1 program build and 0 from the program cache" && has "got 6, want 5" &&
@@ -318,7 +323,7 @@ check "structs by value and in buffers, laid out as OpenCL C does, compared fiel
 check "a buffer's inputs come from a .npy file, and a size past it is that case's error" inputs_from_file
 check "a check's expected values come from a .npy file, a wrong one named at its index" reference_from_file
 check "a program is built once per device; inputs, and references that do not depend on L, once per size" built_once
-check "a program is loaded from the program cache only where its source, options and headers match, a damaged entry is built again, and PoCL's binary is kept from its first build, or its second where PoCL specialises kernels to launch shapes" program_cache
+check "a program is loaded from the program cache only where its source, options and headers match, a damaged entry is built again, and PoCL's binary is kept from its first build, or its second where PoCL specialises kernels to launch shapes, as in a timed run" program_cache
 check "a device that matches nothing is a setup error, and a skip under --tap" no_device
 
 # The oclgrind backend. Unavailable is not an error: the devices still run.
