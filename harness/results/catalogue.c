@@ -252,7 +252,10 @@ static void put_header(struct strbuf *out, const struct catalogue_source *source
 			 "on every backend. The Oclgrind column lists what the simulator found, "
 			 "at the kernel's source lines, over the case's simulated sizes; each "
 			 "device column counts the verdicts of the case's runs there (`ran` "
-			 "goldens accept any output from a racy kernel).\n\n");
+			 "goldens accept any output from a racy kernel). A racy kernel's output "
+			 "on a device depends on how its driver compiled it: on PoCL, `clharness "
+			 "run` has each kernel compiled once for every launch shape "
+			 "(POCL_WORK_GROUP_SPECIALIZATION in clharness(1)).\n\n");
 	strbuf_puts(out, "Results:");
 	for (size_t s = 0; s < nsources; s++) {
 		struct wordset targets = { 0 };
