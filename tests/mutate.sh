@@ -49,11 +49,17 @@ operators_json_and_save() {
 		has "no operator is called 'fences' (the operators are barrier, fence, atomic"
 }
 # A catalogue case: each barrier's removal and each fence change caught, by a wrong
-# output on PoCL or by the golden's findings under Oclgrind.
+# output on PoCL or by the golden's findings under Oclgrind. Nothing is left in the
+# temporary folder, though each judging process ends as soon as its mutant is caught.
 catalogue_case_killed() {
-	run 0 mutate --device pocl,oclgrind --operators barrier,fence "$top/cases/reduce/halving.yaml" &&
+	mkdir "$work/tmp-killed" &&
+		TMPDIR=$work/tmp-killed run 0 mutate --device pocl,oclgrind --operators barrier,fence "$top/cases/reduce/halving.yaml" &&
 		has "4 of 4 mutants killed (100.0%)" &&
-		has "killed     fence    $top/kernels/reduce/halving.cl:9:10  CLK_LOCAL_MEM_FENCE made CLK_GLOBAL_MEM_FENCE  [the golden's findings on oclgrind"
+		has "killed     fence    $top/kernels/reduce/halving.cl:9:10  CLK_LOCAL_MEM_FENCE made CLK_GLOBAL_MEM_FENCE  [the golden's findings on oclgrind" &&
+		left_nothing "$work/tmp-killed"
+}
+left_nothing() {
+	[ -z "$(ls -A "$1")" ] || { echo "left in $1: $(ls -A "$1")" >>"$out"; return 1; }
 }
 # An assignment: its reference solution's mutants graded as students, the matrix of its
 # checks against them, and what each check catches that no other does.
@@ -79,9 +85,12 @@ known_bug_not_mutated() {
 		has "note: not mutated: its golden expects devices to give wrong-output" &&
 		has "no mutant was judged, so nothing was measured" && lacks "score:"
 }
-# Ctrl-C keeps the mutants judged so far, and says the rest were not.
+# Ctrl-C keeps the mutants judged so far, says the rest were not, and leaves no mutant
+# behind in the temporary folder.
 stopped_keeps_judged() {
-	"$CLHARNESS" mutate --device pocl -j 1 "$top/cases/reduce/halving.yaml" >"$out" 2>&1 &
+	mkdir "$work/tmp-stopped" || return 1
+	: >"$out"
+	TMPDIR=$work/tmp-stopped "$CLHARNESS" mutate --device pocl -j 1 "$top/cases/reduce/halving.yaml" >"$out" 2>&1 &
 	pid=$!
 	tries=0
 	while [ "$(grep -c '^killed ' "$out")" -lt 2 ] && [ $tries -lt 600 ]; do
@@ -92,16 +101,17 @@ stopped_keeps_judged() {
 	wait $pid
 	status=$?
 	[ $status -eq 130 ] || { echo "exit status $status, want 130" >>"$out"; return 1; }
-	has "the run was stopped before every mutant was judged" && [ "$(count '^killed ')" -ge 2 ]
+	has "the run was stopped before every mutant was judged" && [ "$(count '^killed ')" -ge 2 ] &&
+		left_nothing "$work/tmp-stopped"
 }
 
 check "mutants that nothing catches are shown at their lines, and the exit status says so" survivors_at_their_lines
 check "--operators picks the mistakes, --json prints a line a mutant, --save keeps them" operators_json_and_save
-check "a catalogue case's barrier and fence mutants are caught on PoCL and Oclgrind" catalogue_case_killed
+check "a catalogue case's barrier and fence mutants are caught on PoCL and Oclgrind, leaving nothing in TMPDIR" catalogue_case_killed
 check "an assignment's mutants are graded, with the matrix of checks against mutants" assignment_matrix
 check "a kernel clang cannot parse and a case that fails on its own are said" bad_input_said
 check "a known-buggy case is not mutated, and nothing measured is no clean result" known_bug_not_mutated
-check "Ctrl-C keeps the mutants already judged" stopped_keeps_judged
+check "Ctrl-C keeps the mutants already judged and leaves none behind" stopped_keeps_judged
 
 echo "1..$n"
 exit 0

@@ -188,9 +188,12 @@ static int mutate_one_case(const char *path, const struct mutate_flags *f,
 	struct mutant_set s;
 	int found = mutant_set_of_case(path, f->ops, &s, &diags);
 	if (found != 0) {
-		cli_print_diags(&diags);
+		/* Ctrl-C while clang read the kernel stopped clang: no fault of the kernel. */
+		bool stopped = found < 0 && interrupt_signal();
+		if (!stopped)
+			cli_print_diags(&diags);
 		diag_list_free(&diags);
-		return found < 0 ? EXIT_USAGE : 0;
+		return stopped ? cli_stopped_status() : found < 0 ? EXIT_USAGE : 0;
 	}
 	if (!f->json)
 		printf("mutate: %s: %zu mutants of %s%s\n", path, s.count,
@@ -420,7 +423,7 @@ static int mutate_assignment(const char *path, const struct mutate_flags *f,
 	const char *solution = sol.path;
 	struct mutant_set s = { 0 };
 	int status = 0;
-	char *device = NULL, *simulator = NULL, dir_template[] = "/tmp/clharness-mutants-XXXXXX";
+	char *device = NULL, *simulator = NULL, *dir_template = temp_path("mutants");
 	char *dir = NULL;
 	struct submission *subs = NULL;
 	struct student_grade *grades = NULL;
@@ -429,6 +432,10 @@ static int mutate_assignment(const char *path, const struct mutate_flags *f,
 						       sol.kernels, sol.nkernels, &s, &diags)
 				  : -1;
 	if (found < 0) {
+		if (interrupt_signal()) {
+			status = cli_stopped_status();
+			goto out;
+		}
 		cli_print_diags(&diags);
 		status = EXIT_USAGE;
 		goto out;
@@ -516,6 +523,7 @@ out:
 	if (dir)
 		rmdir(dir);
 	free(dir);
+	free(dir_template);
 	free(subs);
 	free(grades);
 	free(device);

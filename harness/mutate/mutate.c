@@ -4,6 +4,7 @@
 
 #include "mutate/mutate.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "base/util.h"
 #include "case/testcase.h"
 #include "exec/caserun.h"
+#include "exec/dispatch.h"
 #include "exec/select.h"
 #include "results/golden.h"
 
@@ -274,18 +276,25 @@ struct case_jobs {
 	size_t *todo; /* the mutants to run, one of each text; SIZE_MAX: the original */
 	struct diag_list *diags;
 	bool original_failed;
+	/* The folder the mutants' files go in, a folder a job: made and removed by the
+	 * parent, since a judging process stopped by Ctrl-C leaves its own behind. */
+	const char *scratch;
 };
 
-/* Runs the case with `file` replaced by `text` (NULL: as it is) into v. */
-static void run_case(const struct case_jobs *cj, const char *file, const char *text,
-		     struct verdicts *v)
+/* Runs the case with `file` replaced by `text` (NULL: as it is) into v; job `index`
+ * writes the mutant in a folder of its own. */
+static void run_case(const struct case_jobs *cj, size_t index, const char *file,
+		     const char *text, struct verdicts *v)
 {
 	struct diag_list diags = { 0 };
 	struct test_case *tc = case_load(cj->case_path, &diags);
 	char *dir = NULL, *path = NULL;
 	if (tc && text) {
-		char tmpl[] = "/tmp/clharness-mutant-XXXXXX";
-		dir = mkdtemp(tmpl) ? xstrdup(tmpl) : NULL;
+		dir = xasprintf("%s/%zu", cj->scratch, index);
+		if (mkdir(dir, 0700) != 0) {
+			free(dir);
+			dir = NULL;
+		}
 		const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
 		path = dir ? xasprintf("%s/%s", dir, base) : NULL;
 		FILE *f = path ? fopen(path, "w") : NULL;
@@ -352,7 +361,7 @@ static void case_job(void *ctx, size_t index, struct strbuf *out)
 	size_t k = cj->todo[index];
 	const struct mutant *m = k == SIZE_MAX ? NULL : &cj->s->items[k];
 	struct verdicts v = { .out = out };
-	run_case(cj, m ? m->file : NULL, m ? m->text : NULL, &v);
+	run_case(cj, index, m ? m->file : NULL, m ? m->text : NULL, &v);
 	enum mutant_fate fate = v.build_errors > 0			    ? FATE_STILLBORN
 				: v.caught				    ? FATE_KILLED
 				: v.timeouts > 0			    ? FATE_TIMED_OUT
@@ -403,23 +412,9 @@ static void case_done(void *ctx, size_t index, const char *text, int status)
 		cj->j->judged(cj->j->ctx, cj->s, k);
 }
 
-int mutate_case(struct mutant_set *s, const char *case_path, const struct case_judging *j,
-		struct diag_list *diags)
+/* A mutant whose text another has is that one's fate. */
+static void judge_same_texts(struct mutant_set *s, const struct case_judging *j)
 {
-	size_t original = SIZE_MAX;
-	struct case_jobs cj = { s, case_path, j, &original, diags, false };
-	struct pool p = { case_job, case_done, &cj, 1 };
-	if (pool_run(&p, 1) == 0 || cj.original_failed)
-		return -1;
-	size_t *todo = xcalloc(s->count + 1, sizeof *todo), n = 0;
-	for (size_t i = 0; i < s->count; i++)
-		if (s->items[i].same_as == i)
-			todo[n++] = i;
-	cj.todo = todo;
-	p.jobs = j->jobs;
-	pool_run(&p, n);
-	free(todo);
-	/* A mutant whose text another has is that one's fate. */
 	for (size_t i = 0; i < s->count; i++) {
 		struct mutant *m = &s->items[i];
 		if (m->same_as != i && s->items[m->same_as].fate != FATE_UNJUDGED) {
@@ -431,7 +426,82 @@ int mutate_case(struct mutant_set *s, const char *case_path, const struct case_j
 				j->judged(j->ctx, s, i);
 		}
 	}
+}
+
+/* Runs the original, then every mutant of its own text, in jobs of the pool. */
+static int judge_all(struct case_jobs *cj, struct mutant_set *s, const struct case_judging *j)
+{
+	size_t original = SIZE_MAX;
+	cj->todo = &original;
+	struct pool p = { case_job, case_done, cj, 1 };
+	if (pool_run(&p, 1) == 0 || cj->original_failed)
+		return -1;
+	size_t *todo = xcalloc(s->count + 1, sizeof *todo), n = 0;
+	for (size_t i = 0; i < s->count; i++)
+		if (s->items[i].same_as == i)
+			todo[n++] = i;
+	cj->todo = todo;
+	p.jobs = j->jobs;
+	pool_run(&p, n);
+	free(todo);
+	judge_same_texts(s, j);
 	return 0;
+}
+
+/* Removes the scratch folder with what jobs left in it: a folder a job, its files. */
+static void remove_scratch(const char *scratch)
+{
+	DIR *d = opendir(scratch);
+	for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		char *job = xasprintf("%s/%s", scratch, e->d_name);
+		DIR *jd = opendir(job);
+		for (struct dirent *f; jd && (f = readdir(jd)) != NULL;) {
+			if (strcmp(f->d_name, ".") == 0 || strcmp(f->d_name, "..") == 0)
+				continue;
+			char *file = xasprintf("%s/%s", job, f->d_name);
+			unlink(file);
+			free(file);
+		}
+		if (jd)
+			closedir(jd);
+		rmdir(job);
+		free(job);
+	}
+	if (d)
+		closedir(d);
+	rmdir(scratch);
+}
+
+int mutate_case(struct mutant_set *s, const char *case_path, const struct case_judging *j,
+		struct diag_list *diags)
+{
+	char *scratch = temp_path("mutant");
+	if (mkdtemp(scratch) == NULL) {
+		diag_add(diags, DIAG_ERROR, case_path, 0, 0,
+			 "cannot make a folder for the mutants (%s): %s; set TMPDIR to a folder "
+			 "you can write",
+			 scratch, strerror(errno));
+		free(scratch);
+		return -1;
+	}
+	/* A judging process ends as soon as its mutant is caught, closing no dispatcher:
+	 * what the backends share (Oclgrind's vendors folder) is made here instead, and
+	 * removed here at the end. */
+	for (size_t b = 0; b < backend_count; b++)
+		dispatch_hold(backends[b]);
+	struct case_jobs cj = { .s = s,
+				.case_path = case_path,
+				.j = j,
+				.diags = diags,
+				.scratch = scratch };
+	int status = judge_all(&cj, s, j);
+	for (size_t b = 0; b < backend_count; b++)
+		dispatch_release(backends[b]);
+	remove_scratch(scratch);
+	free(scratch);
+	return status;
 }
 
 struct mutation_score mutation_score_of(const struct mutant_set *s)
