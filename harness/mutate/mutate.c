@@ -4,7 +4,6 @@
 
 #include "mutate/mutate.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -451,26 +450,17 @@ static int judge_all(struct case_jobs *cj, struct mutant_set *s, const struct ca
 /* Removes the scratch folder with what jobs left in it: a folder a job, its files. */
 static void remove_scratch(const char *scratch)
 {
-	DIR *d = opendir(scratch);
-	for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		char *job = xasprintf("%s/%s", scratch, e->d_name);
-		DIR *jd = opendir(job);
-		for (struct dirent *f; jd && (f = readdir(jd)) != NULL;) {
-			if (strcmp(f->d_name, ".") == 0 || strcmp(f->d_name, "..") == 0)
-				continue;
-			char *file = xasprintf("%s/%s", job, f->d_name);
-			unlink(file);
-			free(file);
-		}
-		if (jd)
-			closedir(jd);
-		rmdir(job);
-		free(job);
+	char **jobs;
+	long njobs = dir_entries(scratch, true, &jobs);
+	for (long i = 0; i < njobs; i++) {
+		char **files;
+		long nfiles = dir_entries(jobs[i], true, &files);
+		for (long k = 0; k < nfiles; k++)
+			unlink(files[k]);
+		strings_free(files, nfiles);
+		rmdir(jobs[i]);
 	}
-	if (d)
-		closedir(d);
+	strings_free(jobs, njobs);
 	rmdir(scratch);
 }
 
