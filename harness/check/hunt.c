@@ -1177,7 +1177,13 @@ int hunt_run(const struct hunt_request *rq, struct reporter *rp)
 		t.text_label = slash ? slash + 1 : t.label;
 		t.spec_line = xcalloc(rq->kernel->nspecs + rq->kernel->nexpects + 1,
 				      sizeof *t.spec_line);
-		int prepared = adhoc_prepare(rq->kernel, rp, &t.sig, &t.binding);
+		/* The kernel is read where it will run: the simulator alone, so that no
+		 * other driver is loaded into the processes that fork the trials. */
+		struct adhoc_request on_simulator = *rq->kernel;
+		char *simulator[] = { (char *)backend_oclgrind.fixed_target };
+		on_simulator.patterns = simulator;
+		on_simulator.npatterns = 1;
+		int prepared = adhoc_prepare(&on_simulator, rp, &t.sig, &t.binding);
 		if (prepared != 0)
 			status = prepared;
 		else
