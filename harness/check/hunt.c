@@ -320,7 +320,7 @@ static void run_trials(const struct hunt_target *t, const struct hunt_trial *tri
 		send_result(&sink, &r);
 		free(r.case_name);
 	}
-	char *patterns[] = { "oclgrind" };
+	char *patterns[] = { (char *)backend_oclgrind.fixed_target };
 	struct run_options opt = { .repeat = 1,
 				   .suppressions = t->suppressions,
 				   .settled = settled };

@@ -254,8 +254,9 @@ static void put_header(struct strbuf *out, const struct catalogue_source *source
 			 "device column counts the verdicts of the case's runs there (`ran` "
 			 "goldens accept any output from a racy kernel). A racy kernel's output "
 			 "on a device depends on how its driver compiled it: on PoCL, `clharness "
-			 "run` has each kernel compiled once for every launch shape "
-			 "(POCL_WORK_GROUP_SPECIALIZATION in clharness(1)).\n\n");
+			 "run` has each kernel compiled once, as one generic function that "
+			 "serves all its launch shapes (POCL_WORK_GROUP_SPECIALIZATION in "
+			 "clharness(1)).\n\n");
 	strbuf_puts(out, "Results:");
 	for (size_t s = 0; s < nsources; s++) {
 		struct wordset targets = { 0 };
