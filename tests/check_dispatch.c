@@ -9,8 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/claim.h"
 #include "base/util.h"
 #include "check_suites.h"
 #include "exec/backend.h"
@@ -82,7 +84,8 @@ static int fake_execute(struct backend_session *session, const struct test_case 
 		}
 	}
 	memcpy(final[1], initial[0], plan->buffer_counts[1] * 4);
-	round_ns[0] = listed_here ? 1 : 2; /* tells the test which worker ran this */
+	/* Tells the test which worker ran this: the listing one, or which fresh one. */
+	round_ns[0] = listed_here ? 1 : 2 + (uint64_t)getpid();
 	return 0;
 }
 
@@ -106,6 +109,7 @@ struct collected {
 	bool last_words[16];  /* the detail holds what the fake driver printed */
 	bool adopted[16];     /* run by the worker that listed the targets */
 	bool cpu_limited[16]; /* the message names the CPU-time limit */
+	uint64_t worker[16];  /* which worker ran it */
 	size_t count;
 };
 
@@ -119,6 +123,7 @@ static void collect(void *ctx, struct result *r)
 	c->adopted[c->count] = r->kernel_ns == 1;
 	c->last_words[c->count] = r->detail && strstr(r->detail, "fake driver: about to fault");
 	c->cpu_limited[c->count] = r->message && strstr(r->message, "CPU time");
+	c->worker[c->count] = r->kernel_ns;
 	c->count++;
 }
 
@@ -180,6 +185,123 @@ START_TEST(test_each_failure_costs_one_run_and_the_rest_still_run)
 		      "The listing worker runs until its session is lost; fresh workers carry on.");
 
 	for (int i = 0; i < 4; i++)
+		case_free(cases[i]);
+}
+END_TEST
+
+/* The fake backend's dispatcher over `cases`, with a claim to hand them out. */
+static struct dispatcher *fake_claimed(struct test_case *const *cases, size_t n,
+				       const struct run_options *opt, unsigned timeout_s,
+				       struct claim **claim)
+{
+	struct dispatcher *d;
+	char *cause = NULL;
+	ck_assert_msg(dispatch_open(&backend_fake, cases, n, opt, timeout_s, &d, &cause) == 0,
+		      "The fake backend lists its target.");
+	*claim = claim_new();
+	ck_assert_msg(*claim != NULL, "Shared memory for the claim is had.");
+	return d;
+}
+
+/* Cases handed out one at a time: each failure still costs its one run, the cases come in
+ * the order taken, and a device's worker runs the next case it asks for itself. */
+START_TEST(test_cases_handed_out_cost_a_failure_one_run_each)
+{
+	const char *names[] = { "good", "lost", "segv", "hang", "next", "last" };
+	struct test_case *cases[6];
+	named_cases(names, 6, cases);
+	struct run_options opt = { .repeat = 1 };
+	struct claim *claim;
+	struct dispatcher *d = fake_claimed(cases, 6, &opt, 2, &claim);
+	struct collected got = { 0 };
+	dispatch_run_claimed(d, 0, claim, collect, &got);
+	dispatch_close(d);
+
+	static const enum verdict want[] = {
+		VERDICT_PASS,  VERDICT_PASS, VERDICT_CRASH,   VERDICT_PASS,
+		VERDICT_CRASH, VERDICT_PASS, VERDICT_TIMEOUT, VERDICT_PASS,
+		VERDICT_PASS,  VERDICT_PASS, VERDICT_PASS,    VERDICT_PASS,
+	};
+	ck_assert_msg(got.count == 12, "Twelve runs should give twelve results, not %zu.",
+		      got.count);
+	for (size_t i = 0; i < 12; i++)
+		ck_assert_msg(strcmp(got.names[i], names[i / 2]) == 0 &&
+				      got.n[i] == (i % 2 ? 1024 : 64) && got.verdict[i] == want[i],
+			      "Result %zu should be %s N=%d %s, not %s N=%lld %s.", i, names[i / 2],
+			      i % 2 ? 1024 : 64, verdict_name(want[i]), got.names[i], got.n[i],
+			      verdict_name(got.verdict[i]));
+	for (size_t i = 0; i < 12; i++)
+		ck_assert_msg(!got.adopted[i], "The listing worker takes no handed-out case.");
+	ck_assert_msg(got.worker[0] == got.worker[1] && got.worker[1] != got.worker[3] &&
+			      got.worker[7] > 2 && got.worker[7] == got.worker[8] &&
+			      got.worker[8] == got.worker[11],
+		      "A worker runs case after case until one fails it; a fresh one carries on "
+		      "with the rest.");
+	ck_assert_msg(claim_take(claim) >= 6, "Every case was taken from the claim.");
+	claim_free(claim);
+	for (int i = 0; i < 6; i++)
+		case_free(cases[i]);
+}
+END_TEST
+
+static void write_name(void *ctx, struct result *r)
+{
+	FILE *f = ctx;
+	fprintf(f, "%s %lld %s\n", r->case_name, r->n.d[0], verdict_name(r->verdict));
+}
+
+/* Two processes with one claim share the cases out: each case runs once in all. */
+START_TEST(test_processes_sharing_a_claim_run_each_case_once)
+{
+	const char *names[] = { "a", "b", "c", "d", "segv", "e", "f" };
+	struct test_case *cases[7];
+	named_cases(names, 7, cases);
+	struct run_options opt = { .repeat = 1 };
+	struct claim *claim;
+	struct dispatcher *d = fake_claimed(cases, 7, &opt, 10, &claim);
+	dispatch_release_idle(d);
+	FILE *theirs = tmpfile();
+	ck_assert_msg(theirs != NULL, "A file for the other process's results is had.");
+	pid_t pid = fork();
+	ck_assert_msg(pid >= 0, "The other process starts.");
+	if (pid == 0) {
+		dispatch_run_claimed(d, 0, claim, write_name, theirs);
+		fflush(theirs);
+		_exit(0);
+	}
+	FILE *ours = tmpfile();
+	ck_assert_msg(ours != NULL, "A file for this process's results is had.");
+	dispatch_run_claimed(d, 0, claim, write_name, ours);
+	int status;
+	ck_assert_msg(waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+			      WEXITSTATUS(status) == 0,
+		      "The other process ends well.");
+	dispatch_close(d);
+
+	char line[128];
+	size_t runs[7] = { 0 }, total = 0, crashes = 0;
+	FILE *files[] = { ours, theirs };
+	for (int k = 0; k < 2; k++) {
+		rewind(files[k]);
+		while (fgets(line, sizeof line, files[k])) {
+			char name[16], verdict[32];
+			long long n;
+			ck_assert_msg(sscanf(line, "%15s %lld %31s", name, &n, verdict) == 3,
+				      "A result line reads back: %s", line);
+			for (size_t c = 0; c < 7; c++)
+				runs[c] += strcmp(name, names[c]) == 0;
+			crashes += strcmp(verdict, "crash") == 0;
+			total++;
+		}
+		fclose(files[k]);
+	}
+	ck_assert_msg(total == 14, "Seven cases of two sizes give fourteen results, not %zu.",
+		      total);
+	for (size_t c = 0; c < 7; c++)
+		ck_assert_msg(runs[c] == 2, "Case %s ran %zu times, not twice.", names[c], runs[c]);
+	ck_assert_msg(crashes == 1, "The one crash is segv's, once.");
+	claim_free(claim);
+	for (int i = 0; i < 7; i++)
 		case_free(cases[i]);
 }
 END_TEST
@@ -362,6 +484,8 @@ Suite *dispatch_suite(void)
 	TCase *tc = tcase_create("dispatch");
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_each_failure_costs_one_run_and_the_rest_still_run);
+	tcase_add_test(tc, test_cases_handed_out_cost_a_failure_one_run_each);
+	tcase_add_test(tc, test_processes_sharing_a_claim_run_each_case_once);
 	tcase_add_test(tc, test_limits_stop_a_run_that_spins_or_allocates_too_much);
 	tcase_add_test(tc, test_a_garbled_stream_is_noticed_at_once);
 	tcase_add_test(tc, test_a_hang_ends_the_dispatch_under_the_run_limit);

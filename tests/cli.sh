@@ -148,6 +148,16 @@ crash_isolated() {
 		[ "$(count '^crash .*crash ')" -eq 2 ] && has "killed by signal" &&
 		[ "$(count '^pass .*good')" -eq 2 ]
 }
+# On a CPU device each job's runner takes the next case when it is free: the results still
+# come in the cases' order, and a crash, a hang or a build error costs its own case alone.
+handed_out_in_order() {
+	run 1 run -j 2 --device pocl --timeout 30 "$cases/crash.yaml" "$cases/good.yaml" \
+		"$cases/hang.yaml" "$cases/build_error.yaml" "$cases/nd_good.yaml" "$cases/offset.yaml" &&
+		[ "$(sed -n 's/^[a-z-]*  *\([a-z_]*\)  *pocl-cpu .*/\1/p' "$out" | uniq | tr '\n' ' ')" = \
+			"crash good hang build_error nd_good offset " ] &&
+		[ "$(count '^crash .*crash ')" -eq 2 ] && [ "$(count '^pass .*nd_good ')" -eq 4 ] &&
+		[ "$(count '^pass .*offset ')" -eq 2 ] && [ "$(count '^timeout .*hang ')" -eq 1 ]
+}
 json_lines() {
 	run 0 run --device pocl --json "$cases/good.yaml" &&
 		[ "$(count '^{"case":"good",.*"verdict":"pass","expected":true,.*}$')" -eq 2 ]
@@ -311,6 +321,7 @@ check "a build error points at the kernel's own line and the run goes on" build_
 check "catalogue writes the page from recorded results and reports a line that is not one" catalogue_page
 check "a kernel that hangs gets timeout after its case's own limit, and the run goes on" hang_times_out
 check "a kernel that crashes its worker gets crash for each size and the run goes on" crash_isolated
+check "cases handed out to a CPU device's runners report in the cases' order, each failure its own" handed_out_in_order
 check "--json prints one object a result" json_lines
 check "--tap prints a test line a result, then the plan" tap_lines
 check "--tap reports failures as not ok lines and exits 0" tap_failures_exit_0

@@ -13,8 +13,10 @@
 #include <unistd.h>
 
 #include "base/child.h"
+#include "base/claim.h"
 #include "base/interrupt.h"
 #include "base/util.h"
+#include "exec/dispatch.h"
 #include "exec/wire.h"
 
 void case_run_open(struct case_run *cr, struct test_case *const *cases, size_t ncases,
@@ -119,6 +121,10 @@ struct part {
 	int status;
 	enum { PART_WAITING, PART_RUNNING, PART_FINISHED, PART_HERE } state;
 	struct selection *sel;
+	/* A runner: it takes the target's cases one at a time from the claim it shares with
+	 * the other runners of the target (from and to span them all); NULL: a fixed part. */
+	struct claim *claim;
+	size_t runners; /* on a target's first runner: how many it has */
 };
 
 static void write_result_frame(void *ctx, struct result *r)
@@ -135,7 +141,13 @@ static void run_part(void *ctx, int fd)
 {
 	(void)fd;
 	struct part *p = ctx;
-	selection_run_cases(p->sel, p->target, p->from, p->to, write_result_frame, p);
+	if (p->claim) {
+		size_t index;
+		struct dispatcher *d = selection_dispatcher(p->sel, p->target, &index);
+		dispatch_run_claimed(d, index, p->claim, write_result_frame, p);
+	} else {
+		selection_run_cases(p->sel, p->target, p->from, p->to, write_result_frame, p);
+	}
 }
 
 /* Starts part `k` in a child; the parent's pipes and files of the other parts are closed
@@ -179,41 +191,156 @@ static void part_reap(struct part *p)
 	p->state = PART_FINISHED;
 }
 
+/* What a finished part wrote, read back whole (*len bytes; NULL when empty or unreadable);
+ * its file is closed. */
+static char *part_frames(struct part *p, size_t *len)
+{
+	off_t size = lseek(p->results, 0, SEEK_END);
+	char *frames = size > 0 ? xmalloc((size_t)size) : NULL;
+	bool whole = size >= 0 && lseek(p->results, 0, SEEK_SET) == 0 &&
+		     (size == 0 || read_all(p->results, frames, (size_t)size));
+	close(p->results);
+	p->results = -1;
+	*len = whole && size > 0 ? (size_t)size : 0;
+	if (*len == 0) {
+		free(frames);
+		frames = NULL;
+	}
+	return frames;
+}
+
+/* Calls take(ctx, r) for each result among `len` bytes of frames, in order. */
+static void each_result(const char *frames, size_t len, void (*take)(void *ctx, struct result *r),
+			void *ctx)
+{
+	size_t at = 0;
+	while (at < len) {
+		enum frame_type type;
+		const char *payload;
+		size_t payload_len;
+		long n = wire_split(frames + at, len - at, &type, &payload, &payload_len);
+		if (n <= 0)
+			break;
+		struct result r;
+		if (type == FRAME_RESULT && wire_read_result(payload, payload_len, &r) == 0) {
+			take(ctx, &r);
+			result_free(&r);
+		}
+		at += (size_t)n;
+	}
+}
+
+/* Says on stderr that a part's process ended before its work did. */
+static void part_ended_early(const struct part *p, const char *what)
+{
+	int status = p->status;
+	if (!interrupt_signal() && (!WIFEXITED(status) || WEXITSTATUS(status) != 0))
+		fprintf(stderr,
+			"clharness: the process that ran %s on %s ended early (%s %d): its "
+			"results after those reported are missing\n",
+			what, selection_target(p->sel, p->target)->name,
+			WIFSIGNALED(status) ? "signal" : "status",
+			WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+}
+
 /* Hands a finished part's results on in the order it made them: what the parent would
  * have got running it itself. A child that died early leaves the results it had written;
  * the runs it did not finish are said to be lost. */
 static void part_hand_on(struct case_run *cr, struct part *p)
 {
-	off_t len = lseek(p->results, 0, SEEK_END);
-	char *frames = len > 0 ? xmalloc((size_t)len) : NULL;
-	bool whole = len >= 0 && lseek(p->results, 0, SEEK_SET) == 0 &&
-		     (len == 0 || read_all(p->results, frames, (size_t)len));
-	close(p->results);
-	p->results = -1;
-	size_t at = 0;
-	while (whole && at < (size_t)len) {
-		enum frame_type type;
-		const char *payload;
-		size_t payload_len;
-		long n = wire_split(frames + at, (size_t)len - at, &type, &payload, &payload_len);
-		if (n <= 0)
-			break;
-		struct result r;
-		if (type == FRAME_RESULT && wire_read_result(payload, payload_len, &r) == 0) {
-			take_result(cr, &r);
-			result_free(&r);
-		}
-		at += (size_t)n;
-	}
+	size_t len;
+	char *frames = part_frames(p, &len);
+	each_result(frames, len, take_result, cr);
 	free(frames);
-	int status = p->status;
-	if (!interrupt_signal() && (!WIFEXITED(status) || WEXITSTATUS(status) != 0))
-		fprintf(stderr,
-			"clharness: the process that ran cases %zu to %zu on %s ended early "
-			"(%s %d): its results after those reported are missing\n",
-			p->from + 1, p->to, selection_target(p->sel, p->target)->name,
-			WIFSIGNALED(status) ? "signal" : "status",
-			WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+	char what[64];
+	snprintf(what, sizeof what, "cases %zu to %zu", p->from + 1, p->to);
+	part_ended_early(p, what);
+}
+
+/* The results of a target's runners, sorted back into the cases' order. */
+struct sorted_results {
+	const struct case_run *cr;
+	struct result **of_case; /* the results of each case, in the order they came */
+	size_t *count;
+	size_t last; /* the case the last result was of: a runner's next is of it or later */
+};
+
+/* Takes a result over (its fields move out of r) into its case's list. The cases' paths
+ * are their own (the list holds a file once), found from the last result's case on. */
+static void sort_result(void *ctx, struct result *r)
+{
+	struct sorted_results *sr = ctx;
+	size_t n = sr->cr->ncases, c = n;
+	for (size_t k = 0; k < n && c == n; k++) {
+		size_t i = (sr->last + k) % n;
+		if (r->case_path && strcmp(sr->cr->cases[i]->path, r->case_path) == 0)
+			c = i;
+	}
+	if (c == n)
+		return; /* of no case of this run: nothing a worker of it sends */
+	sr->last = c;
+	sr->of_case[c] = xreallocarray(sr->of_case[c], sr->count[c] + 1, sizeof **sr->of_case);
+	sr->of_case[c][sr->count[c]++] = *r;
+	*r = (struct result){ 0 };
+}
+
+static void keep_lost(void *ctx, struct result *r)
+{
+	struct result *kept = ctx;
+	*kept = *r;
+	*r = (struct result){ 0 };
+}
+
+/* Whether any of a target's `n` runners has yet to start or to finish. */
+static bool runners_busy(const struct part *runners, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (runners[k].state == PART_WAITING || runners[k].state == PART_RUNNING)
+			return true;
+	return false;
+}
+
+/* Hands on the results of a target's `n` runners, all finished (those that could not
+ * start having run here), case by case in the cases' order. A case with no result at
+ * all, its runner gone between taking it and reporting, is reported lost, never left out. */
+static void runners_hand_on(struct case_run *cr, struct part *runners, size_t n)
+{
+	struct sorted_results sr = { .cr = cr,
+				     .of_case = xcalloc(cr->ncases + 1, sizeof *sr.of_case),
+				     .count = xcalloc(cr->ncases + 1, sizeof *sr.count) };
+	size_t index;
+	struct dispatcher *d = selection_dispatcher(runners[0].sel, runners[0].target, &index);
+	for (size_t k = 0; k < n; k++) {
+		struct part *p = &runners[k];
+		sr.last = 0;
+		if (p->state == PART_HERE) {
+			dispatch_run_claimed(d, index, p->claim, sort_result, &sr);
+			continue;
+		}
+		size_t len;
+		char *frames = part_frames(p, &len);
+		each_result(frames, len, sort_result, &sr);
+		free(frames);
+		part_ended_early(p, "cases handed out");
+	}
+	for (size_t c = 0; c < cr->ncases && !interrupt_signal(); c++) {
+		if (sr.count[c] == 0) {
+			struct result lost = { 0 };
+			dispatch_report_lost(d, index, c,
+					     "no result: the process that took this case ended "
+					     "before its worker reported",
+					     keep_lost, &lost);
+			take_result(cr, &lost);
+			result_free(&lost);
+		}
+		for (size_t i = 0; i < sr.count[c]; i++) {
+			take_result(cr, &sr.of_case[c][i]);
+			result_free(&sr.of_case[c][i]);
+		}
+		free(sr.of_case[c]);
+	}
+	free(sr.of_case);
+	free(sr.count);
 }
 
 /* Waits until a running part's pipe ends, and reaps it. */
@@ -255,18 +382,35 @@ static bool simulated(const struct selection *sel, size_t t)
 	return target->type && strcmp(target->type, "simulator") == 0;
 }
 
-/* How the work is cut into parts: on a simulator a case each, its simulation being the
- * work; on a CPU device, whose kernels run on the cores the parts share, about four parts
- * a job, so that a part ending late costs little while each opens the device but a few
- * times; any other device whole, in one process, since each process there opens a
- * context of its own (on an H200, sixteen took 10 s where one took 3). */
-static size_t part_size(const struct selection *sel, size_t t, size_t ncases, unsigned jobs)
+/* Whether a target runs all its cases in one process: any device but a CPU one or the
+ * simulator, since each process there opens a context of its own (on an H200, sixteen
+ * took 10 s where one took 3). */
+static bool whole_target(const struct selection *sel, size_t t)
 {
+	const struct target *target = selection_target(sel, t);
+	return !simulated(sel, t) && (target->type == NULL || strcmp(target->type, "cpu") != 0);
+}
+
+/* How the work is cut into parts: on a simulator a case each, its simulation being the
+ * work; a whole target in one; on a CPU device, whose kernels run on the cores the parts
+ * share, a runner a job (at most a case each), taking cases one at a time as it becomes
+ * free. Parts of fixed ranges, four a job, cost a cold catalogue run its balance (one
+ * part held 12 s of PoCL's builds, the other core idle at the end) and a compiler start
+ * in each (PoCL loads its kernel library anew in every process: 0.6 s). Where no memory
+ * can be shared for handing cases out, those fixed parts it is. Returns how many cases
+ * a part takes, with *runners set to how many runners share them out (0: fixed parts). */
+static size_t part_size(const struct selection *sel, size_t t, size_t ncases, unsigned jobs,
+			bool can_hand_out, size_t *runners)
+{
+	*runners = 0;
 	if (simulated(sel, t))
 		return 1;
-	const struct target *target = selection_target(sel, t);
-	if (target->type == NULL || strcmp(target->type, "cpu") != 0)
+	if (whole_target(sel, t))
 		return ncases ? ncases : 1;
+	if (can_hand_out && ncases > 1) {
+		*runners = jobs < ncases ? jobs : ncases;
+		return ncases;
+	}
 	size_t size = (ncases + 4 * (size_t)jobs - 1) / (4 * (size_t)jobs);
 	return size ? size : 1;
 }
@@ -282,8 +426,21 @@ void case_run_targets(struct case_run *cr, struct selection *sel, unsigned jobs)
 	struct part *parts = NULL;
 	size_t nparts = 0;
 	for (size_t t = 0; t < sel->count; t++) {
-		size_t size = part_size(sel, t, cr->ncases, jobs);
-		for (size_t from = 0; from < cr->ncases; from += size) {
+		struct claim *claim = NULL;
+		size_t runners;
+		size_t size = part_size(sel, t, cr->ncases, jobs, true, &runners);
+		if (runners > 0 && (claim = claim_new()) == NULL)
+			size = part_size(sel, t, cr->ncases, jobs, false, &runners);
+		for (size_t r = 0; r < runners; r++) {
+			parts = xreallocarray(parts, nparts + 1, sizeof *parts);
+			parts[nparts++] = (struct part){ .target = t,
+							 .to = cr->ncases,
+							 .results = -1,
+							 .done = -1,
+							 .claim = claim,
+							 .runners = r == 0 ? runners : 0 };
+		}
+		for (size_t from = 0; runners == 0 && from < cr->ncases; from += size) {
 			parts = xreallocarray(parts, nparts + 1, sizeof *parts);
 			parts[nparts++] = (struct part){
 				.target = t,
@@ -303,9 +460,7 @@ void case_run_targets(struct case_run *cr, struct selection *sel, unsigned jobs)
 	for (int pass = 0; pass < 3; pass++)
 		for (size_t k = 0; k < nparts; k++) {
 			size_t t = parts[k].target;
-			int rank = simulated(sel, t)				       ? 1
-				   : part_size(sel, t, cr->ncases, jobs) >= cr->ncases ? 0
-											: 2;
+			int rank = whole_target(sel, t) ? 0 : simulated(sel, t) ? 1 : 2;
 			if (rank == pass)
 				order[norder++] = k;
 		}
@@ -319,10 +474,13 @@ void case_run_targets(struct case_run *cr, struct selection *sel, unsigned jobs)
 				parts[k].state = PART_HERE;
 		}
 		struct part *p = &parts[next_hand_on];
-		if (p->state == PART_FINISHED) {
+		if (p->claim && !runners_busy(p, p->runners)) {
+			runners_hand_on(cr, p, p->runners);
+			next_hand_on += p->runners;
+		} else if (!p->claim && p->state == PART_FINISHED) {
 			part_hand_on(cr, p);
 			next_hand_on++;
-		} else if (p->state == PART_HERE) {
+		} else if (!p->claim && p->state == PART_HERE) {
 			selection_run_cases(sel, p->target, p->from, p->to, take_result, cr);
 			next_hand_on++;
 		} else if (running > 0) {
@@ -340,6 +498,8 @@ void case_run_targets(struct case_run *cr, struct selection *sel, unsigned jobs)
 			part_reap(&parts[k]);
 		if (parts[k].results >= 0)
 			close(parts[k].results);
+		if (parts[k].runners > 0)
+			claim_free(parts[k].claim);
 	}
 	free(order);
 	free(parts);

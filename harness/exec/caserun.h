@@ -46,9 +46,10 @@ void case_run_references(struct case_run *cr, const struct run_options *opt, uns
 /* Runs every case on selected target t. */
 void case_run_target(struct case_run *cr, struct selection *sel, size_t t);
 /* Runs every case on every selected target, with `jobs` processes side by side where it
- * is more than 1: the work cut into parts (some cases on one target), each run in a
- * forked copy of this process; the results come out in the order of one target after
- * another all the same. */
+ * is more than 1: the work cut into parts (some cases on one target, or on a CPU device
+ * a runner that takes its cases one at a time as it becomes free), each run in a forked
+ * copy of this process; the results come out in the order of one target after another,
+ * each target's in the cases' order, all the same. */
 void case_run_targets(struct case_run *cr, struct selection *sel, unsigned jobs);
 /* Once every target ran: the golden runs that did not happen, handed on as failures, and
  * a warning on stderr for each suppression that matched nothing where it could have. */

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "base/claim.h"
 #include "base/interrupt.h"
 #include "base/util.h"
 #include "exec/wire.h"
@@ -45,6 +46,10 @@ struct run_job {
 	size_t first_case;
 	size_t first_run;
 	size_t end_case; /* the cases it runs end before this one */
+	/* Where cases are handed out one at a time (dispatch_run_claimed): the worker asks
+	 * for the next after each, and its parent takes it from here. NULL: every case from
+	 * first_case on, in order. */
+	struct claim *claim;
 	int fd;
 	struct strbuf out;
 	bool timed_out; /* a run of it timed out (run_options.stop_at_timeout) */
@@ -64,8 +69,23 @@ static void job_emit(void *ctx, struct result *r)
 	worker_send(job->fd, &job->out);
 }
 
-/* In a worker: runs the job, sending its news on fd. */
-static void run_cases(struct run_job *job, int fd)
+/* In a worker: the case to run after c: the next one, or, where cases are handed out,
+ * the one the parent names when asked (end_case when none is left). */
+static size_t next_case(struct run_job *job, size_t c, int control)
+{
+	if (job->claim == NULL)
+		return c + 1;
+	wire_message(&job->out, FRAME_NEXT, "");
+	worker_send(job->fd, &job->out);
+	uint32_t next;
+	if (worker_receive(control, &next) < 0 || next == COMMAND_QUIT || next >= job->end_case)
+		return job->end_case;
+	return next;
+}
+
+/* In a worker: runs the job, sending its news on fd; asks for cases on control where they
+ * are handed out. */
+static void run_cases(struct run_job *job, int fd, int control)
 {
 	job->fd = fd;
 	job->out = (struct strbuf){ 0 };
@@ -77,13 +97,13 @@ static void run_cases(struct run_job *job, int fd)
 		return;
 	}
 	struct result_sink sink = { job_begin, job_emit, job };
-	for (size_t c = job->first_case; c < job->end_case; c++) {
+	for (size_t c = job->first_case; c < job->end_case; c = next_case(job, c, control)) {
 		if (runner_run_case(job->backend, session, job->target, job->cases[c], c, job->opt,
 				    c == job->first_case ? job->first_run : 0,
 				    &sink) == BACKEND_LOST)
 			return; /* no END: the parent starts a fresh worker after the reported run
 				 */
-		if (job->backend->simulator && c + 1 < job->end_case) {
+		if (job->backend->simulator && job->claim == NULL && c + 1 < job->end_case) {
 			job->backend->close(session);
 			wire_resume(&job->out, c + 1);
 			worker_send(fd, &job->out);
@@ -108,7 +128,7 @@ static void run_main(void *arg, int fd, int control)
 {
 	struct run_job *job = arg;
 	prepare_worker(job->backend, job->opt);
-	run_cases(job, fd);
+	run_cases(job, fd, control);
 }
 
 /* The listing worker: sends the targets, then runs the one the parent asks for. */
@@ -140,7 +160,7 @@ static void list_main(void *arg, int fd, int control)
 			       .ncases = d->ncases,
 			       .end_case = d->ncases,
 			       .opt = d->opt };
-	run_cases(&job, fd);
+	run_cases(&job, fd, control);
 }
 
 void dispatch_hold(const struct backend *b)
@@ -275,6 +295,15 @@ static char *timeout_message(const struct run_job *job, unsigned limit, size_t r
 			 limit);
 }
 
+/* In the parent: the case after c for the job: the next one, or the next handed out. */
+static size_t next_claimed(const struct run_job *job, size_t c)
+{
+	if (job->claim == NULL)
+		return c + 1;
+	size_t next = claim_take(job->claim);
+	return next < job->end_case ? next : job->end_case;
+}
+
 /* Follows one worker of `job` until it finishes or leaves. Returns true when it finished
  * the job; otherwise the job's first case and run are moved past the run it left in. */
 /* Reads the progress and results in a frame from a worker following `job`: the run it
@@ -289,7 +318,7 @@ static const char *take_frame(const struct run_job *job, struct worker *w, enum 
 		size_t c, run;
 		long long printed_before = 0;
 		if (wire_read_begin(payload, len, &c, &run, &printed_before) < 0 || c < *cur_case ||
-		    c >= job->end_case || printed_before < 0 ||
+		    (job->claim && c != *cur_case) || c >= job->end_case || printed_before < 0 ||
 		    run >= runner_run_count(job->backend, job->cases[c], job->opt))
 			return "start of a run";
 		*cur_case = c;
@@ -306,6 +335,9 @@ static const char *take_frame(const struct run_job *job, struct worker *w, enum 
 	} else if (type == FRAME_RESUME) {
 		if (wire_read_resume(payload, len, resume_at) < 0 || *resume_at <= *cur_case)
 			return "place to resume";
+	} else if (type == FRAME_NEXT) {
+		if (job->claim == NULL)
+			return "request for a case";
 	} else if (type != FRAME_ERROR && type != FRAME_END) {
 		return "frame";
 	}
@@ -393,12 +425,30 @@ static bool follow(struct run_job *job, struct worker *w, unsigned timeout_s,
 			char *message = NULL;
 			wire_read_message(payload, len, &message);
 			char *text = xasprintf("cannot open %s: %s", job->target->name, message);
-			for (size_t c = cur_case; c < job->end_case; c++)
+			for (size_t c = cur_case; c < job->end_case; c = next_claimed(job, c))
 				lost_run(job, c, 0, VERDICT_CRASH, text, NULL, emit, ctx);
 			free(text);
 			free(message);
 			free(worker_finish(w, true));
 			return true;
+		} else if (type == FRAME_NEXT) {
+			/* The case it finished has reported; the one it is given has not begun. */
+			size_t next = next_claimed(job, cur_case);
+			if (next < job->end_case && worker_command(w, (uint32_t)next) == 0) {
+				cur_case = next;
+				cur_run = 0;
+				reported = false;
+				limit = run_limit(job, cur_case, 0, timeout_s);
+				deadline = clock_now_ns() + limit * NS_PER_S;
+			} else if (next < job->end_case) {
+				/* It is gone before being told: the case is its next worker's. */
+				free(worker_finish(w, true));
+				job->first_case = next;
+				job->first_run = 0;
+				return false;
+			} else {
+				worker_command(w, COMMAND_QUIT);
+			}
 		} else if (type == FRAME_END) {
 			free(worker_finish(w, false));
 			return true;
@@ -421,7 +471,7 @@ static bool follow(struct run_job *job, struct worker *w, unsigned timeout_s,
 		job->first_case = cur_case;
 		job->first_run = cur_run + 1;
 	} else {
-		job->first_case = cur_case + 1;
+		job->first_case = next_claimed(job, cur_case);
 		job->first_run = 0;
 	}
 	return false;
@@ -431,6 +481,42 @@ void dispatch_run(struct dispatcher *d, size_t index, void (*emit)(void *ctx, st
 		  void *ctx)
 {
 	dispatch_run_cases(d, index, 0, d->ncases, emit, ctx);
+}
+
+/* Runs `job` in workers, a fresh one after each that leaves before the job is done. */
+static void run_job(struct dispatcher *d, size_t index, struct run_job *job,
+		    void (*emit)(void *ctx, struct result *r), void *ctx)
+{
+	while (job->first_case < job->end_case && !interrupt_signal()) {
+		struct worker w;
+		bool adopted = false;
+		/* The waiting worker runs every case from the first: it can take only a run
+		 * that starts there and goes to the end. */
+		if (d->has_idle && job->claim == NULL && job->first_case == 0 &&
+		    job->first_run == 0 && job->end_case == d->ncases) {
+			d->has_idle = false;
+			adopted = worker_command(&d->idle, (uint32_t)index) == 0;
+			if (adopted)
+				w = d->idle;
+			else
+				free(worker_finish(&d->idle, true)); /* it died waiting */
+		}
+		if (!adopted) {
+			char *cause = NULL;
+			struct worker_limits limits = limits_of(d->opt);
+			if (worker_start(&w, &limits, run_main, job, &cause) < 0) {
+				for (size_t c = job->first_case; c < job->end_case;
+				     c = next_claimed(job, c))
+					lost_run(job, c, 0, VERDICT_CRASH, cause, NULL, emit, ctx);
+				free(cause);
+				return;
+			}
+		}
+		if (follow(job, &w, d->timeout_s, emit, ctx))
+			return;
+		if (job->timed_out && d->opt->stop_at_timeout)
+			return;
+	}
 }
 
 void dispatch_run_cases(struct dispatcher *d, size_t index, size_t from, size_t to,
@@ -443,34 +529,40 @@ void dispatch_run_cases(struct dispatcher *d, size_t index, size_t from, size_t 
 			       .first_case = from,
 			       .end_case = to < d->ncases ? to : d->ncases,
 			       .opt = d->opt };
-	while (job.first_case < job.end_case && !interrupt_signal()) {
-		struct worker w;
-		bool adopted = false;
-		/* The waiting worker runs every case from the first: it can take only a run
-		 * that starts there and goes to the end. */
-		if (d->has_idle && from == 0 && job.end_case == d->ncases) {
-			d->has_idle = false;
-			adopted = worker_command(&d->idle, (uint32_t)index) == 0;
-			if (adopted)
-				w = d->idle;
-			else
-				free(worker_finish(&d->idle, true)); /* it died waiting */
-		}
-		if (!adopted) {
-			char *cause = NULL;
-			struct worker_limits limits = limits_of(d->opt);
-			if (worker_start(&w, &limits, run_main, &job, &cause) < 0) {
-				for (size_t c = job.first_case; c < job.end_case; c++)
-					lost_run(&job, c, 0, VERDICT_CRASH, cause, NULL, emit, ctx);
-				free(cause);
-				return;
-			}
-		}
-		if (follow(&job, &w, d->timeout_s, emit, ctx))
-			return;
-		if (job.timed_out && d->opt->stop_at_timeout)
-			return;
+	run_job(d, index, &job, emit, ctx);
+}
+
+void dispatch_run_claimed(struct dispatcher *d, size_t index, struct claim *claim,
+			  void (*emit)(void *ctx, struct result *r), void *ctx)
+{
+	/* A simulator's case starts in a fresh worker (run_cases): one case a job. */
+	if (d->backend->simulator) {
+		for (size_t c; !interrupt_signal() && (c = claim_take(claim)) < d->ncases;)
+			dispatch_run_cases(d, index, c, c + 1, emit, ctx);
+		return;
 	}
+	size_t first = claim_take(claim);
+	struct run_job job = { .backend = d->backend,
+			       .target = &d->targets[index],
+			       .cases = d->cases,
+			       .ncases = d->ncases,
+			       .first_case = first < d->ncases ? first : d->ncases,
+			       .end_case = d->ncases,
+			       .claim = claim,
+			       .opt = d->opt };
+	run_job(d, index, &job, emit, ctx);
+}
+
+void dispatch_report_lost(struct dispatcher *d, size_t index, size_t c, const char *message,
+			  void (*emit)(void *ctx, struct result *r), void *ctx)
+{
+	struct run_job job = { .backend = d->backend,
+			       .target = &d->targets[index],
+			       .cases = d->cases,
+			       .ncases = d->ncases,
+			       .opt = d->opt };
+	if (c < d->ncases)
+		lost_run(&job, c, 0, VERDICT_CRASH, message, NULL, emit, ctx);
 }
 
 struct inspect_job {

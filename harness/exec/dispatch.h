@@ -39,6 +39,21 @@ void dispatch_run(struct dispatcher *d, size_t index, void (*emit)(void *ctx, st
 void dispatch_run_cases(struct dispatcher *d, size_t index, size_t from, size_t to,
 			void (*emit)(void *ctx, struct result *r), void *ctx);
 
+/* As dispatch_run, for the cases handed out by `claim` (claim.h), a number a case, until
+ * it names none left: processes forked with the same claim share the cases out as each
+ * becomes free. A device's worker asks for its next case when done with one, so that it
+ * starts its driver (and, on PoCL, loads the compiler) once for all it runs. A case whose
+ * results never come is the caller's to report: a process can die between taking a
+ * number and starting its worker. */
+struct claim;
+void dispatch_run_claimed(struct dispatcher *d, size_t index, struct claim *claim,
+			  void (*emit)(void *ctx, struct result *r), void *ctx);
+
+/* Hands emit() the result of case `c` on target `index` that never came: a crash, with
+ * `message` saying why. */
+void dispatch_report_lost(struct dispatcher *d, size_t index, size_t c, const char *message,
+			  void (*emit)(void *ctx, struct result *r), void *ctx);
+
 /* Ends the worker that listed the targets and waits to run the first, if it still waits:
  * before this process is forked to run parts of the work in copies of itself, each of
  * which would otherwise take that worker as its own. */

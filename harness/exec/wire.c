@@ -382,7 +382,7 @@ long wire_split(const char *buf, size_t len, enum frame_type *type, const char *
 	if (len < 1 + sizeof plen)
 		return 0;
 	memcpy(&plen, buf + 1, sizeof plen);
-	if (buf[0] < FRAME_TARGET || buf[0] > FRAME_SIGNATURE || plen > WIRE_MAX_PAYLOAD)
+	if (buf[0] < FRAME_TARGET || buf[0] > FRAME_NEXT || plen > WIRE_MAX_PAYLOAD)
 		return -1;
 	if (len < 1 + sizeof plen + plen)
 		return 0;

@@ -16,6 +16,7 @@ enum frame_type {
 	FRAME_END,	  /* the worker finished its job */
 	FRAME_RESUME,	  /* the worker stops here: a fresh one goes on from a case */
 	FRAME_SIGNATURE,  /* a kernel's parameters, from backend.inspect */
+	FRAME_NEXT,	  /* the worker finished its case and waits to be told the next */
 };
 
 /* The largest payload a frame may carry, so that a worker cannot make its parent hold
