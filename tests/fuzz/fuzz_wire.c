@@ -59,6 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		case FRAME_ERROR:
 		case FRAME_END:
+		case FRAME_NEXT:
 			wire_read_message(payload, len, &message);
 			free(message);
 			break;
