@@ -304,8 +304,6 @@ static size_t next_claimed(const struct run_job *job, size_t c)
 	return next < job->end_case ? next : job->end_case;
 }
 
-/* Follows one worker of `job` until it finishes or leaves. Returns true when it finished
- * the job; otherwise the job's first case and run are moved past the run it left in. */
 /* Reads the progress and results in a frame from a worker following `job`: the run it
  * begins, a result to emit, the case a fresh worker resumes at (*resume_at). Returns what
  * was malformed about it (the worker is then stopped), or NULL. */
@@ -344,6 +342,10 @@ static const char *take_frame(const struct run_job *job, struct worker *w, enum 
 	return NULL;
 }
 
+/* Follows one worker of `job` until it finishes or leaves. Returns true when it finished
+ * the job; otherwise the job's first case and run are moved past the run it left in:
+ * the next run of its case, or the next case (taken from the claim, where cases are handed
+ * out). */
 static bool follow(struct run_job *job, struct worker *w, unsigned timeout_s,
 		   void (*emit)(void *ctx, struct result *r), void *ctx)
 {
@@ -519,16 +521,23 @@ static void run_job(struct dispatcher *d, size_t index, struct run_job *job,
 	}
 }
 
+/* The job of every case on target `index`, from the first. */
+static struct run_job whole_job(const struct dispatcher *d, size_t index)
+{
+	return (struct run_job){ .backend = d->backend,
+				 .target = &d->targets[index],
+				 .cases = d->cases,
+				 .ncases = d->ncases,
+				 .end_case = d->ncases,
+				 .opt = d->opt };
+}
+
 void dispatch_run_cases(struct dispatcher *d, size_t index, size_t from, size_t to,
 			void (*emit)(void *ctx, struct result *r), void *ctx)
 {
-	struct run_job job = { .backend = d->backend,
-			       .target = &d->targets[index],
-			       .cases = d->cases,
-			       .ncases = d->ncases,
-			       .first_case = from,
-			       .end_case = to < d->ncases ? to : d->ncases,
-			       .opt = d->opt };
+	struct run_job job = whole_job(d, index);
+	job.first_case = from;
+	job.end_case = to < d->ncases ? to : d->ncases;
 	run_job(d, index, &job, emit, ctx);
 }
 
@@ -542,25 +551,16 @@ void dispatch_run_claimed(struct dispatcher *d, size_t index, struct claim *clai
 		return;
 	}
 	size_t first = claim_take(claim);
-	struct run_job job = { .backend = d->backend,
-			       .target = &d->targets[index],
-			       .cases = d->cases,
-			       .ncases = d->ncases,
-			       .first_case = first < d->ncases ? first : d->ncases,
-			       .end_case = d->ncases,
-			       .claim = claim,
-			       .opt = d->opt };
+	struct run_job job = whole_job(d, index);
+	job.first_case = first < d->ncases ? first : d->ncases;
+	job.claim = claim;
 	run_job(d, index, &job, emit, ctx);
 }
 
 void dispatch_report_lost(struct dispatcher *d, size_t index, size_t c, const char *message,
 			  void (*emit)(void *ctx, struct result *r), void *ctx)
 {
-	struct run_job job = { .backend = d->backend,
-			       .target = &d->targets[index],
-			       .cases = d->cases,
-			       .ncases = d->ncases,
-			       .opt = d->opt };
+	struct run_job job = whole_job(d, index);
 	if (c < d->ncases)
 		lost_run(&job, c, 0, VERDICT_CRASH, message, NULL, emit, ctx);
 }
