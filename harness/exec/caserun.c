@@ -393,26 +393,27 @@ static bool whole_target(const struct selection *sel, size_t t)
 
 /* How the work is cut into parts: on a simulator a case each, its simulation being the
  * work; a whole target in one; on a CPU device, whose kernels run on the cores the parts
- * share, a runner a job (at most a case each), taking cases one at a time as it becomes
- * free. Parts of fixed ranges, four a job, cost a cold catalogue run its balance (one
- * part held 12 s of PoCL's builds, the other core idle at the end) and a compiler start
- * in each (PoCL loads its kernel library anew in every process: 0.6 s). Where no memory
- * can be shared for handing cases out, those fixed parts it is. Returns how many cases
- * a part takes, with *runners set to how many runners share them out (0: fixed parts). */
-static size_t part_size(const struct selection *sel, size_t t, size_t ncases, unsigned jobs,
-			bool can_hand_out, size_t *runners)
+ * share, about four parts a job where its cases cannot be handed out (see runner_count). */
+static size_t part_size(const struct selection *sel, size_t t, size_t ncases, unsigned jobs)
 {
-	*runners = 0;
 	if (simulated(sel, t))
 		return 1;
 	if (whole_target(sel, t))
 		return ncases ? ncases : 1;
-	if (can_hand_out && ncases > 1) {
-		*runners = jobs < ncases ? jobs : ncases;
-		return ncases;
-	}
 	size_t size = (ncases + 4 * (size_t)jobs - 1) / (4 * (size_t)jobs);
 	return size ? size : 1;
+}
+
+/* How many runners share a CPU device's cases out, taking one at a time as each becomes
+ * free: one a job, at most one a case; 0 for any other target. Parts of fixed ranges,
+ * four a job, cost a cold catalogue run its balance (one part held 12 s of PoCL's builds,
+ * the other core idle at the end) and a compiler start in each (PoCL loads its kernel
+ * library anew in every process: 0.6 s). */
+static size_t runner_count(const struct selection *sel, size_t t, size_t ncases, unsigned jobs)
+{
+	if (simulated(sel, t) || whole_target(sel, t) || ncases < 2)
+		return 0;
+	return jobs < ncases ? jobs : ncases;
 }
 
 void case_run_targets(struct case_run *cr, struct selection *sel, unsigned jobs)
@@ -426,11 +427,11 @@ void case_run_targets(struct case_run *cr, struct selection *sel, unsigned jobs)
 	struct part *parts = NULL;
 	size_t nparts = 0;
 	for (size_t t = 0; t < sel->count; t++) {
-		struct claim *claim = NULL;
-		size_t runners;
-		size_t size = part_size(sel, t, cr->ncases, jobs, true, &runners);
-		if (runners > 0 && (claim = claim_new()) == NULL)
-			size = part_size(sel, t, cr->ncases, jobs, false, &runners);
+		size_t runners = runner_count(sel, t, cr->ncases, jobs);
+		/* Where no memory can be shared for handing cases out: fixed parts. */
+		struct claim *claim = runners > 0 ? claim_new() : NULL;
+		if (claim == NULL)
+			runners = 0;
 		for (size_t r = 0; r < runners; r++) {
 			parts = xreallocarray(parts, nparts + 1, sizeof *parts);
 			parts[nparts++] = (struct part){ .target = t,
@@ -440,6 +441,7 @@ void case_run_targets(struct case_run *cr, struct selection *sel, unsigned jobs)
 							 .claim = claim,
 							 .runners = r == 0 ? runners : 0 };
 		}
+		size_t size = part_size(sel, t, cr->ncases, jobs);
 		for (size_t from = 0; runners == 0 && from < cr->ncases; from += size) {
 			parts = xreallocarray(parts, nparts + 1, sizeof *parts);
 			parts[nparts++] = (struct part){

@@ -44,7 +44,8 @@ struct run_options {
 	const struct finding_list *settled;
 	/* The run measures kernel time (bench, grading): drivers then compile as they do for
 	 * an application, for speed at each launch shape, whatever that costs in compiling.
-	 * Otherwise they may compile once, one function for every shape (backend.prepare_worker). */
+	 * Otherwise they may compile once, one function for every shape
+	 * (backend.prepare_worker). */
 	bool timed;
 };
 
