@@ -93,6 +93,24 @@ static void fake_close(struct backend_session *session)
 {
 }
 
+/* Set in a worker once it has run the case named "noisy": a simulator's case that
+ * reported something, after which its process is no longer pristine. */
+static bool noisy_ran;
+
+static int fake_simulate(struct backend_session *session, const struct test_case *tc,
+			 const struct plan *plan, void *const *initial, void **final,
+			 unsigned repeat, uint64_t *round_ns, const struct finding_list *settled,
+			 struct result *failure)
+{
+	noisy_ran |= strcmp(tc->name, "noisy") == 0;
+	return fake_execute(session, tc, plan, initial, final, repeat, round_ns, settled, failure);
+}
+
+static bool fake_pristine(const struct backend_session *session)
+{
+	return !noisy_ran;
+}
+
 static const struct backend backend_fake = {
 	.name = "fake",
 	.list_targets = fake_list,
@@ -100,6 +118,18 @@ static const struct backend backend_fake = {
 	.build = fake_build,
 	.execute = fake_execute,
 	.close = fake_close,
+};
+
+/* The fake driver as a simulator, whose processes stay pristine until a noisy case. */
+static const struct backend backend_fake_simulator = {
+	.name = "fake-simulator",
+	.simulator = true,
+	.list_targets = fake_list,
+	.open = fake_open,
+	.build = fake_build,
+	.execute = fake_simulate,
+	.close = fake_close,
+	.pristine = fake_pristine,
 };
 
 struct collected {
@@ -240,6 +270,56 @@ START_TEST(test_cases_handed_out_cost_a_failure_one_run_each)
 	ck_assert_msg(claim_take(claim) >= 6, "Every case was taken from the claim.");
 	claim_free(claim);
 	for (int i = 0; i < 6; i++)
+		case_free(cases[i]);
+}
+END_TEST
+
+/* A simulator's worker runs case after case while they leave its process pristine, in
+ * order or handed out: the case after a noisy one, and after a crash, gets a fresh one. */
+START_TEST(test_a_simulator_worker_goes_on_while_its_process_is_pristine)
+{
+	const char *names[] = { "a", "b", "noisy", "c", "segv", "d", "e" };
+	struct test_case *cases[7];
+	named_cases(names, 7, cases);
+	struct run_options opt = { .repeat = 1 };
+	for (int handed_out = 0; handed_out <= 1; handed_out++) {
+		struct dispatcher *d;
+		char *cause = NULL;
+		ck_assert_msg(
+			dispatch_open(&backend_fake_simulator, cases, 7, &opt, 10, &d, &cause) == 0,
+			"The fake simulator lists its target.");
+		dispatch_release_idle(d);
+		struct claim *claim = handed_out ? claim_new() : NULL;
+		struct collected got = { 0 };
+		if (handed_out)
+			dispatch_run_claimed(d, 0, claim, collect, &got);
+		else
+			dispatch_run(d, 0, collect, &got);
+		dispatch_close(d);
+		ck_assert_msg(got.count == 7,
+			      "Seven cases at one simulated size give seven results, not %zu.",
+			      got.count);
+		for (size_t i = 0; i < 7; i++)
+			ck_assert_msg(strcmp(got.names[i], names[i]) == 0 &&
+					      got.verdict[i] ==
+						      (i == 4 ? VERDICT_CRASH : VERDICT_PASS),
+				      "Result %zu should be %s's.", i, names[i]);
+		uint64_t *w = got.worker;
+		ck_assert_msg(w[0] == w[1] && w[1] == w[2],
+			      "Pristine cases leave their worker to the next (%s).",
+			      handed_out ? "handed out" : "in order");
+		ck_assert_msg(w[3] != w[2] && w[3] > 2,
+			      "The case after a noisy one runs in a fresh worker (%s).",
+			      handed_out ? "handed out" : "in order");
+		ck_assert_msg(w[5] != w[3] && w[5] == w[6],
+			      "After a crash a fresh worker goes on, and keeps going (%s).",
+			      handed_out ? "handed out" : "in order");
+		if (claim) {
+			ck_assert_msg(claim_take(claim) >= 7, "Every case was taken.");
+			claim_free(claim);
+		}
+	}
+	for (int i = 0; i < 7; i++)
 		case_free(cases[i]);
 }
 END_TEST
@@ -486,6 +566,7 @@ Suite *dispatch_suite(void)
 	tcase_add_test(tc, test_each_failure_costs_one_run_and_the_rest_still_run);
 	tcase_add_test(tc, test_cases_handed_out_cost_a_failure_one_run_each);
 	tcase_add_test(tc, test_processes_sharing_a_claim_run_each_case_once);
+	tcase_add_test(tc, test_a_simulator_worker_goes_on_while_its_process_is_pristine);
 	tcase_add_test(tc, test_limits_stop_a_run_that_spins_or_allocates_too_much);
 	tcase_add_test(tc, test_a_garbled_stream_is_noticed_at_once);
 	tcase_add_test(tc, test_a_hang_ends_the_dispatch_under_the_run_limit);

@@ -33,7 +33,8 @@ static const struct cli_option run_opts[] = {
 	CLI_OPT_HTML,
 	CLI_OPT_TIMEOUT("kill a run with no result after S seconds (default 60)"),
 	CLI_OPT_JOBS("processes that share out the work, some cases on one target each time, "
-		     "a CPU device's case by case as each becomes free (default: one a core; 1 "
+		     "a CPU device's or the simulator's case by case as each becomes free "
+		     "(default: one a core; 1 "
 		     "runs it all in turn); results are reported in the order of one target "
 		     "after another all the same"),
 	{ OPT_REPEAT, "repeat", "R",

@@ -35,8 +35,9 @@ static const char *build_options(const struct test_case *tc)
 }
 
 /* Oclgrind counts errors per process and, at its default of 1000, stops printing them,
- * so a flood of early uninitialised reads could hide the race after them. Each case has
- * a process of its own (backend.simulator) with this budget; a run that meets it says so.
+ * so a flood of early uninitialised reads could hide the race after them. Each case starts
+ * with this whole budget (a process of its own, or one whose cases so far reported
+ * nothing: backend.pristine); a run that meets it says so.
  * CLHARNESS_OCLGRIND_MAX_ERRORS sets another. */
 #define ERROR_BUDGET 20000
 
@@ -248,6 +249,7 @@ struct simulation {
 
 struct og_session {
 	struct target target;
+	long long printed_at_open; /* what the worker had printed when the session opened */
 	/* Every write-write race, same-value ones included (OCLGRIND_UNIFORM_WRITES=1). */
 	struct simulation strict;
 	/* Oclgrind's default, which lets writes of the same value pass: opened when a run
@@ -333,6 +335,7 @@ static int og_open(const struct target *target, struct backend_session **out, ch
 	worker_discard_stdout();
 	struct og_session *s = xcalloc(1, sizeof *s);
 	s->strict.log = s->lenient.log = s->written_out.log = -1;
+	s->printed_at_open = worker_output_offset();
 	if (simulation_open(target, true, &s->strict, cause) < 0) {
 		free(s);
 		return -1;
@@ -642,6 +645,20 @@ static bool og_spent(const struct backend_session *session)
 	return oclgrind_silenced;
 }
 
+/* Nothing logged and nothing printed: Oclgrind counted no diagnostic, and its count, the
+ * one thing a context leaves in the process, is as the session found it. Anything at all
+ * (an API error it prints, a build's complaint) is taken as a diagnostic, so the next case
+ * gets a fresh process and Oclgrind's whole budget. */
+static bool og_pristine(const struct backend_session *session)
+{
+	const struct og_session *s = (const struct og_session *)session;
+	const struct simulation *sims[] = { &s->strict, &s->lenient, &s->written_out };
+	for (size_t i = 0; i < sizeof sims / sizeof sims[0]; i++)
+		if (sims[i]->log >= 0 && log_size(sims[i]) > 0)
+			return false;
+	return !oclgrind_silenced && worker_output_offset() == s->printed_at_open;
+}
+
 static void og_close(struct backend_session *session)
 {
 	struct og_session *s = (struct og_session *)session;
@@ -673,4 +690,5 @@ const struct backend backend_oclgrind = {
 	.inspect = og_inspect,
 	.close = og_close,
 	.spent = og_spent,
+	.pristine = og_pristine,
 };

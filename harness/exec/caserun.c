@@ -391,9 +391,9 @@ static bool whole_target(const struct selection *sel, size_t t)
 	return !simulated(sel, t) && (target->type == NULL || strcmp(target->type, "cpu") != 0);
 }
 
-/* How the work is cut into parts: on a simulator a case each, its simulation being the
- * work; a whole target in one; on a CPU device, whose kernels run on the cores the parts
- * share, about four parts a job where its cases cannot be handed out (see runner_count). */
+/* How the work is cut into parts where its cases cannot be handed out (see runner_count):
+ * on a simulator a case each, its simulation being the work; a whole target in one; on a
+ * CPU device, whose kernels run on the cores the parts share, about four parts a job. */
 static size_t part_size(const struct selection *sel, size_t t, size_t ncases, unsigned jobs)
 {
 	if (simulated(sel, t))
@@ -404,14 +404,16 @@ static size_t part_size(const struct selection *sel, size_t t, size_t ncases, un
 	return size ? size : 1;
 }
 
-/* How many runners share a CPU device's cases out, taking one at a time as each becomes
- * free: one a job, at most one a case; 0 for any other target. Parts of fixed ranges,
- * four a job, cost a cold catalogue run its balance (one part held 12 s of PoCL's builds,
- * the other core idle at the end) and a compiler start in each (PoCL loads its kernel
- * library anew in every process: 0.6 s). */
+/* How many runners share a CPU device's or the simulator's cases out, taking one at a
+ * time as each becomes free: one a job, at most one a case; 0 for any other target. Parts
+ * of fixed ranges, four a job, cost a cold catalogue run its balance (one part held 12 s
+ * of PoCL's builds, the other core idle at the end) and a compiler start in each (PoCL
+ * loads its kernel library anew in every process: 0.6 s). A simulator's runner keeps its
+ * worker for the next case while its cases report nothing (dispatch_run_claimed), where a
+ * part a case cost two processes a case. */
 static size_t runner_count(const struct selection *sel, size_t t, size_t ncases, unsigned jobs)
 {
-	if (simulated(sel, t) || whole_target(sel, t) || ncases < 2)
+	if (whole_target(sel, t) || ncases < 2)
 		return 0;
 	return jobs < ncases ? jobs : ncases;
 }

@@ -83,6 +83,22 @@ static size_t next_case(struct run_job *job, size_t c, int control)
 	return next;
 }
 
+/* In a worker, after a simulator's case: closes its session and opens another for the
+ * next case where the case left the process pristine (backend.pristine). Returns false
+ * when the next case needs a fresh worker. */
+static bool session_again(const struct run_job *job, struct backend_session **session)
+{
+	const struct backend *b = job->backend;
+	bool again = b->pristine && b->pristine(*session);
+	b->close(*session);
+	*session = NULL;
+	char *cause = NULL;
+	if (again && b->open(job->target, session, &cause) == 0)
+		return true;
+	free(cause); /* a fresh worker says why, if it cannot open either */
+	return false;
+}
+
 /* In a worker: runs the job, sending its news on fd; asks for cases on control where they
  * are handed out. */
 static void run_cases(struct run_job *job, int fd, int control)
@@ -103,9 +119,14 @@ static void run_cases(struct run_job *job, int fd, int control)
 				    &sink) == BACKEND_LOST)
 			return; /* no END: the parent starts a fresh worker after the reported run
 				 */
-		if (job->backend->simulator && job->claim == NULL && c + 1 < job->end_case) {
-			job->backend->close(session);
-			wire_resume(&job->out, c + 1);
+		bool more = job->claim != NULL || c + 1 < job->end_case;
+		if (job->backend->simulator && more && !session_again(job, &session)) {
+			/* A fresh worker goes on with the next case; where cases are handed
+			 * out, the parent hands it the next one. */
+			if (job->claim == NULL)
+				wire_resume(&job->out, c + 1);
+			else
+				wire_message(&job->out, FRAME_END, "");
 			worker_send(fd, &job->out);
 			strbuf_free(&job->out);
 			return;
@@ -544,17 +565,17 @@ void dispatch_run_cases(struct dispatcher *d, size_t index, size_t from, size_t 
 void dispatch_run_claimed(struct dispatcher *d, size_t index, struct claim *claim,
 			  void (*emit)(void *ctx, struct result *r), void *ctx)
 {
-	/* A simulator's case starts in a fresh worker (run_cases): one case a job. */
-	if (d->backend->simulator) {
-		for (size_t c; !interrupt_signal() && (c = claim_take(claim)) < d->ncases;)
-			dispatch_run_cases(d, index, c, c + 1, emit, ctx);
-		return;
-	}
-	size_t first = claim_take(claim);
-	struct run_job job = whole_job(d, index);
-	job.first_case = first < d->ncases ? first : d->ncases;
-	job.claim = claim;
-	run_job(d, index, &job, emit, ctx);
+	/* A simulator's worker ends after a case that left something in its process
+	 * (run_cases), and a fresh one takes the next case handed out. */
+	do {
+		size_t first = claim_take(claim);
+		if (first >= d->ncases)
+			return;
+		struct run_job job = whole_job(d, index);
+		job.first_case = first;
+		job.claim = claim;
+		run_job(d, index, &job, emit, ctx);
+	} while (d->backend->simulator && !interrupt_signal());
 }
 
 void dispatch_report_lost(struct dispatcher *d, size_t index, size_t c, const char *message,
