@@ -17,6 +17,7 @@
 #include "check_suites.h"
 #include "exec/backend.h"
 #include "exec/dispatch.h"
+#include "exec/runner.h"
 #include "exec/wire.h"
 #include "exec/worker.h"
 
@@ -94,7 +95,7 @@ static void fake_close(struct backend_session *session)
 }
 
 /* Set in a worker once it has run the case named "noisy": a simulator's case that
- * reported something, after which its process is no longer pristine. */
+ * reported something, after which the fake cannot renew its process. */
 static bool noisy_ran;
 
 static int fake_simulate(struct backend_session *session, const struct test_case *tc,
@@ -106,7 +107,7 @@ static int fake_simulate(struct backend_session *session, const struct test_case
 	return fake_execute(session, tc, plan, initial, final, repeat, round_ns, settled, failure);
 }
 
-static bool fake_pristine(const struct backend_session *session)
+static bool fake_renew(struct backend_session *session)
 {
 	return !noisy_ran;
 }
@@ -120,7 +121,7 @@ static const struct backend backend_fake = {
 	.close = fake_close,
 };
 
-/* The fake driver as a simulator, whose processes stay pristine until a noisy case. */
+/* The fake driver as a simulator, whose processes it can renew until a noisy case. */
 static const struct backend backend_fake_simulator = {
 	.name = "fake-simulator",
 	.simulator = true,
@@ -129,7 +130,7 @@ static const struct backend backend_fake_simulator = {
 	.build = fake_build,
 	.execute = fake_simulate,
 	.close = fake_close,
-	.pristine = fake_pristine,
+	.renew = fake_renew,
 };
 
 struct collected {
@@ -274,9 +275,9 @@ START_TEST(test_cases_handed_out_cost_a_failure_one_run_each)
 }
 END_TEST
 
-/* A simulator's worker runs case after case while they leave its process pristine, in
+/* A simulator's worker runs case after case while the backend can renew its process, in
  * order or handed out: the case after a noisy one, and after a crash, gets a fresh one. */
-START_TEST(test_a_simulator_worker_goes_on_while_its_process_is_pristine)
+START_TEST(test_a_simulator_worker_goes_on_while_its_process_is_renewed)
 {
 	const char *names[] = { "a", "b", "noisy", "c", "segv", "d", "e" };
 	struct test_case *cases[7];
@@ -306,7 +307,7 @@ START_TEST(test_a_simulator_worker_goes_on_while_its_process_is_pristine)
 				      "Result %zu should be %s's.", i, names[i]);
 		uint64_t *w = got.worker;
 		ck_assert_msg(w[0] == w[1] && w[1] == w[2],
-			      "Pristine cases leave their worker to the next (%s).",
+			      "Cases that leave nothing behind leave their worker to the next (%s).",
 			      handed_out ? "handed out" : "in order");
 		ck_assert_msg(w[3] != w[2] && w[3] > 2,
 			      "The case after a noisy one runs in a fresh worker (%s).",
@@ -513,7 +514,7 @@ static void keep_findings(void *ctx, struct result *r)
 	finding_list_merge(ctx, &r->findings);
 }
 
-static struct finding_list same_value_run(const struct finding_list *settled)
+static struct finding_list same_value_run(struct finding_list *settled)
 {
 	const char *why = backend_oclgrind.unavailable();
 	ck_assert_msg(why == NULL, "This test needs Oclgrind: %s", why ? why : "");
@@ -558,6 +559,134 @@ START_TEST(test_a_settled_race_is_not_simulated_again)
 }
 END_TEST
 
+/* Keeps each result's first finding's severity, and settles its errors as hunt's sweep
+ * does in the process it reports to. */
+struct settling {
+	struct finding_list *settled;
+	enum diag_severity severity[4];
+	size_t count;
+};
+
+static void settle_result(void *ctx, struct result *r)
+{
+	struct settling *s = ctx;
+	ck_assert_msg(s->count < 4 && r->findings.count > 0, "Each run reports its race.");
+	s->severity[s->count++] = r->findings.items[0].severity;
+	for (size_t i = 0; i < r->findings.count; i++)
+		finding_list_settle(s->settled, &r->findings.items[i]);
+}
+
+/* A race settled as an error by one case is settled for the next in the same worker too:
+ * a worker kept after a case whose race was an error knows it, as a fresh one forked after
+ * the settling would, and runs no second simulation to call the same race, storing one
+ * value this time, a warning. */
+START_TEST(test_a_kept_worker_knows_what_its_cases_settled)
+{
+	const char *why = backend_oclgrind.unavailable();
+	ck_assert_msg(why == NULL, "This test needs Oclgrind: %s", why ? why : "");
+	const char *names[] = { "cases/one_place_differs.yaml", "cases/one_place_same.yaml" };
+	struct test_case *cases[2];
+	for (int i = 0; i < 2; i++) {
+		char *path = test_data_path(names[i]);
+		struct diag_list diags = { 0 };
+		cases[i] = case_load(path, &diags);
+		ck_assert_msg(cases[i] != NULL, "%s should load.", names[i]);
+		free(path);
+	}
+	struct finding_list settled = { 0 };
+	struct run_options opt = { .repeat = 1, .settled = &settled };
+	struct dispatcher *d;
+	char *cause = NULL;
+	ck_assert_msg(dispatch_open(&backend_oclgrind, cases, 2, &opt, 20, &d, &cause) == 0,
+		      "Oclgrind should open: %s", cause ? cause : "");
+	struct settling got = { .settled = &settled };
+	dispatch_run(d, 0, settle_result, &got);
+	dispatch_close(d);
+	ck_assert_msg(got.count == 2 && got.severity[0] == DIAG_ERROR,
+		      "The race of differing values is an error.");
+	ck_assert_msg(got.severity[1] == DIAG_ERROR,
+		      "The same race, settled as an error by the case before, stays one.");
+	finding_list_free(&settled);
+	for (int i = 0; i < 2; i++)
+		case_free(cases[i]);
+}
+END_TEST
+
+static void no_begin(void *ctx, size_t case_index, size_t run)
+{
+}
+
+/* What a case's runs came to: all complete, and how many of Oclgrind's messages their
+ * findings folded. */
+struct tally {
+	size_t results, incomplete;
+	unsigned long messages;
+};
+
+static void tally_result(void *ctx, struct result *r)
+{
+	struct tally *t = ctx;
+	t->results++;
+	for (size_t i = 0; i < r->findings.count; i++) {
+		t->messages += r->findings.items[i].count;
+		t->incomplete += r->findings.items[i].kind == FINDING_TRUNCATED;
+	}
+}
+
+/* Runs the test case `name` in a session of its own in this process, and asks Oclgrind's
+ * backend whether it renewed the process for the next. */
+static bool simulate_here(const struct target *target, const char *name, struct tally *got)
+{
+	char *path = test_data_path(name);
+	struct diag_list diags = { 0 };
+	struct test_case *tc = case_load(path, &diags);
+	ck_assert_msg(tc != NULL, "%s should load.", name);
+	struct backend_session *session;
+	char *cause = NULL;
+	ck_assert_msg(backend_oclgrind.open(target, &session, &cause) == 0,
+		      "Oclgrind should open: %s", cause ? cause : "");
+	struct run_options opt = { .repeat = 1 };
+	struct result_sink sink = { no_begin, tally_result, got };
+	runner_run_case(&backend_oclgrind, session, target, tc, 0, &opt, 0, &sink);
+	bool renewed = backend_oclgrind.renew(session);
+	backend_oclgrind.close(session);
+	case_free(tc);
+	free(path);
+	return renewed;
+}
+
+/* Oclgrind counts its diagnostics once a process, against one budget: a process whose
+ * case logged only the kernel's findings is renewed with the count set back, so that case
+ * after case gets the whole budget; one whose program did not build is not. */
+START_TEST(test_oclgrind_renews_a_process_after_a_kernels_findings)
+{
+	const char *why = backend_oclgrind.unavailable();
+	ck_assert_msg(why == NULL, "This test needs Oclgrind: %s", why ? why : "");
+	/* Read at the first open: room for one run of same_value.yaml's 63 messages. */
+	setenv("CLHARNESS_OCLGRIND_MAX_ERRORS", "100", 1);
+	struct target *targets;
+	size_t count;
+	char *cause = NULL;
+	ck_assert_msg(backend_oclgrind.list_targets(&targets, &count, &cause) == 0 && count == 1,
+		      "Oclgrind lists its one target: %s", cause ? cause : "");
+	for (int i = 0; i < 3; i++) {
+		struct tally got = { 0 };
+		ck_assert_msg(simulate_here(&targets[0], "cases/same_value.yaml", &got),
+			      "A run with a race alone leaves a process that is renewed.");
+		ck_assert_msg(got.results == 1 && got.incomplete == 0 && got.messages == 63,
+			      "Case %d in one process has the whole budget: %zu results, %zu "
+			      "cut short, %lu messages.",
+			      i + 1, got.results, got.incomplete, got.messages);
+	}
+	struct tally broken = { 0 };
+	ck_assert_msg(!simulate_here(&targets[0], "cases/build_error.yaml", &broken),
+		      "A program that did not build leaves its process to no other case.");
+	for (size_t i = 0; i < count; i++)
+		target_free(&targets[i]);
+	free(targets);
+}
+END_TEST
+
 Suite *dispatch_suite(void)
 {
 	Suite *s = suite_create("dispatch");
@@ -566,11 +695,13 @@ Suite *dispatch_suite(void)
 	tcase_add_test(tc, test_each_failure_costs_one_run_and_the_rest_still_run);
 	tcase_add_test(tc, test_cases_handed_out_cost_a_failure_one_run_each);
 	tcase_add_test(tc, test_processes_sharing_a_claim_run_each_case_once);
-	tcase_add_test(tc, test_a_simulator_worker_goes_on_while_its_process_is_pristine);
+	tcase_add_test(tc, test_a_simulator_worker_goes_on_while_its_process_is_renewed);
 	tcase_add_test(tc, test_limits_stop_a_run_that_spins_or_allocates_too_much);
 	tcase_add_test(tc, test_a_garbled_stream_is_noticed_at_once);
 	tcase_add_test(tc, test_a_hang_ends_the_dispatch_under_the_run_limit);
 	tcase_add_test(tc, test_a_settled_race_is_not_simulated_again);
+	tcase_add_test(tc, test_oclgrind_renews_a_process_after_a_kernels_findings);
+	tcase_add_test(tc, test_a_kept_worker_knows_what_its_cases_settled);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -277,17 +277,6 @@ struct trial_sink {
 	struct finding_list *settled;
 };
 
-/* f, where it is an error, is one the sweep knows as such from now on. Whatever trial
- * shows it next comes later in the child's order than the one that showed it, and so
- * names no earlier reproducer; so no trial needs to classify it again. */
-static void settle(struct finding_list *settled, const struct finding *f)
-{
-	if (f->severity != DIAG_ERROR || f->suppressed || f->kind == FINDING_TRUNCATED)
-		return;
-	struct finding_list one = { .items = (struct finding *)f, .count = 1 };
-	finding_list_merge(settled, &one);
-}
-
 static void send_result(void *ctx, struct result *r)
 {
 	struct trial_sink *sink = ctx;
@@ -295,8 +284,12 @@ static void send_result(void *ctx, struct result *r)
 	wire_result(&out, r);
 	write_all(sink->fd, out.data, out.len); /* a parent gone has no use for it */
 	strbuf_free(&out);
+	/* An error the sweep knows as such from now on: whatever trial shows it next comes
+	 * later in the child's order than the one that showed it, and so names no earlier
+	 * reproducer; so no trial needs to classify it again. The worker that ran this
+	 * settles it too, for the trials it runs next (runner_run_case). */
 	for (size_t i = 0; sink->settled && i < r->findings.count; i++)
-		settle(sink->settled, &r->findings.items[i]);
+		finding_list_settle(sink->settled, &r->findings.items[i]);
 }
 
 /* In a child: runs trials first, first + step, ... on the simulator, sending each
@@ -386,7 +379,7 @@ static void sweep_child(void *ctx, int fd)
 	 * a trial that classifies it itself can answer. */
 	struct finding_list settled = { 0 };
 	for (size_t i = 0; i < st->nfound && st->watch == NULL; i++)
-		settle(&settled, &st->found[i].finding);
+		finding_list_settle(&settled, &st->found[i].finding);
 	run_trials(job->t, st->trials, st->ntrials, job->first, job->step, job->timeout_s,
 		   st->watch ? NULL : &settled, fd);
 	finding_list_free(&settled);

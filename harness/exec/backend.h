@@ -76,9 +76,9 @@ struct backend_session;
 struct backend {
 	const char *name;
 	/* A simulator runs each case at its sim_sizes and sim_local, each in a session of its
-	 * own, and in a fresh worker process unless the case before left the process pristine
-	 * (below), so that nothing one case leaves in the simulator (Oclgrind's error budget
-	 * is per process) changes what another reports. */
+	 * own, and in a fresh worker process unless the backend can renew the one the case
+	 * before ran in (below), so that nothing one case leaves in the simulator (Oclgrind's
+	 * error budget is per process) changes what another reports. */
 	bool simulator;
 	/* The name its one target has, for a backend that knows it without listing (NULL:
 	 * names come from listing); lets --device name a backend that is unavailable. */
@@ -128,10 +128,11 @@ struct backend {
 	int (*inspect)(struct backend_session *session, const char *path, const char *kernel,
 		       const char *options, struct kernel_sig *sig, struct result *failure);
 	void (*close)(struct backend_session *session);
-	/* Whether the session, and every one before it in this process, has left nothing
-	 * that could change what a later session reports, so that a simulator's next case may
-	 * run in this process rather than a fresh one (NULL: never). Called before close. */
-	bool (*pristine)(const struct backend_session *session);
+	/* Readies this process for another session after this one, where it can: returns
+	 * whether a later session here reports what it would in a fresh process, so that a
+	 * simulator's next case may run here rather than in a fresh one (NULL: never). Called
+	 * before close. */
+	bool (*renew)(struct backend_session *session);
 	/* Whether the session can check nothing more in this process (NULL: it always can):
 	 * Oclgrind stops reporting for good once a process has met its diagnostics cap. The
 	 * worker then ends after the run, and a fresh one goes on with the next. */

@@ -36,8 +36,8 @@ static const char *build_options(const struct test_case *tc)
 
 /* Oclgrind counts errors per process and, at its default of 1000, stops printing them,
  * so a flood of early uninitialised reads could hide the race after them. Each case starts
- * with this whole budget (a process of its own, or one whose cases so far reported
- * nothing: backend.pristine); a run that meets it says so.
+ * with this whole budget (a fresh process, or one whose count was set back: og_renew); a
+ * run that meets it says so.
  * CLHARNESS_OCLGRIND_MAX_ERRORS sets another. */
 #define ERROR_BUDGET 20000
 
@@ -250,6 +250,10 @@ struct simulation {
 struct og_session {
 	struct target target;
 	long long printed_at_open; /* what the worker had printed when the session opened */
+	/* A build or run that failed, or a diagnostic of something besides the kernel's
+	 * accesses and barriers (an API error, a fatal one, the budget met): after it the
+	 * process is not renewed (og_renew). */
+	bool unusual;
 	/* Every write-write race, same-value ones included (OCLGRIND_UNIFORM_WRITES=1). */
 	struct simulation strict;
 	/* Oclgrind's default, which lets writes of the same value pass: opened when a run
@@ -440,9 +444,29 @@ static int og_build(struct backend_session *session, const struct test_case *tc,
 	struct og_session *s = (struct og_session *)session;
 	long long printed = worker_output_offset();
 	int built = clexec_build(s->strict.cx, tc, build_options(tc), cached, failure);
-	if (built < 0)
+	if (built < 0) {
 		explain_refusal(printed, tc->steps[0].kernel_path, failure);
+		s->unusual = true;
+	}
 	return built;
+}
+
+/* Whether the findings of `list` from `from` on are all of the kernel's accesses and
+ * barriers, the diagnostics a simulation of a buggy kernel ends with as usual. */
+static bool only_kernel_findings(const struct finding_list *list, size_t from)
+{
+	for (size_t i = from; i < list->count; i++)
+		switch (list->items[i].kind) {
+		case FINDING_RACE:
+		case FINDING_DIVERGENCE:
+		case FINDING_OUT_OF_BOUNDS:
+		case FINDING_UNINITIALIZED:
+		case FINDING_ASYNC_COPY:
+			break;
+		default:
+			return false;
+		}
+	return true;
 }
 
 /* Runs the plan once more on `sim`, opened and built for tc (with `options`) where it is
@@ -458,6 +482,7 @@ static bool rerun(struct og_session *s, struct simulation *sim, bool uniform_wri
 	char *cause = NULL;
 	if (sim->cx == NULL && simulation_open(&s->target, uniform_writes, sim, &cause) < 0) {
 		free(cause);
+		s->unusual = true;
 		return false;
 	}
 	struct result scratch = { 0 };
@@ -466,6 +491,7 @@ static bool rerun(struct og_session *s, struct simulation *sim, bool uniform_wri
 		if (clexec_build(sim->cx, tc, options, &cached, &scratch) < 0) {
 			result_free(&scratch);
 			*built_for = NULL;
+			s->unusual = true;
 			return false;
 		}
 		*built_for = tc;
@@ -477,10 +503,12 @@ static bool rerun(struct og_session *s, struct simulation *sim, bool uniform_wri
 	long long logged = log_size(sim), printed = worker_output_offset();
 	uint64_t ns = 0;
 	bool whole = false;
+	size_t before = found->count;
 	if (clexec_execute(sim->cx, tc, plan, initial, final, 1, &ns, &scratch) == 0) {
 		collect(sim, logged, printed, tc, found);
 		whole = !oclgrind_silenced && !stopped_part_way(found);
 	}
+	s->unusual |= !whole || !only_kernel_findings(found, before);
 	for (size_t b = 0; b < tc->nbuffers; b++)
 		free(final[b]);
 	free(final);
@@ -624,6 +652,7 @@ static int og_execute(struct backend_session *session, const struct test_case *t
 		confirm_uninitialized(s, tc, plan, initial, failure);
 	}
 	finding_list_sort(&failure->findings);
+	s->unusual |= status != 0 || !only_kernel_findings(&failure->findings, 0);
 	return status;
 }
 
@@ -645,18 +674,50 @@ static bool og_spent(const struct backend_session *session)
 	return oclgrind_silenced;
 }
 
-/* Nothing logged and nothing printed: Oclgrind counted no diagnostic, and its count, the
- * one thing a context leaves in the process, is as the session found it. Anything at all
- * (an API error it prints, a build's complaint) is taken as a diagnostic, so the next case
- * gets a fresh process and Oclgrind's whole budget. */
-static bool og_pristine(const struct backend_session *session)
+/* Oclgrind's count of the diagnostics it has logged, which its error budget is checked
+ * against: one for the whole process, all contexts together (the static member
+ * Logger::m_numErrors, which liboclgrind exports), or NULL where the library has none by
+ * that name. */
+static unsigned *diagnostics_count(void)
+{
+	static unsigned *count;
+	static bool looked;
+	if (!looked) {
+		looked = true;
+		/* Found through the ICD library that links it, already loaded here. */
+		void *icd = dlopen(library(), RTLD_LAZY | RTLD_NOLOAD);
+		if (icd) {
+			count = dlsym(icd, "_ZN8oclgrind6Logger11m_numErrorsE");
+			dlclose(icd);
+		}
+	}
+	return count;
+}
+
+/* Oclgrind's count of diagnostics is the one thing a context leaves in its process that
+ * changes what a later one reports: every sweep trial of the 62 hunts of tests/races
+ * reports the same verdict, findings, counts and work-items after other trials in one
+ * process as alone in a fresh one. A session that logged and printed nothing left the
+ * count as it found it; one that logged only the kernel's own findings has it set back to
+ * zero, so the next case has Oclgrind's whole budget. Anything else (a failed build or
+ * run, an API or fatal error, which Oclgrind 21.10 may print rather than log, the budget
+ * met) leaves the next case to a fresh process. */
+static bool og_renew(struct backend_session *session)
 {
 	const struct og_session *s = (const struct og_session *)session;
+	if (oclgrind_silenced || s->unusual || worker_output_offset() != s->printed_at_open)
+		return false;
 	const struct simulation *sims[] = { &s->strict, &s->lenient, &s->written_out };
+	bool logged = false;
 	for (size_t i = 0; i < sizeof sims / sizeof sims[0]; i++)
-		if (sims[i]->log >= 0 && log_size(sims[i]) > 0)
-			return false;
-	return !oclgrind_silenced && worker_output_offset() == s->printed_at_open;
+		logged |= sims[i]->log >= 0 && log_size(sims[i]) > 0;
+	if (!logged)
+		return true;
+	unsigned *count = diagnostics_count();
+	if (count == NULL)
+		return false;
+	*count = 0;
+	return true;
 }
 
 static void og_close(struct backend_session *session)
@@ -690,5 +751,5 @@ const struct backend backend_oclgrind = {
 	.inspect = og_inspect,
 	.close = og_close,
 	.spent = og_spent,
-	.pristine = og_pristine,
+	.renew = og_renew,
 };

@@ -84,12 +84,12 @@ static size_t next_case(struct run_job *job, size_t c, int control)
 }
 
 /* In a worker, after a simulator's case: closes its session and opens another for the
- * next case where the case left the process pristine (backend.pristine). Returns false
- * when the next case needs a fresh worker. */
+ * next case where the backend could renew the process (backend.renew). Returns false when
+ * the next case needs a fresh worker. */
 static bool session_again(const struct run_job *job, struct backend_session **session)
 {
 	const struct backend *b = job->backend;
-	bool again = b->pristine && b->pristine(*session);
+	bool again = b->renew && b->renew(*session);
 	b->close(*session);
 	*session = NULL;
 	char *cause = NULL;

@@ -584,6 +584,8 @@ int runner_run_case(const struct backend *b, struct backend_session *session,
 		built = 0;
 		cached = 0;
 		status = run_one(b, session, t, tc, opt, &n, &l, &in, &r);
+		for (size_t i = 0; opt->settled && i < r.findings.count; i++)
+			finding_list_settle(opt->settled, &r.findings.items[i]);
 		sink->emit(sink->ctx, &r);
 		result_free(&r);
 		if (status == 0 && b->spent && b->spent(session))

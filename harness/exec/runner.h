@@ -40,8 +40,10 @@ struct run_options {
 	 * Oclgrind tells a write-write race of differing values from one of the same value
 	 * only by simulating the run a second time; for a race already shown to store
 	 * differing values somewhere, that second run would tell the search nothing new.
-	 * A run given this list may so report such a race as an error without it. */
-	const struct finding_list *settled;
+	 * A run given this list may so report such a race as an error without it. A worker
+	 * that runs several cases adds its own runs' errors (finding_list_settle), as the
+	 * process it reports to does. */
+	struct finding_list *settled;
 	/* The run measures kernel time (bench, grading): drivers then compile as they do for
 	 * an application, for speed at each launch shape, whatever that costs in compiling.
 	 * Otherwise they may compile once, one function for every shape

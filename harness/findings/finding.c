@@ -262,6 +262,14 @@ bool finding_suppressed_by(const struct finding *f, const struct suppression *s)
 	return s->lines[0] == 0 || f->at.line == s->lines[0] || f->other.line == s->lines[0];
 }
 
+void finding_list_settle(struct finding_list *settled, const struct finding *f)
+{
+	if (f->severity != DIAG_ERROR || f->suppressed || f->kind == FINDING_TRUNCATED)
+		return;
+	struct finding_list one = { .items = (struct finding *)f, .count = 1 };
+	finding_list_merge(settled, &one);
+}
+
 void finding_list_suppress(struct finding_list *list, const struct suppression_list *const *lists,
 			   size_t nlists)
 {

@@ -70,6 +70,11 @@ void finding_list_add(struct finding_list *list, const struct oglog_message *m,
  * example stays, and the input sets that showed it are joined ("random, zeros"). */
 void finding_list_merge(struct finding_list *dst, const struct finding_list *src);
 
+/* Adds f to `settled` where it is an error, neither suppressed nor a cut-short run's
+ * marker: a finding a search (hunt's sweep) knows as an error from then on, whose later
+ * runs need not classify it again (run_options.settled). */
+void finding_list_settle(struct finding_list *settled, const struct finding *f);
+
 /* Orders findings as reports list them: errors first, then by file, line and kind. */
 void finding_list_sort(struct finding_list *list);
 
