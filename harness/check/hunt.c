@@ -270,36 +270,25 @@ static struct test_case *trial_case(const struct hunt_target *t, const struct hu
 
 /* ---- the processes that run trials --------------------------------------------------- */
 
-/* Where a child sends its trials' results, and what it has learnt from them. */
-struct trial_sink {
-	int fd;
-	/* NULL while shrinking, where each trial must show its finding as it was found. */
-	struct finding_list *settled;
-};
-
+/* Sends a trial's result to the parent on the descriptor ctx points to. */
 static void send_result(void *ctx, struct result *r)
 {
-	struct trial_sink *sink = ctx;
+	const int *fd = ctx;
 	struct strbuf out = { 0 };
 	wire_result(&out, r);
-	write_all(sink->fd, out.data, out.len); /* a parent gone has no use for it */
+	write_all(*fd, out.data, out.len); /* a parent gone has no use for it */
 	strbuf_free(&out);
-	/* An error the sweep knows as such from now on: whatever trial shows it next comes
-	 * later in the child's order than the one that showed it, and so names no earlier
-	 * reproducer; so no trial needs to classify it again. The worker that ran this
-	 * settles it too, for the trials it runs next (runner_run_case). */
-	for (size_t i = 0; sink->settled && i < r->findings.count; i++)
-		finding_list_settle(sink->settled, &r->findings.items[i]);
 }
 
 /* In a child: runs trials first, first + step, ... on the simulator, sending each
  * result to fd; a trial that does not load is sent as a case error. `settled` (NULL:
- * none) holds the errors the sweep has shown so far, and grows with the child's own. */
+ * none, while shrinking, where each trial must show its finding as it was found) holds
+ * the errors the sweep has shown so far, and grows with the child's own
+ * (run_options.settled). */
 static void run_trials(const struct hunt_target *t, const struct hunt_trial *trials, size_t ntrials,
 		       size_t first, size_t step, unsigned timeout_s,
 		       struct finding_list *settled, int fd)
 {
-	struct trial_sink sink = { fd, settled };
 	struct test_case **cases = xcalloc(ntrials / step + 1, sizeof *cases);
 	size_t ncases = 0;
 	for (size_t i = first; i < ntrials; i += step) {
@@ -310,7 +299,7 @@ static void run_trials(const struct hunt_target *t, const struct hunt_trial *tri
 		}
 		struct result r = { .case_name = xasprintf("%zu", i),
 				    .verdict = VERDICT_CASE_ERROR };
-		send_result(&sink, &r);
+		send_result(&fd, &r);
 		free(r.case_name);
 	}
 	char *patterns[] = { (char *)backend_oclgrind.fixed_target };
@@ -320,7 +309,7 @@ static void run_trials(const struct hunt_target *t, const struct hunt_trial *tri
 	struct selection sel;
 	selection_open(&sel, patterns, 1, cases, ncases, &opt, timeout_s);
 	for (size_t s = 0; s < sel.count; s++)
-		selection_run(&sel, s, send_result, &sink);
+		selection_run(&sel, s, send_result, &fd);
 	selection_free(&sel);
 	for (size_t i = 0; i < ncases; i++)
 		case_free(cases[i]);

@@ -34,9 +34,8 @@ static const struct cli_option run_opts[] = {
 	CLI_OPT_TIMEOUT("kill a run with no result after S seconds (default 60)"),
 	CLI_OPT_JOBS("processes that share out the work, some cases on one target each time, "
 		     "a CPU device's or the simulator's case by case as each becomes free "
-		     "(default: one a core; 1 "
-		     "runs it all in turn); results are reported in the order of one target "
-		     "after another all the same"),
+		     "(default: one a core; 1 runs it all in turn); results are reported in "
+		     "the order of one target after another all the same"),
 	{ OPT_REPEAT, "repeat", "R",
 	  "launch each run R times and report the mean kernel time; the output of the last "
 	  "launch is checked (default 1)" },

@@ -409,8 +409,8 @@ static size_t part_size(const struct selection *sel, size_t t, size_t ncases, un
  * of fixed ranges, four a job, cost a cold catalogue run its balance (one part held 12 s
  * of PoCL's builds, the other core idle at the end) and a compiler start in each (PoCL
  * loads its kernel library anew in every process: 0.6 s). A simulator's runner keeps its
- * worker for the next case while its cases report nothing (dispatch_run_claimed), where a
- * part a case cost two processes a case. */
+ * worker for the next case while the backend can renew its process (dispatch_run_claimed),
+ * where a part a case cost two processes a case. */
 static size_t runner_count(const struct selection *sel, size_t t, size_t ncases, unsigned jobs)
 {
 	if (whole_target(sel, t) || ncases < 2)

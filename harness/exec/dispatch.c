@@ -348,6 +348,7 @@ static const char *take_frame(const struct run_job *job, struct worker *w, enum 
 		struct result r;
 		if (wire_read_result(payload, len, &r) < 0)
 			return "result";
+		runner_settle(job->opt, &r);
 		emit(ctx, &r);
 		result_free(&r);
 		*reported = true;
@@ -565,7 +566,7 @@ void dispatch_run_cases(struct dispatcher *d, size_t index, size_t from, size_t 
 void dispatch_run_claimed(struct dispatcher *d, size_t index, struct claim *claim,
 			  void (*emit)(void *ctx, struct result *r), void *ctx)
 {
-	/* A simulator's worker ends after a case that left something in its process
+	/* A simulator's worker ends after a case whose process the backend could not renew
 	 * (run_cases), and a fresh one takes the next case handed out. */
 	do {
 		size_t first = claim_take(claim);

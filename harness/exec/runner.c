@@ -525,6 +525,12 @@ static char *missing_feature(const struct test_case *tc, const struct target *t)
 	return NULL;
 }
 
+void runner_settle(const struct run_options *opt, const struct result *r)
+{
+	for (size_t i = 0; opt->settled && i < r->findings.count; i++)
+		finding_list_settle(opt->settled, &r->findings.items[i]);
+}
+
 int runner_run_case(const struct backend *b, struct backend_session *session,
 		    const struct target *t, const struct test_case *tc, size_t case_index,
 		    const struct run_options *opt, size_t first, const struct result_sink *sink)
@@ -584,8 +590,7 @@ int runner_run_case(const struct backend *b, struct backend_session *session,
 		built = 0;
 		cached = 0;
 		status = run_one(b, session, t, tc, opt, &n, &l, &in, &r);
-		for (size_t i = 0; opt->settled && i < r.findings.count; i++)
-			finding_list_settle(opt->settled, &r.findings.items[i]);
+		runner_settle(opt, &r);
 		sink->emit(sink->ctx, &r);
 		result_free(&r);
 		if (status == 0 && b->spent && b->spent(session))

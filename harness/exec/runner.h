@@ -40,9 +40,11 @@ struct run_options {
 	 * Oclgrind tells a write-write race of differing values from one of the same value
 	 * only by simulating the run a second time; for a race already shown to store
 	 * differing values somewhere, that second run would tell the search nothing new.
-	 * A run given this list may so report such a race as an error without it. A worker
-	 * that runs several cases adds its own runs' errors (finding_list_settle), as the
-	 * process it reports to does. */
+	 * A run given this list may so report such a race as an error without it. The list
+	 * grows with every error a run shows (runner_settle), both in the worker that ran it,
+	 * for the cases it runs next, and in the process it reports to, whose later workers
+	 * start from it: whatever run shows that race next comes later in the search's order
+	 * than the one that showed it, so none needs to classify it again. */
 	struct finding_list *settled;
 	/* The run measures kernel time (bench, grading): drivers then compile as they do for
 	 * an application, for speed at each launch shape, whatever that costs in compiling.
@@ -71,6 +73,9 @@ void runner_run_shape(const struct backend *b, const struct test_case *tc,
  * result about the whole case. */
 void runner_result_init(struct result *r, const struct backend *b, const struct target *t,
 			const struct test_case *tc, const struct shape *n, const struct shape *l);
+
+/* Adds the errors r shows to opt->settled, where the options keep one. */
+void runner_settle(const struct run_options *opt, const struct result *r);
 
 /* Runs `tc` from run `first` on. The build (run 0) always happens; its result is only
  * emitted when it fails, which ends the case. Returns BACKEND_LOST when the session can
