@@ -270,8 +270,12 @@ struct og_session {
 	bool copies_strided;
 };
 
-/* Opens a context whose Oclgrind logs to a private file, read through sim->log. */
-static int simulation_open(const struct target *target, bool uniform_writes, struct simulation *sim,
+/* Opens a context whose Oclgrind logs to a private file, read through sim->log: a strict
+ * one, which reports every write-write race and every use of an uninitialised value, or a
+ * lenient one, which lets writes of the same value pass and checks no values. A lenient
+ * run is asked only which write-write races store different values, and without Oclgrind's
+ * shadow of every value (its Uninitialized plugin) it costs half as much or less. */
+static int simulation_open(const struct target *target, bool lenient, struct simulation *sim,
 			   char **cause)
 {
 	/* Oclgrind opens its log by name: a file in memory is named through /proc, where
@@ -300,11 +304,14 @@ static int simulation_open(const struct target *target, bool uniform_writes, str
 	}
 	/* Oclgrind reads these when a context is created, not afterwards. */
 	setenv("OCLGRIND_LOG", path, 1);
-	if (uniform_writes)
+	if (lenient)
+		unsetenv("OCLGRIND_UNINITIALIZED");
+	else
 		setenv("OCLGRIND_UNIFORM_WRITES", "1", 1);
 	int status = clexec_open(target, false, &sim->cx, cause);
 	unsetenv("OCLGRIND_LOG");
 	unsetenv("OCLGRIND_UNIFORM_WRITES");
+	setenv("OCLGRIND_UNINITIALIZED", "1", 1);
 	if (on_disk)
 		unlink(path);
 	free(path);
@@ -340,7 +347,7 @@ static int og_open(const struct target *target, struct backend_session **out, ch
 	struct og_session *s = xcalloc(1, sizeof *s);
 	s->strict.log = s->lenient.log = s->written_out.log = -1;
 	s->printed_at_open = worker_output_offset();
-	if (simulation_open(target, true, &s->strict, cause) < 0) {
+	if (simulation_open(target, false, &s->strict, cause) < 0) {
 		free(s);
 		return -1;
 	}
@@ -472,7 +479,7 @@ static bool only_kernel_findings(const struct finding_list *list, size_t from)
 /* Runs the plan once more on `sim`, opened and built for tc (with `options`) where it is
  * not yet, and adds what Oclgrind reported there to `found`. Returns whether that run is
  * evidence of what is absent from it: it ran to its end and reported all it saw. */
-static bool rerun(struct og_session *s, struct simulation *sim, bool uniform_writes,
+static bool rerun(struct og_session *s, struct simulation *sim, bool lenient,
 		  const struct test_case **built_for, const char *options,
 		  const struct test_case *tc, const struct plan *plan, void *const *initial,
 		  struct finding_list *found)
@@ -480,7 +487,7 @@ static bool rerun(struct og_session *s, struct simulation *sim, bool uniform_wri
 	if (oclgrind_silenced)
 		return false;
 	char *cause = NULL;
-	if (sim->cx == NULL && simulation_open(&s->target, uniform_writes, sim, &cause) < 0) {
+	if (sim->cx == NULL && simulation_open(&s->target, lenient, sim, &cause) < 0) {
 		free(cause);
 		s->unusual = true;
 		return false;
@@ -552,7 +559,7 @@ static void soften_uniform_writes(struct og_session *s, const struct test_case *
 		any = write_write(&r->findings.items[i]) &&
 		      !settled_error(&r->findings.items[i], settled);
 	struct finding_list distinct = { 0 };
-	if (any && rerun(s, &s->lenient, false, &s->lenient_case, build_options(tc), tc, plan,
+	if (any && rerun(s, &s->lenient, true, &s->lenient_case, build_options(tc), tc, plan,
 			 initial, &distinct))
 		for (size_t i = 0; i < r->findings.count; i++) {
 			struct finding *f = &r->findings.items[i];
@@ -623,7 +630,7 @@ static void confirm_uninitialized(struct og_session *s, const struct test_case *
 		return;
 	char *options = xasprintf("%s -include %s", build_options(tc), path);
 	struct finding_list found = { 0 };
-	if (rerun(s, &s->written_out, true, &s->written_out_case, options, tc, plan, initial,
+	if (rerun(s, &s->written_out, false, &s->written_out_case, options, tc, plan, initial,
 		  &found))
 		for (size_t i = 0; i < r->findings.count; i++) {
 			struct finding *f = &r->findings.items[i];
