@@ -656,20 +656,30 @@ static bool simulate_here(const struct target *target, const char *name, struct 
 /* Oclgrind counts its diagnostics once a process, against one budget: a process whose
  * case logged only the kernel's findings is renewed with the count set back, so that case
  * after case gets the whole budget; one whose program did not build is not. */
-START_TEST(test_oclgrind_renews_a_process_after_a_kernels_findings)
+/* Oclgrind's one target, in this process, with room for `budget` diagnostics (read at
+ * the first open). */
+static struct target oclgrind_with_budget(const char *budget)
 {
 	const char *why = backend_oclgrind.unavailable();
 	ck_assert_msg(why == NULL, "This test needs Oclgrind: %s", why ? why : "");
-	/* Read at the first open: room for one run of same_value.yaml's 63 messages. */
-	setenv("CLHARNESS_OCLGRIND_MAX_ERRORS", "100", 1);
+	setenv("CLHARNESS_OCLGRIND_MAX_ERRORS", budget, 1);
 	struct target *targets;
 	size_t count;
 	char *cause = NULL;
 	ck_assert_msg(backend_oclgrind.list_targets(&targets, &count, &cause) == 0 && count == 1,
 		      "Oclgrind lists its one target: %s", cause ? cause : "");
+	struct target one = targets[0];
+	free(targets);
+	return one;
+}
+
+START_TEST(test_oclgrind_renews_a_process_after_a_kernels_findings)
+{
+	/* Room for one run of same_value.yaml's 63 messages. */
+	struct target target = oclgrind_with_budget("100");
 	for (int i = 0; i < 3; i++) {
 		struct tally got = { 0 };
-		ck_assert_msg(simulate_here(&targets[0], "cases/same_value.yaml", &got),
+		ck_assert_msg(simulate_here(&target, "cases/same_value.yaml", &got),
 			      "A run with a race alone leaves a process that is renewed.");
 		ck_assert_msg(got.results == 1 && got.incomplete == 0 && got.messages == 63,
 			      "Case %d in one process has the whole budget: %zu results, %zu "
@@ -677,11 +687,9 @@ START_TEST(test_oclgrind_renews_a_process_after_a_kernels_findings)
 			      i + 1, got.results, got.incomplete, got.messages);
 	}
 	struct tally broken = { 0 };
-	ck_assert_msg(!simulate_here(&targets[0], "cases/build_error.yaml", &broken),
+	ck_assert_msg(!simulate_here(&target, "cases/build_error.yaml", &broken),
 		      "A program that did not build leaves its process to no other case.");
-	for (size_t i = 0; i < count; i++)
-		target_free(&targets[i]);
-	free(targets);
+	target_free(&target);
 }
 END_TEST
 
@@ -690,18 +698,11 @@ END_TEST
  * are counted once against the budget, and the race is still told apart. */
 START_TEST(test_a_same_value_race_is_told_apart_within_the_budget)
 {
-	const char *why = backend_oclgrind.unavailable();
-	ck_assert_msg(why == NULL, "This test needs Oclgrind: %s", why ? why : "");
 	/* The first simulation logs 64 uninitialised values and 63 races; counting the
 	 * values again would take the second past the budget, to 191 messages. */
-	setenv("CLHARNESS_OCLGRIND_MAX_ERRORS", "150", 1);
-	struct target *targets;
-	size_t count;
-	char *cause = NULL;
-	ck_assert_msg(backend_oclgrind.list_targets(&targets, &count, &cause) == 0 && count == 1,
-		      "Oclgrind lists its one target: %s", cause ? cause : "");
+	struct target target = oclgrind_with_budget("150");
 	struct tally got = { 0 };
-	simulate_here(&targets[0], "cases/same_value_after_unset.yaml", &got);
+	simulate_here(&target, "cases/same_value_after_unset.yaml", &got);
 	ck_assert_msg(got.results == 1 && got.incomplete == 0 && got.messages == 127,
 		      "The run reports all it saw: %zu results, %zu cut short, %lu messages.",
 		      got.results, got.incomplete, got.messages);
@@ -709,9 +710,7 @@ START_TEST(test_a_same_value_race_is_told_apart_within_the_budget)
 		      "The race of one value is a warning, told apart within the budget: %zu "
 		      "warnings.",
 		      got.warnings);
-	for (size_t i = 0; i < count; i++)
-		target_free(&targets[i]);
-	free(targets);
+	target_free(&target);
 }
 END_TEST
 
