@@ -3,6 +3,7 @@
 
 #include "findings/oglog.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,15 +101,21 @@ static void classify(struct oglog_message *m, const char *headline)
 	}
 }
 
-/* Parses "(x,y,z)" at p into v; returns the character after it, or NULL. */
+/* Parses "(x,y,z)" at p into v; returns the character after it, or NULL. By hand, not
+ * with sscanf: a racy kernel's log holds thousands of these, and a hunt reads one a trial. */
 static const char *triple(const char *p, long v[3])
 {
-	if (p == NULL)
+	if (p == NULL || *p != '(')
 		return NULL;
-	int used = 0;
-	if (sscanf(p, "(%ld,%ld,%ld)%n", &v[0], &v[1], &v[2], &used) != 3 || used == 0)
-		return NULL;
-	return p + used;
+	for (int i = 0; i < 3; i++) {
+		char *end;
+		errno = 0;
+		v[i] = strtol(p + 1, &end, 10);
+		if (end == p + 1 || errno != 0 || *end != (i < 2 ? ',' : ')'))
+			return NULL;
+		p = end;
+	}
+	return p + 1;
 }
 
 /* "Global(1,0,0) Local(1,0,0) Group(0,0,0)", or "Group(0,0,0)" for a work-group. */
@@ -181,11 +188,13 @@ static void read_body_line(struct reading *rd, const char *line)
 	} else if (starts(text, "Kernel:")) {
 		free(m->kernel);
 		m->kernel = trimmed(text + 7);
-	} else if (sscanf(text, "At line %d (column %d) of %511[^:\n]:%n", &lineno, &col, file,
+	} else if (starts(text, "At line ") &&
+		   sscanf(text, "At line %d (column %d) of %511[^:\n]:%n", &lineno, &col, file,
 			  &used) == 3 &&
 		   used > 0) {
 		add_location(rd, lineno, col, file);
-	} else if (sscanf(text, "At line %d of %511[^:\n]%n", &lineno, file, &used) == 2 &&
+	} else if (starts(text, "At line ") &&
+		   sscanf(text, "At line %d of %511[^:\n]%n", &lineno, file, &used) == 2 &&
 		   used > 0) {
 		add_location(rd, lineno, 0, file);
 	} else if (strcmp(text, "Debugging information not available.") == 0 ||
