@@ -2,8 +2,8 @@
  * test branches on an uninitialised value; then each item reads its neighbour's slot of
  * `slot` with no barrier after the neighbour's store, a race. The first work-group alone
  * makes 2048 uninitialised-value reports before its race is reported, past Oclgrind's
- * default budget of 1000 errors; clharness raises the budget and gives every case a
- * process of its own, so the race still shows. */
+ * default budget of 1000 errors; clharness raises the budget and starts every case with
+ * all of it (a fresh process, or one whose count was set back), so the race still shows. */
 kernel void count_then_peek(global const float *in, local float *table, local float *slot,
 			    global float *out, global uint *counts)
 {
