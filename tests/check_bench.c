@@ -6,20 +6,9 @@
 #include "bench/bench.h"
 #include "check_suites.h"
 
-static struct test_case *load(const char *name)
-{
-	char *path = test_data_path(name);
-	struct diag_list diags = { 0 };
-	struct test_case *tc = case_load(path, &diags);
-	ck_assert_msg(tc != NULL, "%s should load.", name);
-	diag_list_free(&diags);
-	free(path);
-	return tc;
-}
-
 START_TEST(test_sweep_stops_where_memory_or_the_cap_does)
 {
-	struct test_case *tc = load("cases/good.yaml"); /* two int buffers of N */
+	struct test_case *tc = test_data_case("cases/good.yaml"); /* two int buffers of N */
 	struct shape l = shape_1d(16), sizes[64];
 	size_t n = bench_sweep(tc, &l, 1LL << 20, 0, 0, sizes, 64);
 	ck_assert_msg(n == 11 && sizes[0].d[0] == 1024 && sizes[10].d[0] == 1 << 20,
@@ -36,7 +25,7 @@ END_TEST
 
 START_TEST(test_an_n_d_sweep_is_of_squares_no_smaller_than_a_work_group)
 {
-	struct test_case *tc = load("cases/nd_good.yaml");
+	struct test_case *tc = test_data_case("cases/nd_good.yaml");
 	struct shape l = { .dims = 2, .d = { 64, 4, 1 } }, sizes[64];
 	size_t n = bench_sweep(tc, &l, 1 << 16, 0, 0, sizes, 64);
 	ck_assert_msg(n == 3 && sizes[0].dims == 2 && sizes[0].d[0] == 64 && sizes[0].d[1] == 64 &&

@@ -518,10 +518,7 @@ static struct finding_list same_value_run(struct finding_list *settled)
 {
 	const char *why = backend_oclgrind.unavailable();
 	ck_assert_msg(why == NULL, "This test needs Oclgrind: %s", why ? why : "");
-	char *path = test_data_path("cases/same_value.yaml");
-	struct diag_list diags = { 0 };
-	struct test_case *tc = case_load(path, &diags);
-	ck_assert_msg(tc != NULL, "The same-value case should load.");
+	struct test_case *tc = test_data_case("cases/same_value.yaml");
 	struct run_options opt = { .repeat = 1, .settled = settled };
 	struct dispatcher *d;
 	char *cause = NULL;
@@ -531,7 +528,6 @@ static struct finding_list same_value_run(struct finding_list *settled)
 	dispatch_run(d, 0, keep_findings, &found);
 	dispatch_close(d);
 	case_free(tc);
-	free(path);
 	ck_assert_msg(found.count == 1 && found.items[0].kind == FINDING_RACE,
 		      "The case's one finding is its race, not %zu findings.", found.count);
 	return found;
@@ -581,13 +577,8 @@ START_TEST(test_a_kept_worker_knows_what_its_cases_settled)
 	ck_assert_msg(why == NULL, "This test needs Oclgrind: %s", why ? why : "");
 	const char *names[] = { "cases/one_place_differs.yaml", "cases/one_place_same.yaml" };
 	struct test_case *cases[2];
-	for (int i = 0; i < 2; i++) {
-		char *path = test_data_path(names[i]);
-		struct diag_list diags = { 0 };
-		cases[i] = case_load(path, &diags);
-		ck_assert_msg(cases[i] != NULL, "%s should load.", names[i]);
-		free(path);
-	}
+	for (int i = 0; i < 2; i++)
+		cases[i] = test_data_case(names[i]);
 	struct finding_list settled = { 0 };
 	struct run_options opt = { .repeat = 1, .settled = &settled };
 	struct dispatcher *d;
@@ -635,10 +626,7 @@ static void tally_result(void *ctx, struct result *r)
  * backend whether it renewed the process for the next. */
 static bool simulate_here(const struct target *target, const char *name, struct tally *got)
 {
-	char *path = test_data_path(name);
-	struct diag_list diags = { 0 };
-	struct test_case *tc = case_load(path, &diags);
-	ck_assert_msg(tc != NULL, "%s should load.", name);
+	struct test_case *tc = test_data_case(name);
 	struct backend_session *session;
 	char *cause = NULL;
 	ck_assert_msg(backend_oclgrind.open(target, &session, &cause) == 0,
@@ -649,13 +637,9 @@ static bool simulate_here(const struct target *target, const char *name, struct 
 	bool renewed = backend_oclgrind.renew(session);
 	backend_oclgrind.close(session);
 	case_free(tc);
-	free(path);
 	return renewed;
 }
 
-/* Oclgrind counts its diagnostics once a process, against one budget: a process whose
- * case logged only the kernel's findings is renewed with the count set back, so that case
- * after case gets the whole budget; one whose program did not build is not. */
 /* Oclgrind's one target, in this process, with room for `budget` diagnostics (read at
  * the first open). */
 static struct target oclgrind_with_budget(const char *budget)
@@ -673,6 +657,9 @@ static struct target oclgrind_with_budget(const char *budget)
 	return one;
 }
 
+/* Oclgrind counts its diagnostics once a process, against one budget: a process whose
+ * case logged only the kernel's findings is renewed with the count set back, so that case
+ * after case gets the whole budget; one whose program did not build is not. */
 START_TEST(test_oclgrind_renews_a_process_after_a_kernels_findings)
 {
 	/* Room for one run of same_value.yaml's 63 messages. */

@@ -5,12 +5,24 @@
 #include <stdlib.h>
 
 #include "base/util.h"
+#include "case/testcase.h"
 #include "check_suites.h"
 
 char *test_data_path(const char *relative)
 {
 	const char *root = getenv("CLH_TEST_DATA");
 	return xasprintf("%s/%s", root && *root ? root : "tests/data", relative);
+}
+
+struct test_case *test_data_case(const char *relative)
+{
+	char *path = test_data_path(relative);
+	struct diag_list diags = { 0 };
+	struct test_case *tc = case_load(path, &diags);
+	ck_assert_msg(tc != NULL, "%s should load.", relative);
+	diag_list_free(&diags);
+	free(path);
+	return tc;
 }
 
 void remove_tree(const char *root)

@@ -36,6 +36,10 @@ Suite *wire_suite(void);
 /* The path of a file under tests/data, found through $CLH_TEST_DATA (set by make check)
  * or from the source tree's root. Caller frees. */
 char *test_data_path(const char *relative);
+struct test_case;
+/* The test case in the file `relative` under tests/data, loaded; the test fails where it
+ * does not load. Caller frees (case_free). */
+struct test_case *test_data_case(const char *relative);
 /* Writes `text` to a fresh .cl file under /tmp; the caller unlinks and frees the path. */
 char *temp_kernel(const char *text);
 /* Removes a folder a test made under /tmp, with all it holds. */
