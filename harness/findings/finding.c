@@ -193,21 +193,34 @@ static void fence_flags(struct finding *f, const struct oglog_message *m)
 	f->other = (struct finding_site){ 0 };
 }
 
+/* Copies the strings a finding borrows from the message it was made from, for a list to
+ * keep it. */
+static void keep_strings(struct finding *f)
+{
+	f->what = dup_or_null(f->what);
+	f->space = dup_or_null(f->space);
+	f->kernel = dup_or_null(f->kernel);
+	f->file = dup_or_null(f->file);
+	f->info = dup_or_null(f->info);
+}
+
 void finding_list_add(struct finding_list *list, const struct oglog_message *m,
 		      finding_file_fn file_of, void *ctx)
 {
+	/* Made first of the message's own strings, and copied only when it is kept: a racy
+	 * kernel's log repeats a few findings thousands of times. */
 	struct finding f = {
 		.kind = kind_of(m->kind),
 		/* A simulator that stopped reporting leaves the run unchecked from there on:
 		 * an error, since "0 errors" after it would be a clean result from missing
 		 * evidence. */
 		.severity = m->kind == OGLOG_OTHER ? DIAG_WARNING : DIAG_ERROR,
-		.what = dup_or_null(m->what),
-		.space = dup_or_null(m->space),
-		.kernel = dup_or_null(m->kernel),
+		.what = m->what,
+		.space = m->space,
+		.kernel = m->kernel,
 		.count = 1,
 		.nexample = m->nentities,
-		.info = info_of(m),
+		.info = m->info,
 	};
 	memcpy(f.example, m->entities, sizeof f.example);
 	struct finding_site *sites[2] = { &f.at, &f.other };
@@ -220,30 +233,44 @@ void finding_list_add(struct finding_list *list, const struct oglog_message *m,
 			const char *own = strcmp(loc->file, "input.cl") == 0 && file_of
 						  ? file_of(ctx, m->kernel)
 						  : NULL;
-			f.file = xstrdup(own ? own : loc->file);
+			f.file = (char *)(own ? own : loc->file);
 		}
 	}
-	if (f.kind == FINDING_DIVERGENCE)
-		fence_flags(&f, m);
 	/* A race with a work-group's async copy names the group, at no place: the copy's
 	 * own line is where the fix goes. */
 	bool group_side = m->nentities == 2 && (!m->entities[0].is_item || !m->entities[1].is_item);
-	if (f.kind == FINDING_RACE && group_side && f.file &&
-	    (f.at.line == 0) != (f.other.line == 0)) {
-		struct finding_site *unknown = f.at.line == 0 ? &f.at : &f.other;
-		int near = f.at.line ? f.at.line : f.other.line;
-		unknown->line = async_copy_line(f.file, f.kernel, near, &unknown->col);
-		unknown->access = unknown->line ? 'c' : 0;
+	bool copy_race = f.kind == FINDING_RACE && group_side && f.file &&
+			 (f.at.line == 0) != (f.other.line == 0);
+	/* The findings whose words are not the message's own: made from its fields (API
+	 * errors, headlines, fence flags), or placed at a copy found in the source. */
+	bool made = m->kind == OGLOG_DIVERGENCE || m->kind == OGLOG_ARRAY_INDEX ||
+		    m->kind == OGLOG_API_ERROR || m->kind == OGLOG_FATAL ||
+		    m->kind == OGLOG_SUPPRESSED || m->kind == OGLOG_OTHER || copy_race;
+	if (made) {
+		keep_strings(&f);
+		free(f.info);
+		f.info = info_of(m);
+		if (f.kind == FINDING_DIVERGENCE)
+			fence_flags(&f, m);
+		if (copy_race) {
+			struct finding_site *unknown = f.at.line == 0 ? &f.at : &f.other;
+			int near = f.at.line ? f.at.line : f.other.line;
+			unknown->line = async_copy_line(f.file, f.kernel, near, &unknown->col);
+			unknown->access = unknown->line ? 'c' : 0;
+		}
 	}
 	order_sites(&f);
 
 	for (size_t i = 0; i < list->count; i++) {
 		if (finding_same(&list->items[i], &f)) {
 			list->items[i].count++;
-			finding_free(&f);
+			if (made)
+				finding_free(&f);
 			return;
 		}
 	}
+	if (!made)
+		keep_strings(&f);
 	list->items = xreallocarray(list->items, list->count + 1, sizeof *list->items);
 	list->items[list->count++] = f;
 }
