@@ -276,6 +276,49 @@ static void count_message(void *ctx, const struct oglog_message *m)
 	++*(size_t *)ctx;
 }
 
+/* Locations and work-item ids, read by hand: each form Oclgrind writes, and numbers that
+ * do not fit, which name nothing rather than a wrong line or item. */
+START_TEST(test_locations_and_ids_are_read_exactly)
+{
+	static const char log[] =
+		"Read-write data race at global memory address 0x10\n"
+		"\tKernel: k\n"
+		"\tFirst entity:  Global(9223372036854775808,0,0) Local(1,0,0) Group(0,0,0)\n"
+		"\tAt line 99999999999 (column 2) of k.cl:\n"
+		"\tAt line 7 (column 3) of k.cl\n"
+		"\tSecond entity: Global(17,1,2) Local(1,1,2) Group(-1,0,4)\n"
+		"\t  store i32 %x, i32 addrspace(1)* %p, align 4\n"
+		"\tAt line 12 (column 30) of k.cl:\n"
+		"\t  (source not available)\n"
+		"\tAt line 5 of other file.cl\n"
+		"\n";
+	struct seen s = { .keep = 0 };
+	ck_assert_uint_eq(oglog_parse(log, collect, &s), 1);
+	kept[nkept++] = s.kept;
+	const struct oglog_message *m = &s.kept;
+	ck_assert_msg(m->nentities == 2 && !m->entities[0].is_item,
+		      "The entity whose global id does not fit is its group alone.");
+	const struct oglog_entity *e = &m->entities[1];
+	ck_assert_msg(e->is_item && e->global[0] == 17 && e->global[1] == 1 && e->global[2] == 2 &&
+			      e->group[0] == -1 && e->group[2] == 4,
+		      "The second entity is global (17,1,2), group (-1,0,4).");
+	ck_assert_msg(m->nlocations == 2,
+		      "A line number that does not fit, and a column without its colon, are no "
+		      "locations: %zu read.",
+		      m->nlocations);
+	ck_assert_msg(m->locations[0].line == 12 && m->locations[0].col == 30,
+		      "The first location is 12:30, not %d:%d.", m->locations[0].line,
+		      m->locations[0].col);
+	ck_assert_str_eq(m->locations[0].file, "k.cl");
+	ck_assert_msg(oglog_access_type(m->locations[0].instruction) == 'w',
+		      "The store above it is its instruction.");
+	ck_assert_msg(m->locations[1].line == 5 && m->locations[1].col == 0,
+		      "The location without a column is line 5, column 0, not %d:%d.",
+		      m->locations[1].line, m->locations[1].col);
+	ck_assert_str_eq(m->locations[1].file, "other file.cl");
+}
+END_TEST
+
 /* Whatever a log holds, parsing ends without a crash: a "Work-group:" line without its
  * triple once sent NULL to sscanf. */
 START_TEST(test_malformed_lines_do_not_crash)
@@ -313,6 +356,7 @@ Suite *oglog_suite(void)
 	tcase_add_test(tc, test_fatal_error);
 	tcase_add_test(tc, test_unknown_text_is_kept);
 	tcase_add_test(tc, test_instruction_shapes);
+	tcase_add_test(tc, test_locations_and_ids_are_read_exactly);
 	tcase_add_test(tc, test_malformed_lines_do_not_crash);
 	suite_add_tcase(s, tc);
 	return s;
