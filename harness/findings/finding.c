@@ -122,6 +122,27 @@ static char *info_of(const struct oglog_message *m)
 	}
 }
 
+/* Whether a message's finding has words made for it (info_of's text, fence flags) rather
+ * than the message's own strings as they are. */
+static bool words_made(enum oglog_kind kind)
+{
+	switch (kind) {
+	case OGLOG_DIVERGENCE:
+	case OGLOG_ARRAY_INDEX:
+	case OGLOG_API_ERROR:
+	case OGLOG_SUPPRESSED:
+	case OGLOG_OTHER:
+		return true;
+	case OGLOG_RACE:
+	case OGLOG_INVALID_ACCESS:
+	case OGLOG_UNINITIALIZED:
+	case OGLOG_ASYNC_COPY:
+	case OGLOG_FATAL:
+		break;
+	}
+	return false;
+}
+
 /* Where in `path` kernel `kernel` calls async_work_group_copy or
  * async_work_group_strided_copy, the call nearest line `near` (before it where there is
  * one): Oclgrind places an access of a work-group's copy nowhere, and a race with it is
@@ -241,11 +262,8 @@ void finding_list_add(struct finding_list *list, const struct oglog_message *m,
 	bool group_side = m->nentities == 2 && (!m->entities[0].is_item || !m->entities[1].is_item);
 	bool copy_race = f.kind == FINDING_RACE && group_side && f.file &&
 			 (f.at.line == 0) != (f.other.line == 0);
-	/* The findings whose words are not the message's own: made from its fields (API
-	 * errors, headlines, fence flags), or placed at a copy found in the source. */
-	bool made = m->kind == OGLOG_DIVERGENCE || m->kind == OGLOG_ARRAY_INDEX ||
-		    m->kind == OGLOG_API_ERROR || m->kind == OGLOG_FATAL ||
-		    m->kind == OGLOG_SUPPRESSED || m->kind == OGLOG_OTHER || copy_race;
+	/* Those whose words or place are made for them own all their strings from here. */
+	bool made = words_made(m->kind) || copy_race;
 	if (made) {
 		keep_strings(&f);
 		free(f.info);

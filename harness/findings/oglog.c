@@ -27,7 +27,7 @@ static const char *space_after(const char *text, const char *prefix)
 	return NULL;
 }
 
-static inline bool starts(const char *text, const char *prefix)
+static bool starts(const char *text, const char *prefix)
 {
 	return strncmp(text, prefix, strlen(prefix)) == 0;
 }
@@ -317,18 +317,14 @@ size_t oglog_parse(const char *text, void (*fn)(void *ctx, const struct oglog_me
 	bool open = false;
 	/* Each line is copied into one buffer, not a fresh string: a racy kernel's log has
 	 * tens of thousands of lines. */
-	char *line = NULL;
-	size_t room = 0;
+	struct strbuf buffer = { 0 };
 	const char *p = text;
 	while (p && *p) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		if (len + 1 > room) {
-			room = len + 1 > 2 * room ? len + 1 : 2 * room;
-			line = xrealloc(line, room);
-		}
-		memcpy(line, p, len);
-		line[len] = '\0';
+		buffer.len = 0;
+		strbuf_append(&buffer, p, len);
+		char *line = buffer.data;
 		if (len > 0 && line[len - 1] == '\r')
 			line[len - 1] = '\0';
 		p = nl ? nl + 1 : NULL;
@@ -354,7 +350,7 @@ size_t oglog_parse(const char *text, void (*fn)(void *ctx, const struct oglog_me
 			rd.m.info = trimmed_copy(line);
 		}
 	}
-	free(line);
+	strbuf_free(&buffer);
 	if (open) {
 		finish(&rd);
 		fn(ctx, &rd.m);
