@@ -146,6 +146,31 @@ START_TEST(test_tally_says_what_ran)
 }
 END_TEST
 
+/* The summary's float error is how close kernels meant to be right come to their bounds:
+ * a racy kernel whose elements happened to match, one of them at its bound, says nothing
+ * of that, and must not read as a right kernel on the edge of failing. */
+START_TEST(test_float_error_is_of_kernels_meant_to_be_right)
+{
+	struct result results[] = { sample(VERDICT_PASS, false), sample(VERDICT_PASS, true),
+				    sample(VERDICT_WRONG_OUTPUT, true) };
+	results[0].drift = 0.25;
+	results[1].drift = 0.9996;
+	results[2].drift = 0.5;
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+	struct reporter rp;
+	report_init(&rp, REPORT_TEXT, out, false);
+	for (size_t i = 0; i < 3; i++)
+		report_result(&rp, &results[i]);
+	report_finish(&rp, 1, 1000000, false);
+	fclose(out);
+	ck_assert_msg(strstr(text, "; worst float error 0.25 of its bound;") != NULL,
+		      "The summary gives the good kernel's drift alone: %s", text);
+	free(text);
+}
+END_TEST
+
 START_TEST(test_tap_lines_and_plan)
 {
 	struct result r[] = { sample(VERDICT_PASS, false), sample(VERDICT_WRONG_OUTPUT, false),
@@ -335,6 +360,7 @@ Suite *report_suite(void)
 	tcase_add_test(tc, test_expected_verdicts);
 	tcase_add_test(tc, test_a_cut_short_run_is_never_clean);
 	tcase_add_test(tc, test_tally_says_what_ran);
+	tcase_add_test(tc, test_float_error_is_of_kernels_meant_to_be_right);
 	tcase_add_test(tc, test_tap_lines_and_plan);
 	tcase_add_test(tc, test_json_line);
 	tcase_add_test(tc, test_escaping);

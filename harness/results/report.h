@@ -25,7 +25,7 @@ struct reporter {
 	size_t cut_short;    /* runs the simulator stopped reporting in part-way */
 	size_t broken_cases; /* case files that did not load */
 	size_t suppressed;   /* findings a suppression matched: listed, failing nothing */
-	double worst_drift;
+	double worst_drift; /* of the results of kernels not marked racy */
 	uint64_t kernel_ns, run_ns, reference_ns, compare_ns;
 	size_t builds, cached_builds, generated, references;
 	/* How many processes ran the work side by side (0 or 1: one): the timing split of a
