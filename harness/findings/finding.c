@@ -265,8 +265,8 @@ void finding_list_add(struct finding_list *list, const struct oglog_message *m,
 	/* Those whose words or place are made for them own all their strings from here. */
 	bool made = words_made(m->kind) || copy_race;
 	if (made) {
+		f.info = NULL; /* info_of's, below */
 		keep_strings(&f);
-		free(f.info);
 		f.info = info_of(m);
 		if (f.kind == FINDING_DIVERGENCE)
 			fence_flags(&f, m);

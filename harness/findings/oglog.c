@@ -27,9 +27,16 @@ static const char *space_after(const char *text, const char *prefix)
 	return NULL;
 }
 
+/* The text after `prefix` where text starts with it, else NULL. */
+static const char *after(const char *text, const char *prefix)
+{
+	size_t len = strlen(prefix);
+	return strncmp(text, prefix, len) == 0 ? text + len : NULL;
+}
+
 static bool starts(const char *text, const char *prefix)
 {
-	return strncmp(text, prefix, strlen(prefix)) == 0;
+	return after(text, prefix) != NULL;
 }
 
 /* Sets kind, what and space from the headline. */
@@ -191,22 +198,24 @@ static void add_location(struct reading *rd, int line, int col, const char *file
  * true; any other line returns false. */
 static bool read_location(struct reading *rd, const char *text)
 {
-	if (!starts(text, "At line "))
-		return false;
-	long lineno, col = 0;
-	const char *p = decimal(text + 8, INT_MIN, INT_MAX, &lineno);
+	const char *p = after(text, "At line ");
 	if (p == NULL)
 		return false;
-	bool has_col = starts(p, " (column ");
+	long lineno, col = 0;
+	p = decimal(p, INT_MIN, INT_MAX, &lineno);
+	if (p == NULL)
+		return false;
+	const char *column = after(p, " (column ");
+	bool has_col = column != NULL;
 	if (has_col) {
-		p = decimal(p + 9, INT_MIN, INT_MAX, &col);
+		p = decimal(column, INT_MIN, INT_MAX, &col);
 		if (p == NULL || *p != ')')
 			return false;
 		p++;
 	}
-	if (!starts(p, " of "))
+	p = after(p, " of ");
+	if (p == NULL)
 		return false;
-	p += 4;
 	size_t len = strcspn(p, ":\n");
 	if (len == 0 || (has_col && p[len] != ':'))
 		return false;
