@@ -220,12 +220,17 @@ across_targets() {
 		has "list every sim_sizes entry in sizes"
 }
 # A reference kernel runs on the CPU device with the case's inputs, whichever targets run
-# the case; a wrong one, or one that does not build, is reported as such.
+# the case; a wrong one, or one that does not build, is reported as such. Its outputs are
+# in before any result is compared with them, whether it ran first (-j 1) or beside the
+# targets' first parts (-j 2).
 reference_kernel() {
+	wrong="reference_kernel_wrong.yaml:12:3: error: out[0]: got -5829, want 4489 as the reference kernel pair_product_wrong on pocl-cpu left it; 62 of 64 elements differ (at N=64 L=16)"
 	run 0 run --device pocl,oclgrind "$cases/reference_kernel.yaml" && [ "$(count '^pass ')" -eq 3 ] &&
 		run 0 run --device oclgrind "$cases/reference_kernel.yaml" && [ "$(count '^pass ')" -eq 1 ] &&
-		run 1 run --device pocl "$cases/reference_kernel_wrong.yaml" &&
-		has "reference_kernel_wrong.yaml:12:3: error: out[0]: got -5829, want 4489 as the reference kernel pair_product_wrong on pocl-cpu left it; 62 of 64 elements differ (at N=64 L=16)" &&
+		run 1 run -j 1 --device pocl "$cases/reference_kernel_wrong.yaml" && has "$wrong" &&
+		run 1 run -j 2 --device pocl "$cases/reference_kernel_wrong.yaml" && has "$wrong" &&
+		run 1 run -j 2 --device pocl,oclgrind "$cases/reference_kernel_wrong.yaml" "$cases/reference_kernel.yaml" &&
+		has "$wrong" && [ "$(count '^pass ')" -eq 3 ] &&
 		run 1 run --device pocl "$cases/reference_kernel_missing.yaml" &&
 		has "case-error         reference_kernel_missing (reference) pocl-cpu" &&
 		has "no reference for out: the reference kernel no_such_kernel did not run on a CPU device at N=64 L=16"

@@ -231,7 +231,7 @@ static int run_main(int argc, char **argv)
 
 	case_run_open(&engine, cases, ncases, &book, suppressions, emit_reported, &reporter);
 	interrupt_install();
-	case_run_references(&engine, &opt, shared.timeout_s);
+	case_run_load_references(&engine, &opt, shared.timeout_s);
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	unsigned jobs = shared.jobs ? shared.jobs : cores > 0 ? (unsigned)cores : 1;
 	reporter.processes = jobs;

@@ -82,7 +82,8 @@ static void take_reference(void *ctx, struct result *r)
 		cr->emit(cr->ctx, r);
 }
 
-void case_run_references(struct case_run *cr, const struct run_options *opt, unsigned timeout_s)
+void case_run_load_references(struct case_run *cr, const struct run_options *opt,
+			      unsigned timeout_s)
 {
 	struct diag_list diags = { 0 };
 	for (size_t i = 0; i < cr->ncases; i++) {
@@ -96,11 +97,22 @@ void case_run_references(struct case_run *cr, const struct run_options *opt, uns
 	if (cr->nrefs == 0)
 		return;
 	char *cpu[] = { "cpu" };
-	struct selection sel;
-	selection_open(&sel, cpu, 1, cr->refs, cr->nrefs, opt, timeout_s);
-	if (sel.count > 0)
-		selection_run(&sel, 0, take_reference, cr);
-	selection_free(&sel);
+	selection_open(&cr->ref_sel, cpu, 1, cr->refs, cr->nrefs, opt, timeout_s);
+	cr->refs_to_run = cr->ref_sel.count > 0;
+}
+
+/* Runs the loaded reference kernels here, now, if they have yet to run. */
+static void run_references_here(struct case_run *cr)
+{
+	if (cr->refs_to_run)
+		selection_run(&cr->ref_sel, 0, take_reference, cr);
+	cr->refs_to_run = false;
+}
+
+void case_run_references(struct case_run *cr, const struct run_options *opt, unsigned timeout_s)
+{
+	case_run_load_references(cr, opt, timeout_s);
+	run_references_here(cr);
 }
 
 void case_run_target(struct case_run *cr, struct selection *sel, size_t t)
@@ -121,6 +133,7 @@ struct part {
 	int status;
 	enum { PART_WAITING, PART_RUNNING, PART_FINISHED, PART_HERE } state;
 	struct selection *sel;
+	bool reference; /* the reference kernels' runs, on their CPU device */
 	/* A runner: it takes the target's cases one at a time from the claim it shares with
 	 * the other runners of the target (from and to span them all); NULL: a fixed part. */
 	struct claim *claim;
@@ -152,7 +165,7 @@ static void run_part(void *ctx, int fd)
 
 /* Starts part `k` in a child; the parent's pipes and files of the other parts are closed
  * there. Returns -1 when its file cannot be made: it then runs here, in its turn. */
-static int part_start(struct part *parts, size_t nparts, size_t k, struct selection *sel)
+static int part_start(struct part *parts, size_t nparts, size_t k)
 {
 	struct part *p = &parts[k];
 	char *path = temp_path("part");
@@ -172,7 +185,6 @@ static int part_start(struct part *parts, size_t nparts, size_t k, struct select
 		if (parts[i].results >= 0)
 			others[nothers++] = parts[i].results;
 	}
-	p->sel = sel;
 	p->pid = child_start(run_part, p, others, nothers, &p->done);
 	p->state = PART_RUNNING;
 	free(others);
@@ -250,10 +262,13 @@ static void part_hand_on(struct case_run *cr, struct part *p)
 {
 	size_t len;
 	char *frames = part_frames(p, &len);
-	each_result(frames, len, take_result, cr);
+	each_result(frames, len, p->reference ? take_reference : take_result, cr);
 	free(frames);
 	char what[64];
-	snprintf(what, sizeof what, "cases %zu to %zu", p->from + 1, p->to);
+	if (p->reference)
+		snprintf(what, sizeof what, "the reference kernels");
+	else
+		snprintf(what, sizeof what, "cases %zu to %zu", p->from + 1, p->to);
 	part_ended_early(p, what);
 }
 
@@ -421,6 +436,7 @@ static size_t runner_count(const struct selection *sel, size_t t, size_t ncases,
 void case_run_targets(struct case_run *cr, struct selection *sel, unsigned jobs)
 {
 	if (jobs <= 1 || cr->ncases == 0) {
+		run_references_here(cr);
 		for (size_t t = 0; t < sel->count && !interrupt_signal(); t++)
 			case_run_target(cr, sel, t);
 		return;
@@ -428,6 +444,20 @@ void case_run_targets(struct case_run *cr, struct selection *sel, unsigned jobs)
 	selection_release_idle(sel);
 	struct part *parts = NULL;
 	size_t nparts = 0;
+	/* The reference kernels run in a part of their own, the first handed on, so that
+	 * their outputs are in before any case's result is compared with them; beside the
+	 * targets' first parts, where they once held a cold run's start on one core for 2 s
+	 * (tools/bench-catalogue). */
+	if (cr->refs_to_run) {
+		selection_release_idle(&cr->ref_sel);
+		parts = xcalloc(1, sizeof *parts);
+		parts[nparts++] = (struct part){ .to = cr->nrefs,
+						 .results = -1,
+						 .done = -1,
+						 .sel = &cr->ref_sel,
+						 .reference = true };
+		cr->refs_to_run = false;
+	}
 	for (size_t t = 0; t < sel->count; t++) {
 		size_t runners = runner_count(sel, t, cr->ncases, jobs);
 		/* Where no memory can be shared for handing cases out: fixed parts. */
@@ -440,6 +470,7 @@ void case_run_targets(struct case_run *cr, struct selection *sel, unsigned jobs)
 							 .to = cr->ncases,
 							 .results = -1,
 							 .done = -1,
+							 .sel = sel,
 							 .claim = claim,
 							 .runners = r == 0 ? runners : 0 };
 		}
@@ -452,19 +483,23 @@ void case_run_targets(struct case_run *cr, struct selection *sel, unsigned jobs)
 				.to = from + size < cr->ncases ? from + size : cr->ncases,
 				.results = -1,
 				.done = -1,
+				.sel = sel,
 			};
 		}
 	}
-	/* Parts start a whole device first (a GPU's, which leaves the cores to the rest),
-	 * then the simulator's, their cases being the slow ones, so that the quick CPU
-	 * device parts fill the cores at the end; they are handed on in the order of one
-	 * target after another all the same. */
+	/* Parts start the references first, then a whole device (a GPU's, which leaves the
+	 * cores to the rest), then the simulator's, their cases being the slow ones, so that
+	 * the quick CPU device parts fill the cores at the end; they are handed on in the
+	 * order of one target after another all the same. */
 	size_t *order = xcalloc(nparts ? nparts : 1, sizeof *order);
 	size_t norder = 0;
-	for (int pass = 0; pass < 3; pass++)
+	for (int pass = 0; pass < 4; pass++)
 		for (size_t k = 0; k < nparts; k++) {
 			size_t t = parts[k].target;
-			int rank = whole_target(sel, t) ? 0 : simulated(sel, t) ? 1 : 2;
+			int rank = parts[k].reference	? 0
+				   : whole_target(sel, t) ? 1
+				   : simulated(sel, t)	? 2
+							: 3;
 			if (rank == pass)
 				order[norder++] = k;
 		}
@@ -472,7 +507,7 @@ void case_run_targets(struct case_run *cr, struct selection *sel, unsigned jobs)
 	while (next_hand_on < nparts && !interrupt_signal()) {
 		while (running < jobs && next_start < norder) {
 			size_t k = order[next_start++];
-			if (part_start(parts, nparts, k, sel) == 0)
+			if (part_start(parts, nparts, k) == 0)
 				running++;
 			else
 				parts[k].state = PART_HERE;
@@ -485,7 +520,8 @@ void case_run_targets(struct case_run *cr, struct selection *sel, unsigned jobs)
 			part_hand_on(cr, p);
 			next_hand_on++;
 		} else if (!p->claim && p->state == PART_HERE) {
-			selection_run_cases(sel, p->target, p->from, p->to, take_result, cr);
+			selection_run_cases(p->sel, p->target, p->from, p->to,
+					    p->reference ? take_reference : take_result, cr);
 			next_hand_on++;
 		} else if (running > 0) {
 			part_wait_any(parts, nparts);
@@ -540,6 +576,8 @@ void case_run_close(struct case_run *cr)
 	free(cr->case_simulated);
 	free(cr->matched);
 	crosscheck_free(&cr->cross);
+	if (cr->nrefs > 0)
+		selection_free(&cr->ref_sel);
 	for (size_t i = 0; i < cr->nrefs; i++)
 		case_free(cr->refs[i]);
 	free(cr->refs);

@@ -1,5 +1,6 @@
 /* caserun.h - loaded cases run as `clharness run` runs them: each case's reference kernel
- * first, on the first CPU device; then every case on every selected target, each result
+ * on the first CPU device, its outputs in before any case's result is compared with them;
+ * every case on every selected target, each result
  * compared with the other targets' outputs where the case says so, judged by its case's
  * golden and handed on; once all have run, the runs a golden lists that did not happen.
  * `run` reports what it hands on; `mutate` judges a mutant kernel by it. */
@@ -31,6 +32,8 @@ struct case_run {
 	struct crosscheck cross;
 	struct test_case **refs; /* reference runs of the cases with a reference kernel */
 	size_t nrefs;
+	struct selection ref_sel; /* the CPU device they run on, once refs are loaded */
+	bool refs_to_run;
 	/* What each suppression matched: --suppressions' own, then each case's. */
 	size_t *matched;
 	size_t **case_matched;
@@ -41,7 +44,11 @@ struct case_run {
 void case_run_open(struct case_run *cr, struct test_case *const *cases, size_t ncases,
 		   struct golden_book *book, const struct suppression_list *suppressions,
 		   void (*emit)(void *ctx, struct result *r), void *ctx);
-/* Runs the reference kernels of the cases that have one, before any target runs them. */
+/* Loads the reference kernels of the cases that have one, and finds the CPU device they
+ * run on; case_run_targets runs them, their outputs in before any case's are compared. */
+void case_run_load_references(struct case_run *cr, const struct run_options *opt,
+			      unsigned timeout_s);
+/* Loads the reference kernels and runs them now, before any target runs the cases. */
 void case_run_references(struct case_run *cr, const struct run_options *opt, unsigned timeout_s);
 /* Runs every case on selected target t. */
 void case_run_target(struct case_run *cr, struct selection *sel, size_t t);
