@@ -445,9 +445,9 @@ void case_run_targets(struct case_run *cr, struct selection *sel, unsigned jobs)
 	struct part *parts = NULL;
 	size_t nparts = 0;
 	/* The reference kernels run in a part of their own, the first handed on, so that
-	 * their outputs are in before any case's result is compared with them; beside the
-	 * targets' first parts, where they once held a cold run's start on one core for 2 s
-	 * (tools/bench-catalogue). */
+	 * their outputs are in before any case's result is compared with them. It runs
+	 * beside the targets' first parts: run before them, it kept the other core idle for
+	 * the first 1.7 s of a cold catalogue run. */
 	if (cr->refs_to_run) {
 		selection_release_idle(&cr->ref_sel);
 		parts = xcalloc(1, sizeof *parts);
