@@ -172,6 +172,17 @@ static char *trimmed_copy(char *text)
 	return xstrdup(trim(text));
 }
 
+/* Where text starts with prefix: *field becomes the rest of the line, trimmed. */
+static bool take_field(char **field, char *text, const char *prefix)
+{
+	const char *rest = after(text, prefix);
+	if (rest == NULL)
+		return false;
+	free(*field);
+	*field = trimmed_copy(text + (rest - text));
+	return true;
+}
+
 /* What a message is being read into, line by line. */
 struct reading {
 	struct oglog_message m;
@@ -247,9 +258,8 @@ static void read_body_line(struct reading *rd, char *line)
 	struct oglog_entity e;
 	if (*text == '\0') {
 		/* a blank line inside the message */
-	} else if (starts(text, "Kernel:")) {
-		free(m->kernel);
-		m->kernel = trimmed_copy(text + 7);
+	} else if (take_field(&m->kernel, text, "Kernel:")) {
+		/* the kernel's name, now kept */
 	} else if (read_location(rd, text)) {
 		/* a source location, now added */
 	} else if (strcmp(text, "Debugging information not available.") == 0 ||
@@ -262,16 +272,13 @@ static void read_body_line(struct reading *rd, char *line)
 		   parse_entity(text, &e)) {
 		if (m->nentities < 2)
 			m->entities[m->nentities++] = e;
-	} else if (starts(text, "Function:")) {
-		free(m->function);
-		m->function = trimmed_copy(text + 9);
-	} else if (starts(text, "Error:")) {
-		free(m->error);
-		m->error = trimmed_copy(text + 6);
+	} else if (take_field(&m->function, text, "Function:") ||
+		   take_field(&m->error, text, "Error:")) {
+		/* the function or the API error, now kept */
 	} else if (starts(text, "fence=0x")) {
 		/* The work-item's flags come first, the earlier items' after. */
 		size_t side = m->fences[0] < 0 ? 0 : 1;
-		m->fences[side] = strtol(text + 8, NULL, 16);
+		m->fences[side] = strtol(after(text, "fence=0x"), NULL, 16);
 	} else if (m->info == NULL && !starts(text, "Previous work-items executed") &&
 		   !starts(text, "fence=") && !starts(text, "events[") && !starts(text, "dest=") &&
 		   !starts(text, "elem_size=")) {
