@@ -1,8 +1,8 @@
 /* caserun.h - loaded cases run as `clharness run` runs them: each case's reference kernel
  * on the first CPU device, its outputs in before any case's result is compared with them;
- * every case on every selected target, each result
- * compared with the other targets' outputs where the case says so, judged by its case's
- * golden and handed on; once all have run, the runs a golden lists that did not happen.
+ * every case on every selected target, each result compared with the other targets'
+ * outputs where the case says so, judged by its case's golden and handed on; once all
+ * have run, the runs a golden lists that did not happen.
  * `run` reports what it hands on; `mutate` judges a mutant kernel by it. */
 #ifndef CLH_CASERUN_H
 #define CLH_CASERUN_H

@@ -175,11 +175,10 @@ static char *trimmed_copy(char *text)
 /* Where text starts with prefix: *field becomes the rest of the line, trimmed. */
 static bool take_field(char **field, char *text, const char *prefix)
 {
-	const char *rest = after(text, prefix);
-	if (rest == NULL)
+	if (!starts(text, prefix))
 		return false;
 	free(*field);
-	*field = trimmed_copy(text + (rest - text));
+	*field = trimmed_copy(text + strlen(prefix));
 	return true;
 }
 
