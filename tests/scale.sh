@@ -88,9 +88,10 @@ unfinished_shard_named() {
 run_shards_merge() {
 	cases=$(cd "$CLH_TEST_DATA/../../cases" && pwd)
 	# Two runs are compared verdict by verdict: a twin whose wrong output on PoCL comes
-	# and goes with the threads' timing (the look-back scan that reads before the flag)
-	# would differ between them for no fault of the shards.
-	set -- "$cases/reduce" $(ls "$cases"/scan/*.yaml | grep -v decoupled_lookback_unordered_read)
+	# and goes with the threads' timing would differ between them for no fault of the
+	# shards. Both look-back twins do: the one that reads before the flag in some runs,
+	# the one with no fence in about 1 run of 100 on a loaded machine (its case says why).
+	set -- "$cases/reduce" $(ls "$cases"/scan/*.yaml | grep -v 'decoupled_lookback_')
 	"$CLHARNESS" run --json -d pocl-cpu "$@" >"$work/run-one.jsonl" 2>/dev/null
 	for k in 1 2 3; do
 		"$CLHARNESS" run --json -d pocl-cpu --shard $k/3 "$@" \

@@ -280,8 +280,8 @@ static void put_header(struct strbuf *out, const struct catalogue_source *source
 		pocl |= is_pocl(devices->items[d]);
 	if (pocl)
 		strbuf_printf(out,
-			      "; **%zu of those give the right output on PoCL in every run**, so "
-			      "comparing outputs alone would pass them",
+			      "; **%zu of those gave the right output on PoCL in every run recorded "
+			      "here**, so comparing outputs alone would have passed them",
 			      c->right_on_pocl);
 	strbuf_puts(out, ".\n");
 }
@@ -372,10 +372,12 @@ char *catalogue_markdown(struct test_case *const *cases, size_t ncases,
 		strbuf_printf(&body, "| [%s](../cases/%s.yaml) | ", base ? base + 1 : tc->name,
 			      tc->name);
 		put_cell_text(&body, tc->about ? tc->about : "");
+		/* "Recorded here": a racy kernel's output comes and goes with timing, so a
+		 * device that was right in these runs may still show the bug in another. */
 		if (last_right)
 			strbuf_printf(&body,
-				      ". **Right output on %s%s%s in every run: only Oclgrind's "
-				      "findings show this bug.**",
+				      ". **Right output on %s%s%s in every run recorded here: in "
+				      "these runs only Oclgrind's findings show this bug.**",
 				      right_on.len ? right_on.data : "",
 				      right_on.len ? " and " : "", last_right);
 		strbuf_printf(&body, " | %s |%s\n", sim.data ? sim.data : "",
