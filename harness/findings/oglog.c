@@ -255,6 +255,7 @@ static void read_body_line(struct reading *rd, char *line)
 	rd->want_source = false;
 	char *text = trim(line);
 	struct oglog_entity e;
+	const char *fence_flags;
 	if (*text == '\0') {
 		/* a blank line inside the message */
 	} else if (take_field(&m->kernel, text, "Kernel:")) {
@@ -274,10 +275,10 @@ static void read_body_line(struct reading *rd, char *line)
 	} else if (take_field(&m->function, text, "Function:") ||
 		   take_field(&m->error, text, "Error:")) {
 		/* the function or the API error, now kept */
-	} else if (starts(text, "fence=0x")) {
+	} else if ((fence_flags = after(text, "fence=0x")) != NULL) {
 		/* The work-item's flags come first, the earlier items' after. */
 		size_t side = m->fences[0] < 0 ? 0 : 1;
-		m->fences[side] = strtol(after(text, "fence=0x"), NULL, 16);
+		m->fences[side] = strtol(fence_flags, NULL, 16);
 	} else if (m->info == NULL && !starts(text, "Previous work-items executed") &&
 		   !starts(text, "fence=") && !starts(text, "events[") && !starts(text, "dest=") &&
 		   !starts(text, "elem_size=")) {
