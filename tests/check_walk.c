@@ -48,6 +48,8 @@ START_TEST(test_links_loop_and_alias_without_repeats)
 		      w.count);
 	ck_assert_msg(walk_add(&w, a, is_yaml, &diags) == 0 && w.count == 1,
 		      "Naming a file already found does not add it again.");
+	ck_assert_msg(walk_met(&w, a) && walk_met(&w, sub) && walk_met(&w, root),
+		      "The walk has met the file, the folder it entered and the one named.");
 	bool fifo_warned = false, dangling_warned = false;
 	for (size_t i = 0; i < diags.count; i++) {
 		fifo_warned |= strcmp(diags.items[i].file, fifo) == 0 &&
@@ -64,8 +66,11 @@ START_TEST(test_links_loop_and_alias_without_repeats)
 	char *empty = xasprintf("%s/sub/empty", root);
 	mkdir(empty, 0777);
 	struct walk none = { 0 };
+	ck_assert_msg(!walk_met(&none, empty), "A folder not yet walked is not met.");
 	ck_assert_msg(walk_add(&none, empty, is_yaml, &diags) == 0 && none.count == 0,
 		      "An empty folder holds no case.");
+	ck_assert_msg(walk_met(&none, empty) && !walk_met(&none, root),
+		      "The empty folder is met once walked; the folder above it is not.");
 	walk_free(&none);
 	free(empty);
 

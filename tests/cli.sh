@@ -26,6 +26,16 @@ command_help() {
 unknown_option() { run 2 run --bogus && has "run does not take the option '--bogus'" && has "Try 'clharness run --help'."; }
 missing_value() { run 2 hunt --budget && has "the option '--budget' needs a value"; }
 missing_path() { run 2 run "$cases/no_such.yaml"; }
+# A folder that holds no case file would run nothing, and the run would read as clean.
+empty_folder() {
+	mkdir -p "$out.empty" && : >"$out.empty/notes.txt" &&
+		run 2 run "$out.empty" "$cases/good.yaml" && has "no case file in '$out.empty'" &&
+		lacks "summary:" && run 2 hunt "$out.empty" && has "no case file in '$out.empty'" &&
+		run 2 bench "$out.empty" && has "no case file in '$out.empty'"
+	status=$?
+	rm -rf "$out.empty"
+	return $status
+}
 unknown_command() { run 2 frobnicate && has "the commands are devices, run, check, hunt"; }
 junit_unwritable() { run 2 run --junit /nonexistent-folder/report.xml "$cases/good.yaml" && has "cannot write the JUnit report"; }
 catalogue_listed() {
@@ -83,6 +93,7 @@ check "each command prints its own options with --help, and help COMMAND does th
 check "an unknown option is a usage error (exit 2) that points at the command's help" unknown_option
 check "an option without its value is a usage error (exit 2)" missing_value
 check "a case path that does not exist is a usage error (exit 2)" missing_path
+check "a folder that holds no case file is a usage error (exit 2), not a run of nothing" empty_folder
 check "an unknown command is a usage error (exit 2)" unknown_command
 check "a JUnit report that cannot be written is a usage error (exit 2)" junit_unwritable
 check "every case, kernel and golden of the catalogue is listed in catalogue.am" catalogue_listed

@@ -16,12 +16,19 @@ struct file_id {
 	ino_t ino;
 };
 
-/* Records st's file as seen; false when it was already. */
-static bool first_visit(struct walk *w, const struct stat *st)
+static bool seen(const struct walk *w, const struct stat *st)
 {
 	for (size_t i = 0; i < w->nseen; i++)
 		if (w->seen[i].dev == st->st_dev && w->seen[i].ino == st->st_ino)
-			return false;
+			return true;
+	return false;
+}
+
+/* Records st's file as seen; false when it was already. */
+static bool first_visit(struct walk *w, const struct stat *st)
+{
+	if (seen(w, st))
+		return false;
 	w->seen = xreallocarray(w->seen, w->nseen + 1, sizeof *w->seen);
 	w->seen[w->nseen++] = (struct file_id){ st->st_dev, st->st_ino };
 	return true;
@@ -78,6 +85,12 @@ int walk_add(struct walk *w, const char *path, bool (*wanted)(const char *name),
 		return 0;
 	}
 	return first_visit(w, &st) ? walk_dir(w, path, wanted, diags) : 0;
+}
+
+bool walk_met(const struct walk *w, const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && seen(w, &st);
 }
 
 void walk_free(struct walk *w)

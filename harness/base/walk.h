@@ -25,6 +25,9 @@ struct walk {
  * when `path` itself cannot be read; folders below it that cannot be read are warnings. */
 int walk_add(struct walk *w, const char *path, bool (*wanted)(const char *name),
 	     struct diag_list *diags);
+/* Whether walk_add has met `path` already: taken it, entered it, or found it below a
+ * folder it entered. */
+bool walk_met(const struct walk *w, const char *path);
 void walk_free(struct walk *w);
 
 #endif

@@ -270,25 +270,45 @@ void cli_print_diags(const struct diag_list *diags)
 	strbuf_free(&out);
 }
 
+/* Adds the case files of one named path. A folder that holds none is an error, as a path
+ * that does not exist is: a run of nothing would read as a clean one. A folder met before
+ * (named twice, or inside one named earlier) adds nothing and is no error. Returns -1 when
+ * the path cannot be read (errno set), -2 when it holds no case file. */
+static int add_case_files(struct walk *paths, const char *path, struct diag_list *warnings)
+{
+	bool met = walk_met(paths, path);
+	size_t before = paths->count;
+	if (walk_add(paths, path, cli_is_case_file, warnings) < 0)
+		return -1;
+	return !met && paths->count == before ? -2 : 0;
+}
+
 int cli_collect_cases(int argc, char **argv, int first, struct walk *paths)
 {
 	struct diag_list warnings = { 0 };
 	int status = 0;
 	if (first == argc) {
 		const char *installed = CLH_PKGDATADIR "/cases";
-		if (walk_add(paths, installed, cli_is_case_file, &warnings) < 0) {
+		int added = add_case_files(paths, installed, &warnings);
+		if (added < 0) {
 			fprintf(stderr,
-				"clharness: no case given, and no catalogue is installed at %s: "
-				"name case files or folders, e.g. clharness run cases/\n",
+				"clharness: no case given, and %s %s: name case files or folders, "
+				"e.g. clharness run cases/\n",
+				added == -1 ? "no catalogue is installed at" : "no case file is in",
 				installed);
 			status = -1;
 		}
 	}
 	for (int i = first; i < argc && status == 0; i++) {
-		if (walk_add(paths, argv[i], cli_is_case_file, &warnings) < 0) {
+		int added = add_case_files(paths, argv[i], &warnings);
+		if (added == -1)
 			cli_usage_error("cannot read '%s': %s", argv[i], strerror(errno));
+		else if (added == -2)
+			cli_usage_error("no case file in '%s': a case is a .yaml or .yml file, as "
+					"cases/reduce/halving.yaml",
+					argv[i]);
+		if (added < 0)
 			status = -1;
-		}
 	}
 	cli_print_diags(&warnings);
 	diag_list_free(&warnings);
