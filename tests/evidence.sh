@@ -4,7 +4,8 @@
 # leaves its run incomplete in the verdict, the JSON, the summary and the exit status,
 # and never makes a race "same value"; a worker whose Oclgrind went quiet is replaced
 # before the next run; check and hunt that checked nothing say so and exit 1, or 77 when
-# every run was a skip; and no golden is blessed from a run cut short.
+# every run was a skip, as run does when every result was; and no golden is blessed from
+# a run cut short.
 # Needs $CLHARNESS and $CLH_TEST_DATA (make check sets both) and Oclgrind.
 
 : "${CLHARNESS:?set CLHARNESS to the clharness binary}"
@@ -53,6 +54,13 @@ cut_short_is_no_pass() {
 		grep -q '^incomplete  *cut_short_suppressed  *oclgrind' "$out" &&
 		has "0 pass" && has "1 failed"
 }
+# Under TAP the skip lines say it to Automake's driver.
+run_all_skips() {
+	run 77 run --device oclgrind "$data/cases/needs_fp16.yaml" &&
+		has "1 skipped, 0 failed; every result a skip, so nothing was checked" &&
+		run 0 run --tap --device oclgrind "$data/cases/needs_fp16.yaml" &&
+		has "ok 1 - needs_fp16 [oclgrind] build # SKIP"
+}
 check_all_skips() {
 	run 77 check "$data/kernels/fp16_sum.cl" --kernel twice --global 64 --local 16 &&
 		has "0 of 6 runs ran to the end (6 skipped)" &&
@@ -83,6 +91,7 @@ check "a race past Oclgrind's cap stays an error, never 'same value', and the ru
 check "writes of one value are a warning where every diagnostic was seen" same_value_with_whole_evidence
 check "a run cut short says so in its verdict, JSON and exit status, and the next size gets a fresh Oclgrind" cut_short_run
 check "a run cut short with nothing else found is 'incomplete', not a pass" cut_short_is_no_pass
+check "run whose every result is a skip exits 77 and says nothing was checked" run_all_skips
 check "check whose every run is a skip exits 77 and says nothing was checked" check_all_skips
 check "hunt whose every trial is a skip stops after the plain run and exits 77" hunt_all_skips
 check "an output element never written is said to be that, in text and JSON" never_written

@@ -67,8 +67,9 @@ const struct cli_command cli_run = {
 		 "or DIR, runs the installed catalogue.",
 	.options = run_opts,
 	.after = "Exit status: 0 when every result is what its case expects, 1 when any is not, "
-		 "2 on usage or setup errors. Under --tap a failure is its \"not ok\" line and "
-		 "the status is 0 unless the harness itself failed.",
+		 "2 on usage or setup errors (a folder with no case file among them), 77 when "
+		 "every result was a skip, so nothing was checked. Under --tap a failure is its "
+		 "\"not ok\" line and the status is 0 unless the harness itself failed.",
 	.main = run_main,
 };
 
@@ -250,6 +251,10 @@ static int run_main(int argc, char **argv)
 	 * driver that the harness itself broke. */
 	if (status == 0)
 		status = report_all_expected(&reporter) || format == REPORT_TAP ? 0 : EXIT_MISMATCH;
+	/* A run of skips checked nothing, and must not pass for a clean one; TAP's skip lines
+	 * already say so to Automake's driver. */
+	if (status == 0 && format != REPORT_TAP && report_all_skipped(&reporter))
+		status = EXIT_SKIP;
 
 out:
 	case_run_close(&engine);

@@ -700,6 +700,8 @@ void report_finish(struct reporter *rp, size_t ntargets, uint64_t wall_ns, bool 
 	if (rp->suppressed)
 		fprintf(out, "; %zu finding%s suppressed", rp->suppressed,
 			rp->suppressed == 1 ? "" : "s");
+	if (report_all_skipped(rp))
+		fprintf(out, "; every result a skip, so nothing was checked");
 	fprintf(out, "; worst float error %.3g of its bound; %.2f s\n", rp->worst_drift,
 		wall_ns / 1e9);
 	if (timing) {
@@ -739,4 +741,9 @@ void report_finish(struct reporter *rp, size_t ntargets, uint64_t wall_ns, bool 
 bool report_all_expected(const struct reporter *rp)
 {
 	return rp->unexpected == 0 && rp->broken_cases == 0;
+}
+
+bool report_all_skipped(const struct reporter *rp)
+{
+	return rp->results > 0 && rp->skipped == rp->results;
 }

@@ -55,6 +55,8 @@ void report_set_findlog(struct reporter *rp, struct findlog *log);
 
 /* Whether every result so far was what its case expects. */
 bool report_all_expected(const struct reporter *rp);
+/* Whether there were results and every one was a skip: nothing was checked. */
+bool report_all_skipped(const struct reporter *rp);
 
 /* One finding GCC-style: at its line with a caret, then a note at the other line it names
  * or with its example work-items. Placed in `file_if_unknown` when the finding names no
