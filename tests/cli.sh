@@ -506,7 +506,7 @@ crash_does_not_carry() {
 }
 # Build options starting -cl- stand alone, or as the value of --options.
 check_cl_options() {
-	run 0 check "$data/kernels/copy.cl" --kernel copy --global 64 --local 16 --device pocl \
+	run 77 check "$data/kernels/copy.cl" --kernel copy --global 64 --local 16 --device pocl \
 		--options -cl-std=CL1.2 -cl-mad-enable --save "$out.options.yaml" &&
 		grep -q "^options: '-cl-mad-enable -cl-std=CL1.2'" "$out.options.yaml"
 }

@@ -66,6 +66,19 @@ check_all_skips() {
 		has "0 of 6 runs ran to the end (6 skipped)" &&
 		has "check: nothing was checked: every run was a skip"
 }
+# Without the simulator no race is looked for, which the summary and SARIF say; with one
+# device and no --expect nothing is compared either, and the check is no pass.
+check_without_simulator() {
+	k=$data/kernels/doubles.cl
+	in="{name: in, buffer: int, count: N, init: {iota: 1}}"
+	run 77 check --device pocl --sarif "$work/nothing.sarif" "$k" --kernel twice --global 4 --local 2 &&
+		has "check: nothing was checked: one device, no simulator and no --expect" &&
+		grep -q '"executionSuccessful": *false' "$work/nothing.sarif" &&
+		run 0 check --device pocl "$k" --kernel twice --global 4 --local 2 --arg "$in" \
+			--expect 'out=[2, 4, 6, 8]' &&
+		has "check: no simulator among the targets: races, out-of-bounds and uninitialised accesses were not looked for" &&
+		run 0 check "$k" --kernel twice --global 4 --local 2 && lacks "no simulator"
+}
 hunt_all_skips() {
 	run 77 hunt --budget 10 -j 2 "$data/kernels/fp16_sum.cl" --kernel twice --global 64 --local 16 &&
 		has "0 of 2 trials ran to the end (2 skipped)" &&
@@ -93,6 +106,7 @@ check "a run cut short says so in its verdict, JSON and exit status, and the nex
 check "a run cut short with nothing else found is 'incomplete', not a pass" cut_short_is_no_pass
 check "run whose every result is a skip exits 77 and says nothing was checked" run_all_skips
 check "check whose every run is a skip exits 77 and says nothing was checked" check_all_skips
+check "check without the simulator says what it did not look for, and with one device alone exits 77" check_without_simulator
 check "hunt whose every trial is a skip stops after the plain run and exits 77" hunt_all_skips
 check "an output element never written is said to be that, in text and JSON" never_written
 check "--bless writes no golden from a run cut short" no_golden_from_a_cut

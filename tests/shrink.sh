@@ -45,7 +45,7 @@ ragged_and_compared() {
 		has "outputs differ between targets for 0 input sets"
 }
 saved_case_keeps_both() {
-	run 0 check --device pocl --save "$work/saved.yaml" "$data/kernels/guarded_by_size.cl" \
+	run 77 check --device pocl --save "$work/saved.yaml" "$data/kernels/guarded_by_size.cl" \
 		--kernel guarded --global 65536 --local 256 &&
 		grep -q '^sizes: \[65536, 768\]$' "$work/saved.yaml" &&
 		grep -q '^sim_sizes: \[768\]$' "$work/saved.yaml"

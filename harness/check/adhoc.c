@@ -1047,6 +1047,27 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 		if (rp->findlog)
 			findlog_incomplete(rp->findlog, why);
 	}
+	/* Without the simulator no race or memory error was looked for, and with one device
+	 * and no --expect no output was compared with anything either. */
+	bool with_simulator = false;
+	for (size_t t = 0; t < sel.count; t++)
+		with_simulator |= strcmp(selection_target(&sel, t)->type, "simulator") == 0;
+	if (status == 0 && !with_simulator && sel.count > 0) {
+		const char *why = sel.count == 1 && rq->nexpects == 0
+					  ? "one device, no simulator and no --expect: no output was "
+					    "compared with another, and no race or memory error was "
+					    "looked for (add --device oclgrind)"
+					  : "no simulator among the targets: races, out-of-bounds and "
+					    "uninitialised accesses were not looked for (add --device "
+					    "oclgrind)";
+		if (sel.count == 1 && rq->nexpects == 0) {
+			strbuf_printf(&summary, "check: nothing was checked: %s\n", why);
+			status = EXIT_SKIP;
+		} else
+			strbuf_printf(&summary, "check: %s\n", why);
+		if (rp->findlog)
+			findlog_incomplete(rp->findlog, why);
+	}
 	if (rp->findlog && st.tally.cut_short) {
 		char *why = xasprintf("%zu run%s cut short, the simulator having stopped "
 				      "reporting: what it would have reported later is unknown",
