@@ -353,11 +353,14 @@ check "a program is built once per device; inputs, and references that do not de
 check "a program is loaded from the program cache only where its source, options and headers match, a damaged entry is built again, and PoCL's binary is kept from its first build, or its second where PoCL specialises kernels to launch shapes, as in a timed run" program_cache
 check "a device that matches nothing is a setup error, and a skip under --tap" no_device
 
-# The oclgrind backend. Unavailable is not an error: the devices still run.
+# The oclgrind backend. Unavailable is not an error: the devices still run. But the
+# summary says so, and SARIF's run is no successful one, lest no race read as none.
 unavailable_is_a_note() {
-	CLHARNESS_OCLGRIND_ICD=/nonexistent/liboclgrind-rt-icd.so run 0 run "$cases/good.yaml" &&
+	CLHARNESS_OCLGRIND_ICD=/nonexistent/liboclgrind-rt-icd.so run 0 run --sarif "$out.json" "$cases/good.yaml" &&
 		has "clharness: note: oclgrind is unavailable, so nothing runs on it: /nonexistent/liboclgrind-rt-icd.so cannot be read" &&
 		[ "$(count '^pass .*good .*pocl-cpu')" -eq 2 ] &&
+		has "0 failed; 1 target unavailable, so nothing ran there (see the note above)" &&
+		grep -q '"executionSuccessful":false,"toolExecutionNotifications":\[{"level":"error","message":{"text":"oclgrind is unavailable' "$out.json" &&
 		CLHARNESS_OCLGRIND_ICD= run 0 devices && has "oclgrind         unavailable: configure found no liboclgrind-rt-icd.so"
 }
 unavailable_is_a_tap_skip() {

@@ -114,7 +114,15 @@ void selection_report_missing(const struct selection *sel, struct reporter *rp,
 	for (size_t m = 0; m < sel->nmissing; m++) {
 		const struct backend *b = sel->missing[m].backend;
 		const char *target = b->fixed_target ? b->fixed_target : b->name;
+		/* A report without the simulator's runs must not read as one with no race. */
+		if (rp->findlog) {
+			char *why = xasprintf("%s is unavailable, so nothing ran on it: %s", target,
+					      sel->missing[m].reason);
+			findlog_incomplete(rp->findlog, why);
+			free(why);
+		}
 		if (rp->format != REPORT_TAP) {
+			rp->unavailable++;
 			fprintf(stderr,
 				"clharness: note: %s is unavailable, so nothing runs on it: %s\n",
 				target, sel->missing[m].reason);

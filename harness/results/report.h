@@ -25,6 +25,7 @@ struct reporter {
 	size_t cut_short;    /* runs the simulator stopped reporting in part-way */
 	size_t broken_cases; /* case files that did not load */
 	size_t suppressed;   /* findings a suppression matched: listed, failing nothing */
+	size_t unavailable;  /* targets selected that cannot run here (no Oclgrind): noted */
 	double worst_drift; /* of the results of kernels not marked racy */
 	uint64_t kernel_ns, run_ns, reference_ns, compare_ns;
 	size_t builds, cached_builds, generated, references;
