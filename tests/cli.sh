@@ -128,7 +128,13 @@ github_annotations() {
 	[ $status -eq 1 ] || { echo "exit status $status, want 1" >>"$out"; return 1; }
 	has "::error file=cases/typo_key.yaml,line=7,col=16,title=clharness unknown key 'bufer' in an argument; did you mean 'buffer'?::unknown key 'bufer'" &&
 		! grep -q '^::' "$out.json" && grep -q '"verdict":"pass"' "$out.json" &&
-		GITHUB_ACTIONS= run 1 run --device pocl "$cases/typo_key.yaml" && lacks "::error"
+		GITHUB_ACTIONS= run 1 run --device pocl "$cases/typo_key.yaml" && lacks "::error" &&
+		GITHUB_ACTIONS=true CLHARNESS_OCLGRIND_ICD=/nonexistent/liboclgrind-rt-icd.so \
+			run 0 run "$cases/good.yaml" &&
+		has "::warning title=clharness oclgrind is unavailable%2C so nothing ran on it::oclgrind is unavailable" &&
+		GITHUB_ACTIONS=true GITHUB_WORKSPACE=$abs run 77 check --device pocl "$abs/kernels/doubles.cl" \
+			--kernel twice --global 4 --local 2 &&
+		has "::warning file=kernels/doubles.cl,title=clharness one device%2C no simulator and no --expect::"
 }
 arg_count_reported() {
 	run 1 run --device pocl "$cases/arg_count.yaml" &&
@@ -331,7 +337,7 @@ reference_from_file() {
 }
 check "devices lists pocl-cpu with its limits" devices_listed
 check "a typo in a key is reported at file:line:col and the other cases still run" typo_reported
-check "under GitHub Actions each error is also an annotation at its line, on stderr" github_annotations
+check "under GitHub Actions each error is also an annotation at its line, on stderr, and so is a missing simulator" github_annotations
 check "an argument count that does not match the kernel is reported at the args line" arg_count_reported
 check "a build error points at the kernel's own line and the run goes on" build_error_reported
 check "catalogue writes the page from recorded results and reports a line that is not one" catalogue_page

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/annotate.h"
 #include "base/util.h"
 #include "case/testcase.h"
 #include "case/yamltext.h"
@@ -1067,6 +1068,7 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 			strbuf_printf(&summary, "check: %s\n", why);
 		if (rp->findlog)
 			findlog_incomplete(rp->findlog, why);
+		annotate_diag(rq->kernel_path, 0, 0, DIAG_WARNING, why);
 	}
 	if (rp->findlog && st.tally.cut_short) {
 		char *why = xasprintf("%zu run%s cut short, the simulator having stopped "

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/annotate.h"
 #include "base/util.h"
 #include "exec/devname.h"
 
@@ -114,13 +115,14 @@ void selection_report_missing(const struct selection *sel, struct reporter *rp,
 	for (size_t m = 0; m < sel->nmissing; m++) {
 		const struct backend *b = sel->missing[m].backend;
 		const char *target = b->fixed_target ? b->fixed_target : b->name;
-		/* A report without the simulator's runs must not read as one with no race. */
-		if (rp->findlog) {
-			char *why = xasprintf("%s is unavailable, so nothing ran on it: %s", target,
-					      sel->missing[m].reason);
+		/* A report without the simulator's runs must not read as one with no race, in
+		 * SARIF, HTML or a pull request's annotations. */
+		char *why = xasprintf("%s is unavailable, so nothing ran on it: %s", target,
+				      sel->missing[m].reason);
+		if (rp->findlog)
 			findlog_incomplete(rp->findlog, why);
-			free(why);
-		}
+		annotate_diag(NULL, 0, 0, DIAG_WARNING, why);
+		free(why);
 		if (rp->format != REPORT_TAP) {
 			rp->unavailable++;
 			fprintf(stderr,
