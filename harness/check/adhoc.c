@@ -1054,14 +1054,16 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 	for (size_t t = 0; t < sel.count; t++)
 		with_simulator |= strcmp(selection_target(&sel, t)->type, "simulator") == 0;
 	if (status == 0 && !with_simulator && sel.count > 0) {
-		const char *why = sel.count == 1 && rq->nexpects == 0
-					  ? "one device, no simulator and no --expect: no output was "
-					    "compared with another, and no race or memory error was "
-					    "looked for (add --device oclgrind)"
-					  : "no simulator among the targets: races, out-of-bounds and "
-					    "uninitialised accesses were not looked for (add --device "
-					    "oclgrind)";
-		if (sel.count == 1 && rq->nexpects == 0) {
+		bool nothing_compared = sel.count == 1 && rq->nexpects == 0;
+		const char *why =
+			nothing_compared
+				? "one device, no simulator and no --expect: no output was "
+				  "compared with another, and no race or memory error was "
+				  "looked for (add --device oclgrind)"
+				: "no simulator among the targets: races, out-of-bounds and "
+				  "uninitialised accesses were not looked for (add --device "
+				  "oclgrind)";
+		if (nothing_compared) {
 			strbuf_printf(&summary, "check: nothing was checked: %s\n", why);
 			status = EXIT_SKIP;
 		} else

@@ -115,8 +115,8 @@ void selection_report_missing(const struct selection *sel, struct reporter *rp,
 	for (size_t m = 0; m < sel->nmissing; m++) {
 		const struct backend *b = sel->missing[m].backend;
 		const char *target = b->fixed_target ? b->fixed_target : b->name;
-		/* A report without the simulator's runs must not read as one with no race, in
-		 * SARIF, HTML or a pull request's annotations. */
+		/* A report without a selected target's runs (the simulator's: its races) must
+		 * not read as a whole one, in SARIF, HTML or a pull request's annotations. */
 		char *why = xasprintf("%s is unavailable, so nothing ran on it: %s", target,
 				      sel->missing[m].reason);
 		if (rp->findlog)

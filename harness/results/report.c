@@ -701,7 +701,8 @@ void report_finish(struct reporter *rp, size_t ntargets, uint64_t wall_ns, bool 
 		fprintf(out, "; %zu finding%s suppressed", rp->suppressed,
 			rp->suppressed == 1 ? "" : "s");
 	if (rp->unavailable)
-		fprintf(out, "; %zu target%s unavailable, so nothing ran there (see the note above)",
+		fprintf(out,
+			"; %zu target%s unavailable, so nothing ran there (see the note above)",
 			rp->unavailable, rp->unavailable == 1 ? "" : "s");
 	if (report_all_skipped(rp))
 		fprintf(out, "; every result a skip, so nothing was checked");
