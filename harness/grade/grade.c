@@ -706,6 +706,10 @@ static bool kernels_match(struct grader *g, struct student_grade *sg)
 	struct run_options opt = limited(g);
 	char *patterns[] = { (char *)g->opt->device };
 	struct selection sel;
+	/* The lock covers the workers' start and end as well as the build: a process
+	 * starting a driver beside another grader's timed runs slows their short kernels
+	 * most, and so moves its speed ratio. */
+	int lock = take_lock(g->opt->speed_lock, LOCK_SH);
 	selection_open(&sel, patterns, 1, NULL, 0, &opt, g->wall_s);
 	bool ok = true;
 	if (sel.count == 0) {
@@ -714,11 +718,11 @@ static bool kernels_match(struct grader *g, struct student_grade *sg)
 					sel.nmissing ? sel.missing[0].reason : "");
 		sg->blocker_verdict = VERDICT_CASE_ERROR;
 		selection_free(&sel);
+		drop_lock(lock);
 		return false;
 	}
 	size_t index;
 	struct dispatcher *d = selection_dispatcher(&sel, 0, &index);
-	int lock = take_lock(g->opt->speed_lock, LOCK_SH);
 	for (size_t k = 0; k < g->a->nkernels && ok; k++) {
 		const struct kernel_proto *want = &g->a->kernels[k];
 		struct kernel_sig sig = { 0 };
@@ -755,8 +759,8 @@ static bool kernels_match(struct grader *g, struct student_grade *sg)
 		result_free(&failure);
 		kernel_sig_free(&sig);
 	}
-	drop_lock(lock);
 	selection_free(&sel);
+	drop_lock(lock);
 	return ok;
 }
 
