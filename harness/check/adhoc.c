@@ -863,7 +863,7 @@ static int inspect(const struct adhoc_request *rq, struct reporter *rp, struct k
 	}
 	size_t pick = 0;
 	for (size_t t = sel.count; t-- > 0;)
-		if (strcmp(selection_target(&sel, t)->type, "simulator") == 0)
+		if (selection_simulates(&sel, t))
 			pick = t;
 	size_t index;
 	struct dispatcher *d = selection_dispatcher(&sel, pick, &index);
@@ -1050,10 +1050,7 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 	}
 	/* Without the simulator no race or memory error was looked for, and with one device
 	 * and no --expect no output was compared with anything either. */
-	bool with_simulator = false;
-	for (size_t t = 0; t < sel.count; t++)
-		with_simulator |= strcmp(selection_target(&sel, t)->type, "simulator") == 0;
-	if (status == 0 && !with_simulator && sel.count > 0) {
+	if (status == 0 && !selection_has_simulator(&sel) && sel.count > 0) {
 		bool nothing_compared = sel.count == 1 && rq->nexpects == 0;
 		const char *why =
 			nothing_compared

@@ -391,19 +391,14 @@ static void part_wait_any(struct part *parts, size_t nparts)
 	free(fds);
 }
 
-static bool simulated(const struct selection *sel, size_t t)
-{
-	const struct target *target = selection_target(sel, t);
-	return target->type && strcmp(target->type, "simulator") == 0;
-}
-
 /* Whether a target runs all its cases in one process: any device but a CPU one or the
  * simulator, since each process there opens a context of its own (on an H200, sixteen
  * took 10 s where one took 3). */
 static bool whole_target(const struct selection *sel, size_t t)
 {
 	const struct target *target = selection_target(sel, t);
-	return !simulated(sel, t) && (target->type == NULL || strcmp(target->type, "cpu") != 0);
+	return !selection_simulates(sel, t) &&
+	       (target->type == NULL || strcmp(target->type, "cpu") != 0);
 }
 
 /* How the work is cut into parts where its cases cannot be handed out (see runner_count):
@@ -411,7 +406,7 @@ static bool whole_target(const struct selection *sel, size_t t)
  * CPU device, whose kernels run on the cores the parts share, about four parts a job. */
 static size_t part_size(const struct selection *sel, size_t t, size_t ncases, unsigned jobs)
 {
-	if (simulated(sel, t))
+	if (selection_simulates(sel, t))
 		return 1;
 	if (whole_target(sel, t))
 		return ncases ? ncases : 1;
@@ -496,10 +491,10 @@ void case_run_targets(struct case_run *cr, struct selection *sel, unsigned jobs)
 	for (int pass = 0; pass < 4; pass++)
 		for (size_t k = 0; k < nparts; k++) {
 			size_t t = parts[k].target;
-			int rank = parts[k].reference	? 0
-				   : whole_target(sel, t) ? 1
-				   : simulated(sel, t)	? 2
-							: 3;
+			int rank = parts[k].reference		 ? 0
+				   : whole_target(sel, t)	 ? 1
+				   : selection_simulates(sel, t) ? 2
+								 : 3;
 			if (rank == pass)
 				order[norder++] = k;
 		}

@@ -84,6 +84,20 @@ const struct target *selection_target(const struct selection *sel, size_t i)
 	return dispatch_target(sel->targets[i].d, sel->targets[i].index);
 }
 
+bool selection_simulates(const struct selection *sel, size_t i)
+{
+	const struct target *target = selection_target(sel, i);
+	return target->type && strcmp(target->type, "simulator") == 0;
+}
+
+bool selection_has_simulator(const struct selection *sel)
+{
+	for (size_t i = 0; i < sel->count; i++)
+		if (selection_simulates(sel, i))
+			return true;
+	return false;
+}
+
 void selection_run(struct selection *sel, size_t i, void (*emit)(void *ctx, struct result *r),
 		   void *ctx)
 {
