@@ -48,6 +48,18 @@ operators_json_and_save() {
 		run 2 mutate --operators barrier,fences "$data/cases/needless_barrier.yaml" &&
 		has "no operator is called 'fences' (the operators are barrier, fence, atomic"
 }
+# A target the case would be judged on that cannot run here (Oclgrind not installed)
+# takes its catches out of the score: said before the first case and with each score, in
+# text and JSON. Naming only the devices leaves nothing unavailable to say.
+unavailable_target_said() {
+	CLHARNESS_OCLGRIND_ICD=/nonexistent/liboclgrind-rt-icd.so run 1 mutate --operators barrier "$data/cases/needless_barrier.yaml" &&
+		has "clharness: note: oclgrind is unavailable, so no mutant is judged on it and a survivor may be one only it would catch: /nonexistent/liboclgrind-rt-icd.so cannot be read" &&
+		has "0 of 1 mutants killed (0.0%); 1 survived, 0 timed out, 0 stillborn (do not build); judged without oclgrind (unavailable), so a survivor may be one only it would catch" &&
+		CLHARNESS_OCLGRIND_ICD=/nonexistent/liboclgrind-rt-icd.so run 1 mutate --json --operators barrier "$data/cases/needless_barrier.yaml" &&
+		has '"mutants":1,"unavailable":["oclgrind"]}' &&
+		CLHARNESS_OCLGRIND_ICD=/nonexistent/liboclgrind-rt-icd.so run 1 mutate --device pocl --operators barrier "$data/cases/needless_barrier.yaml" &&
+		lacks "unavailable"
+}
 # A catalogue case: each barrier's removal and each fence change caught, by a wrong
 # output on PoCL or by the golden's findings under Oclgrind. Nothing is left in the
 # temporary folder, though each judging process ends as soon as its mutant is caught.
@@ -107,6 +119,7 @@ stopped_keeps_judged() {
 
 check "mutants that nothing catches are shown at their lines, and the exit status says so" survivors_at_their_lines
 check "--operators picks the mistakes, --json prints a line a mutant, --save keeps them" operators_json_and_save
+check "a target that cannot run here is said before the first case and with its score" unavailable_target_said
 check "a catalogue case's barrier and fence mutants are caught on PoCL and Oclgrind, leaving nothing in TMPDIR" catalogue_case_killed
 check "an assignment's mutants are graded, with the matrix of checks against mutants" assignment_matrix
 check "a kernel clang cannot parse and a case that fails on its own are said" bad_input_said

@@ -9,10 +9,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/annotate.h"
 #include "base/interrupt.h"
 #include "base/util.h"
 #include "cli/commands.h"
 #include "cli/shared.h"
+#include "exec/select.h"
 #include "grade/batch.h"
 #include "mutate/mutate.h"
 #include "results/report.h"
@@ -74,6 +76,10 @@ struct mutate_flags {
 	unsigned ops;
 	const char *save_dir;
 	bool json, colour;
+	/* The targets a case's judging asks for that cannot run here, comma-separated (NULL:
+	 * none), found once before the first case: their catches are missing from a score. */
+	char *unavailable;
+	bool probed;
 };
 
 /* A mutant as a JSON object. */
@@ -131,6 +137,24 @@ static void judged(void *ctx, const struct mutant_set *s, size_t index)
 		mutant_line(s, index);
 }
 
+/* The unavailable targets, comma-separated, as a JSON array member of the score. */
+static void unavailable_json(const char *names)
+{
+	struct strbuf out = { 0 };
+	strbuf_puts(&out, ",\"unavailable\":[");
+	for (const char *p = names; *p;) {
+		size_t len = strcspn(p, ",");
+		char *name = xstrndup(p, len);
+		strbuf_puts(&out, p == names ? "" : ",");
+		json_string(&out, name);
+		free(name);
+		p += len + (p[len] == ',');
+	}
+	strbuf_puts(&out, "]");
+	fputs(out.data, stdout);
+	strbuf_free(&out);
+}
+
 /* The survivors at their source lines, with a caret, on stderr; then the score. */
 static void summary(const struct mutant_set *s, const struct mutate_flags *f)
 {
@@ -142,9 +166,12 @@ static void summary(const struct mutant_set *s, const struct mutate_flags *f)
 		fputs(out.data, stdout);
 		strbuf_free(&out);
 		printf(",\"score\":%.4f,\"killed\":%zu,\"survived\":%zu,\"stillborn\":%zu,"
-		       "\"timed_out\":%zu,\"unjudged\":%zu,\"mutants\":%zu}\n",
+		       "\"timed_out\":%zu,\"unjudged\":%zu,\"mutants\":%zu",
 		       mutation_score_value(&sc), sc.killed, sc.survived, sc.stillborn,
 		       sc.timed_out, sc.unjudged, sc.total);
+		if (f->unavailable && s->nchecks == 0)
+			unavailable_json(f->unavailable);
+		printf("}\n");
 		return;
 	}
 	struct diag_list survivors = { 0 };
@@ -159,10 +186,15 @@ static void summary(const struct mutant_set *s, const struct mutate_flags *f)
 	cli_print_diags(&survivors);
 	diag_list_free(&survivors);
 	printf("score: %s: %zu of %zu mutants killed (%.1f%%); %zu survived, %zu timed out, "
-	       "%zu stillborn (do not build)%s\n",
+	       "%zu stillborn (do not build)%s",
 	       s->subject, sc.killed, sc.total - sc.stillborn - sc.unjudged,
 	       100.0 * mutation_score_value(&sc), sc.survived, sc.timed_out, sc.stillborn,
 	       sc.unjudged ? "; the run was stopped before every mutant was judged" : "");
+	if (f->unavailable && s->nchecks == 0)
+		printf("; judged without %s (unavailable), so a survivor may be one only it "
+		       "would catch",
+		       f->unavailable);
+	printf("\n");
 }
 
 /* A subject judged: its score printed and added to the tally, its mutants saved where
@@ -181,7 +213,35 @@ static int subject_done(const struct mutant_set *s, const struct mutate_flags *f
 
 /* --- a case --- */
 
-static int mutate_one_case(const char *path, const struct mutate_flags *f,
+/* A case's mutants are judged on every target it selects that can run: one that cannot
+ * (Oclgrind not installed) takes its catches out of the score, which then undercounts what
+ * the case's checks catch. Said once, before the first case, and with each score. */
+static void probe_targets(const struct cli_shared *shared, struct mutate_flags *f)
+{
+	if (f->probed)
+		return;
+	f->probed = true;
+	struct selection sel;
+	struct run_options opt = { .repeat = 1 };
+	selection_open(&sel, shared->patterns, shared->npatterns, NULL, 0, &opt, shared->timeout_s);
+	struct strbuf names = { 0 };
+	for (size_t m = 0; m < sel.nmissing; m++) {
+		const struct backend *b = sel.missing[m].backend;
+		const char *target = b->fixed_target ? b->fixed_target : b->name;
+		char *why = xasprintf("%s is unavailable, so no mutant is judged on it and a "
+				      "survivor may be one only it would catch: %s",
+				      target, sel.missing[m].reason);
+		fprintf(stderr, "clharness: note: %s\n", why);
+		annotate_diag(NULL, 0, 0, DIAG_WARNING, why);
+		free(why);
+		strbuf_printf(&names, "%s%s", names.len ? "," : "", target);
+	}
+	f->unavailable = names.len ? strbuf_take(&names) : NULL;
+	strbuf_free(&names);
+	selection_free(&sel);
+}
+
+static int mutate_one_case(const char *path, struct mutate_flags *f,
 			   const struct cli_shared *shared, struct mutate_tally *tally)
 {
 	struct diag_list diags = { 0 };
@@ -195,6 +255,7 @@ static int mutate_one_case(const char *path, const struct mutate_flags *f,
 		diag_list_free(&diags);
 		return stopped ? cli_stopped_status() : found < 0 ? EXIT_USAGE : 0;
 	}
+	probe_targets(shared, f);
 	if (!f->json)
 		printf("mutate: %s: %zu mutants of %s%s\n", path, s.count,
 		       s.nfiles ? s.files[0] : "?", s.nfiles > 1 ? " and its other kernels" : "");
@@ -614,6 +675,7 @@ static int mutate_main(int argc, char **argv)
 		walk_free(&paths);
 	}
 	cli_shared_free(&shared);
+	free(f.unavailable);
 	if (status == 0 && interrupt_signal())
 		status = cli_stopped_status();
 	if (status == 0 && tally.judged == 0) {
