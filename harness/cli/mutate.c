@@ -155,10 +155,18 @@ static void unavailable_json(const char *names)
 	strbuf_free(&out);
 }
 
+/* The unavailable targets whose catches a subject's score lacks: a case's; an
+ * assignment's mutants are graded on the targets grading requires, or not at all. */
+static const char *missing_from_score(const struct mutant_set *s, const struct mutate_flags *f)
+{
+	return s->nchecks == 0 ? f->unavailable : NULL;
+}
+
 /* The survivors at their source lines, with a caret, on stderr; then the score. */
 static void summary(const struct mutant_set *s, const struct mutate_flags *f)
 {
 	struct mutation_score sc = mutation_score_of(s);
+	const char *missing = missing_from_score(s, f);
 	if (f->json) {
 		printf("{\"subject\":");
 		struct strbuf out = { 0 };
@@ -169,8 +177,8 @@ static void summary(const struct mutant_set *s, const struct mutate_flags *f)
 		       "\"timed_out\":%zu,\"unjudged\":%zu,\"mutants\":%zu",
 		       mutation_score_value(&sc), sc.killed, sc.survived, sc.stillborn,
 		       sc.timed_out, sc.unjudged, sc.total);
-		if (f->unavailable && s->nchecks == 0)
-			unavailable_json(f->unavailable);
+		if (missing)
+			unavailable_json(missing);
 		printf("}\n");
 		return;
 	}
@@ -190,10 +198,10 @@ static void summary(const struct mutant_set *s, const struct mutate_flags *f)
 	       s->subject, sc.killed, sc.total - sc.stillborn - sc.unjudged,
 	       100.0 * mutation_score_value(&sc), sc.survived, sc.timed_out, sc.stillborn,
 	       sc.unjudged ? "; the run was stopped before every mutant was judged" : "");
-	if (f->unavailable && s->nchecks == 0)
+	if (missing)
 		printf("; judged without %s (unavailable), so a survivor may be one only it "
 		       "would catch",
-		       f->unavailable);
+		       missing);
 	printf("\n");
 }
 
