@@ -64,7 +64,23 @@ optimised_build_is_real() {
 # sweep goes on as written, saying so.
 unsimulable_build_left_out() {
 	run 0 hunt --budget 4 -j 2 "$top/cases/reduce/grid_float4.yaml" &&
-		has "the optimised build was left out: Oclgrind could not simulate it (crash at the plain run's shape)"
+		has "the optimised build was left out: Oclgrind could not simulate it (crash at the plain run's shape)" &&
+		lacks "the first trial that failed"
+}
+# A kernel that hangs on some inputs: the trials that time out are counted, and the first
+# of them in the sweep's order is named with its launch and what became of it, in text
+# and JSON, so the count can be acted on. The zeros that hang it come with trial 8.
+first_failed_trial_named() {
+	run 0 hunt --budget 8 --timeout 2 -j 2 "$CLH_TEST_DATA/kernels/hang.cl" --kernel hang \
+		--global 16 --local 16 &&
+		grep -q "of the others, [0-9]* of [0-9]* trials ran to the end ([0-9]* failed: timeout, crash or build error)" "$out" &&
+		has "hang.cl: the first trial that failed, trial 8 (zeros inputs, N=1 L=1, built as written), gave timeout: no result after 2 s: the kernel hangs" &&
+		run 0 hunt --json --budget 8 --timeout 2 -j 2 "$CLH_TEST_DATA/kernels/hang.cl" --kernel hang \
+			--global 16 --local 16 &&
+		has '"first_failed":{"trial":8,"verdict":"timeout","launch":{"inputs":"zeros","N":1,"L":1,"build":"as-written"},"message":"no result after 2 s: the kernel hangs' &&
+		run 1 hunt --json --budget 20 -j 2 "$top/kernels/shift/across_groups_barrier.cl" \
+			--kernel shift_after_barrier --global 64 --local 16 &&
+		has '"failed":0,"first_failed":null,'
 }
 # JSON Lines for a pipeline: the finding with its trials, then the sweep's counts.
 json_lines() {
@@ -116,6 +132,7 @@ check "a kernel with its barrier gives no finding anywhere in the sweep" fixed_t
 check "sim_build: optimised simulates the optimised program" optimised_build_is_real
 check "an optimised build Oclgrind cannot simulate is left out of the sweep, and said so" unsimulable_build_left_out
 check "--json writes each finding with its trials, then the sweep's counts" json_lines
+check "the first trial that failed is named with its launch and what became of it" first_failed_trial_named
 check "a finding is reported with its first trial's work-items, the same every time" same_finding_every_time
 check "a kernel that needs its work-group shape is hunted at that shape alone" group_shape_kept
 check "a kernel file without --kernel, or a budget of 0, is a usage error" usage

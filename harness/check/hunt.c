@@ -342,6 +342,13 @@ struct hunt_state {
 	char *skip_why;		 /* the first skip's reason */
 	/* The last build error or crash of an optimised trial; VERDICT_PASS: none. */
 	enum verdict optimised_broke;
+	/* The earliest trial of the sweep's order that gave nothing to judge (a time-out, a
+	 * crash, a build error), with its verdict and why; failed_index SIZE_MAX: none. The
+	 * count alone says neither which launch to look at nor what became of it. */
+	size_t failed_index;
+	struct hunt_trial failed_trial;
+	enum verdict failed_verdict;
+	char *failed_why;
 	size_t suppressed; /* findings a case's suppress: list matched, left out */
 	struct found *found;
 	size_t nfound;
@@ -387,9 +394,21 @@ static void take_result(struct hunt_state *st, struct result *r)
 		run_tally_take(&st->tally, r);
 	if (r->verdict == VERDICT_SKIP && st->skip_why == NULL && r->message)
 		st->skip_why = xstrdup(r->message);
-	if ((r->verdict == VERDICT_BUILD_ERROR || r->verdict == VERDICT_CRASH) &&
-	    st->trials[index].optimised)
+	bool optimised_broke = (r->verdict == VERDICT_BUILD_ERROR || r->verdict == VERDICT_CRASH) &&
+			       st->trials[index].optimised;
+	if (optimised_broke)
 		st->optimised_broke = r->verdict;
+	/* An optimised build Oclgrind cannot simulate is said apart, as the build left out. */
+	if ((r->verdict == VERDICT_BUILD_ERROR || r->verdict == VERDICT_CRASH ||
+	     r->verdict == VERDICT_TIMEOUT) &&
+	    !result_cut_short(r) && !optimised_broke && index < st->failed_index) {
+		st->failed_index = (size_t)index;
+		st->failed_trial = st->trials[index];
+		st->failed_verdict = r->verdict;
+		free(st->failed_why);
+		st->failed_why = xstrndup(r->message ? r->message : "",
+					  strcspn(r->message ? r->message : "", "\n"));
+	}
 	if (st->watch) {
 		/* A smaller launch shows the finding only as it was found: a race of differing
 		 * values shrunk to one whose writes store the same value would leave a
@@ -871,11 +890,23 @@ static void report_hunt_json(const struct hunt_target *t, const struct hunt_stat
 		      ",\"summary\":{\"trials\":%zu,\"trials_run\":%zu,\"seconds\":%.1f,"
 		      "\"jobs\":%u,\"errors\":%zu,\"warnings\":%zu,\"by_plain_run\":%zu,"
 		      "\"not_applicable\":%zu,\"ran_to_end\":%zu,\"incomplete\":%zu,"
-		      "\"failed\":%zu,\"skipped\":%zu,\"suppressed\":%zu,"
-		      "\"optimised_left_out\":",
+		      "\"failed\":%zu,\"first_failed\":",
 		      st->ntrials, st->done, (clock_now_ns() - st->start_ns) / 1e9, jobs, errors,
 		      warnings, plain, st->not_applicable, st->tally.ran, st->tally.cut_short,
-		      st->tally.failed, st->tally.skipped, st->suppressed);
+		      st->tally.failed);
+	if (st->failed_index != SIZE_MAX) {
+		strbuf_printf(out,
+			      "{\"trial\":%zu,\"verdict\":\"%s\",\"launch\":", st->failed_index + 1,
+			      verdict_name(st->failed_verdict));
+		json_trial(out, &st->failed_trial);
+		strbuf_puts(out, ",\"message\":");
+		json_string(out, st->failed_why);
+		strbuf_puts(out, "}");
+	} else {
+		strbuf_puts(out, "null");
+	}
+	strbuf_printf(out, ",\"skipped\":%zu,\"suppressed\":%zu,\"optimised_left_out\":",
+		      st->tally.skipped, st->suppressed);
 	if (optimised_broke != VERDICT_PASS)
 		json_string(out, verdict_name(optimised_broke));
 	else
@@ -974,6 +1005,15 @@ static size_t report_hunt(const struct hunt_target *t, struct hunt_state *st, un
 			      "hunt: %s: Oclgrind stopped reporting part-way through %zu trial%s, "
 			      "so what came after in them was never checked\n",
 			      t->label, st->tally.cut_short, st->tally.cut_short == 1 ? "" : "s");
+	if (st->failed_index != SIZE_MAX) {
+		char trial[200];
+		hunt_trial_text(&st->failed_trial, t->case_path != NULL, trial, sizeof trial);
+		strbuf_printf(
+			&text,
+			"hunt: %s: the first trial that failed, trial %zu (%s), gave %s: %s\n",
+			t->label, st->failed_index + 1, trial, verdict_name(st->failed_verdict),
+			st->failed_why);
+	}
 	if (run_tally_status(&st->tally) != 0)
 		strbuf_printf(&text, "hunt: %s: nothing was checked: %s%s%s\n", t->label,
 			      run_tally_status(&st->tally) == EXIT_SKIP ? "every trial was a skip"
@@ -1071,9 +1111,11 @@ static int hunt_one(const struct hunt_target *t, const struct hunt_request *rq, 
 	 * on, or refuses, some optimised programs (vector loads the optimiser widens,
 	 * llvm.assume), and a build it cannot simulate should cost one trial, not half the
 	 * sweep. A fifth of the budget is kept for shrinking what the sweep finds. */
-	struct hunt_state st = {
-		.trials = trials, .ntrials = 2, .start_ns = start, .phase = "sweep"
-	};
+	struct hunt_state st = { .trials = trials,
+				 .ntrials = 2,
+				 .start_ns = start,
+				 .phase = "sweep",
+				 .failed_index = SIZE_MAX };
 	/* A plain run too slow to simulate must leave the budget to the sweep's smaller
 	 * launches: it may take a quarter of it. */
 	unsigned plain_limit = (unsigned)(budget_s / 4) > 0 ? (unsigned)(budget_s / 4) : 1;
@@ -1117,6 +1159,7 @@ static int hunt_one(const struct hunt_target *t, const struct hunt_request *rq, 
 	}
 	free(st.found);
 	free(st.skip_why);
+	free(st.failed_why);
 	free(trials);
 	return errors > 0 || st.tally.cut_short > 0 ? 1 : run_tally_status(&st.tally);
 }
