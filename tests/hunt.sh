@@ -78,6 +78,9 @@ first_failed_trial_named() {
 		run 0 hunt --json --budget 8 --timeout 2 -j 2 "$CLH_TEST_DATA/kernels/hang.cl" --kernel hang \
 			--global 16 --local 16 &&
 		has '"first_failed":{"trial":8,"verdict":"timeout","launch":{"inputs":"zeros","N":1,"L":1,"build":"as-written"},"message":"no result after 2 s: the kernel hangs' &&
+		run 0 hunt --sarif "$saved/failed.sarif" --budget 8 --timeout 2 -j 2 "$CLH_TEST_DATA/kernels/hang.cl" \
+			--kernel hang --global 16 --local 16 &&
+		grep -q '"executionSuccessful":false,"toolExecutionNotifications":\[{"level":"error","message":{"text":"[0-9]* trials gave nothing to judge; the first trial that failed, trial 8 (zeros inputs, N=1 L=1, built as written), gave timeout' "$saved/failed.sarif" &&
 		run 1 hunt --json --budget 20 -j 2 "$top/kernels/shift/across_groups_barrier.cl" \
 			--kernel shift_after_barrier --global 64 --local 16 &&
 		has '"failed":0,"first_failed":null,'

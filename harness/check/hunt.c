@@ -652,12 +652,14 @@ static void shrink(const struct hunt_target *t, struct found *f, unsigned sets, 
 		bool shows[3 * SHAPE_MAX_DIMS + 8] = { false };
 		struct hunt_state st = { .trials = steps,
 					 .ntrials = nsteps,
+					 .failed_index = SIZE_MAX,
 					 .start_ns = now,
 					 .watch = &f->finding,
 					 .shows = shows,
 					 .phase = "shrinking" };
 		run_sweep(t, &st, jobs, timeout_s, (deadline - now) / 1e9, progress);
 		free(st.skip_why);
+		free(st.failed_why);
 		const struct hunt_trial *best = NULL;
 		for (size_t i = 0; i < nsteps; i++)
 			if (shows[i] && (best == NULL || smaller(&steps[i], best)))
@@ -924,6 +926,18 @@ static void report_hunt_json(const struct hunt_target *t, const struct hunt_stat
 	strbuf_puts(out, "}}\n");
 }
 
+/* "the first trial that failed, trial 8 (zeros inputs, N=1 L=1, built as written), gave
+ * timeout: no result after 2 s: ...". */
+static void first_failed_text(const struct hunt_target *t, const struct hunt_state *st,
+			      struct strbuf *out)
+{
+	char trial[200];
+	hunt_trial_text(&st->failed_trial, t->case_path != NULL, trial, sizeof trial);
+	strbuf_printf(out, "the first trial that failed, trial %zu (%s), gave %s: %s",
+		      st->failed_index + 1, trial, verdict_name(st->failed_verdict),
+		      st->failed_why);
+}
+
 /* Reports what the sweep of one target found; returns its errors. optimised_broke: why
  * the optimised build was left out of the sweep (VERDICT_PASS: it was not). */
 static size_t report_hunt(const struct hunt_target *t, struct hunt_state *st, unsigned jobs,
@@ -949,6 +963,16 @@ static size_t report_hunt(const struct hunt_target *t, struct hunt_state *st, un
 		findlog_incomplete(rp->findlog, run_tally_status(&st->tally) == EXIT_SKIP
 						    ? "every trial was a skip"
 						    : "no trial ran to its end");
+	if (rp->findlog && st->failed_index != SIZE_MAX) {
+		/* A launch that gave nothing to judge was not checked: a page or a code
+		 * scanning run without it must not read as a whole one. */
+		struct strbuf why = { 0 };
+		strbuf_printf(&why, "%zu trial%s gave nothing to judge; ", st->tally.failed,
+			      st->tally.failed == 1 ? "" : "s");
+		first_failed_text(t, st, &why);
+		findlog_incomplete(rp->findlog, why.data);
+		strbuf_free(&why);
+	}
 	if (rp->format == REPORT_JSON) {
 		report_hunt_json(t, st, jobs, cut_short, optimised_broke, errors, warnings, plain,
 				 &text);
@@ -1006,13 +1030,9 @@ static size_t report_hunt(const struct hunt_target *t, struct hunt_state *st, un
 			      "so what came after in them was never checked\n",
 			      t->label, st->tally.cut_short, st->tally.cut_short == 1 ? "" : "s");
 	if (st->failed_index != SIZE_MAX) {
-		char trial[200];
-		hunt_trial_text(&st->failed_trial, t->case_path != NULL, trial, sizeof trial);
-		strbuf_printf(
-			&text,
-			"hunt: %s: the first trial that failed, trial %zu (%s), gave %s: %s\n",
-			t->label, st->failed_index + 1, trial, verdict_name(st->failed_verdict),
-			st->failed_why);
+		strbuf_printf(&text, "hunt: %s: ", t->label);
+		first_failed_text(t, st, &text);
+		strbuf_puts(&text, "\n");
 	}
 	if (run_tally_status(&st->tally) != 0)
 		strbuf_printf(&text, "hunt: %s: nothing was checked: %s%s%s\n", t->label,
