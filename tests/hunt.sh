@@ -69,28 +69,24 @@ unsimulable_build_left_out() {
 }
 # A kernel that hangs on some inputs: the trials that time out are counted, and the first
 # of them in the sweep's order is named with its launch and what became of it, in text
-# and JSON, so the count can be acted on. The zeros that hang it come with trial 8.
+# and JSON, and the SARIF run is marked incomplete with it, so the count can be acted
+# on. The zeros that hang it come with trial 8.
 first_failed_trial_named() {
 	run 0 hunt --budget 8 --timeout 2 -j 2 "$CLH_TEST_DATA/kernels/hang.cl" --kernel hang \
 		--global 16 --local 16 &&
 		grep -q "of the others, [0-9]* of [0-9]* trials ran to the end ([0-9]* failed: timeout, crash or build error)" "$out" &&
 		has "hang.cl: the first trial that failed, trial 8 (zeros inputs, N=1 L=1, built as written), gave timeout: no result after 2 s: the kernel hangs" &&
-		run 0 hunt --json --budget 8 --timeout 2 -j 2 "$CLH_TEST_DATA/kernels/hang.cl" --kernel hang \
-			--global 16 --local 16 &&
+		run 0 hunt --json --sarif "$saved/failed.sarif" --budget 8 --timeout 2 -j 2 \
+			"$CLH_TEST_DATA/kernels/hang.cl" --kernel hang --global 16 --local 16 &&
 		has '"first_failed":{"trial":8,"verdict":"timeout","launch":{"inputs":"zeros","N":1,"L":1,"build":"as-written"},"message":"no result after 2 s: the kernel hangs' &&
-		run 0 hunt --sarif "$saved/failed.sarif" --budget 8 --timeout 2 -j 2 "$CLH_TEST_DATA/kernels/hang.cl" \
-			--kernel hang --global 16 --local 16 &&
-		grep -q '"executionSuccessful":false,"toolExecutionNotifications":\[{"level":"error","message":{"text":"[0-9]* trials gave nothing to judge; the first trial that failed, trial 8 (zeros inputs, N=1 L=1, built as written), gave timeout' "$saved/failed.sarif" &&
-		run 1 hunt --json --budget 20 -j 2 "$top/kernels/shift/across_groups_barrier.cl" \
-			--kernel shift_after_barrier --global 64 --local 16 &&
-		has '"failed":0,"first_failed":null,'
+		grep -q '"executionSuccessful":false,"toolExecutionNotifications":\[{"level":"error","message":{"text":"[0-9]* trials gave nothing to judge; the first trial that failed, trial 8 (zeros inputs, N=1 L=1, built as written), gave timeout' "$saved/failed.sarif"
 }
 # JSON Lines for a pipeline: the finding with its trials, then the sweep's counts.
 json_lines() {
 	run 1 hunt --json --budget 20 -j 2 "$top/kernels/shift/across_groups_barrier.cl" \
 		--kernel shift_after_barrier --global 64 --local 16 &&
 		grep -q '^{"target":"[^"]*across_groups_barrier.cl","finding":{"severity":"error","kind":"race".*"first_trial":[0-9]*,"plain_run":false,"first":{"inputs":"[a-z0-9-]*","N":[0-9]*,"L":[0-9]*,"build":"as-written"}.*"smallest":{.*"shrunk":\(true\|false\),"saved":null}$' "$out" &&
-		grep -q '^{"target":"[^"]*across_groups_barrier.cl","summary":{"trials":[0-9]*,"trials_run":[0-9]*,.*"errors":1,"warnings":0,"by_plain_run":0,.*"optimised_left_out":null,"fixed_group":null,"cut_short":\(null\|"budget"\)}}$' "$out" &&
+		grep -q '^{"target":"[^"]*across_groups_barrier.cl","summary":{"trials":[0-9]*,"trials_run":[0-9]*,.*"errors":1,"warnings":0,"by_plain_run":0,.*"failed":0,"first_failed":null,.*"optimised_left_out":null,"fixed_group":null,"cut_short":\(null\|"budget"\)}}$' "$out" &&
 		! grep -q "note:" "$out"
 }
 # Both children show the race in their first trials, and either may report first: the
