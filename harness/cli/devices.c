@@ -59,11 +59,9 @@ static int devices_main(int argc, char **argv)
 		       "pocl-opencl-icd for the CPU\n");
 	for (size_t i = 0; i < sel.count; i++)
 		print_target(selection_target(&sel, i));
-	for (size_t m = 0; m < sel.nmissing; m++) {
-		const struct backend *b = sel.missing[m].backend;
-		printf("%-16s unavailable: %s\n", b->fixed_target ? b->fixed_target : b->name,
+	for (size_t m = 0; m < sel.nmissing; m++)
+		printf("%-16s unavailable: %s\n", selection_missing_name(&sel, m),
 		       sel.missing[m].reason);
-	}
 	selection_free(&sel);
 	return 0;
 }

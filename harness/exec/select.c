@@ -123,12 +123,18 @@ struct dispatcher *selection_dispatcher(const struct selection *sel, size_t i, s
 	return sel->targets[i].d;
 }
 
+const char *selection_missing_name(const struct selection *sel, size_t m)
+{
+	const struct backend *b = sel->missing[m].backend;
+	return b->fixed_target ? b->fixed_target : b->name;
+}
+
 void selection_report_missing(const struct selection *sel, struct reporter *rp,
 			      struct test_case *const *cases, size_t ncases)
 {
 	for (size_t m = 0; m < sel->nmissing; m++) {
 		const struct backend *b = sel->missing[m].backend;
-		const char *target = b->fixed_target ? b->fixed_target : b->name;
+		const char *target = selection_missing_name(sel, m);
 		/* A report without a selected target's runs (the simulator's: its races) must
 		 * not read as a whole one, in SARIF, HTML or a pull request's annotations. */
 		char *why = xasprintf("%s is unavailable, so nothing ran on it: %s", target,

@@ -48,6 +48,9 @@ void selection_run_cases(struct selection *sel, size_t i, size_t from, size_t to
 /* Ends the workers that wait for a first target (dispatch_release_idle), before the run is
  * shared out among copies of this process. */
 void selection_release_idle(struct selection *sel);
+/* What missing backend m is called where a target is named: its one target (oclgrind),
+ * else the backend's name. */
+const char *selection_missing_name(const struct selection *sel, size_t m);
 /* Says which backends the run asked for cannot run: under TAP a skipped test for each
  * case, so the gap shows in the test log; a note on stderr elsewhere. */
 void selection_report_missing(const struct selection *sel, struct reporter *rp,
