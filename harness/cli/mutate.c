@@ -76,9 +76,10 @@ struct mutate_flags {
 	unsigned ops;
 	const char *save_dir;
 	bool json, colour;
-	/* The targets a case's judging asks for that cannot run here, comma-separated (NULL:
-	 * none), found once before the first case: their catches are missing from a score. */
-	char *unavailable;
+	/* The targets a case's judging asks for that cannot run here, found once before the
+	 * first case, since their catches are missing from a score: comma-separated for the
+	 * text, and as a JSON array (NULL: none). */
+	char *unavailable, *unavailable_json;
 	bool probed;
 };
 
@@ -137,36 +138,18 @@ static void judged(void *ctx, const struct mutant_set *s, size_t index)
 		mutant_line(s, index);
 }
 
-/* The unavailable targets, comma-separated, as a JSON array member of the score. */
-static void unavailable_json(const char *names)
-{
-	struct strbuf out = { 0 };
-	strbuf_puts(&out, ",\"unavailable\":[");
-	for (const char *p = names; *p;) {
-		size_t len = strcspn(p, ",");
-		char *name = xstrndup(p, len);
-		strbuf_puts(&out, p == names ? "" : ",");
-		json_string(&out, name);
-		free(name);
-		p += len + (p[len] == ',');
-	}
-	strbuf_puts(&out, "]");
-	fputs(out.data, stdout);
-	strbuf_free(&out);
-}
-
-/* The unavailable targets whose catches a subject's score lacks: a case's; an
+/* Whether a subject's score lacks the unavailable targets' catches: a case's does; an
  * assignment's mutants are graded on the targets grading requires, or not at all. */
-static const char *missing_from_score(const struct mutant_set *s, const struct mutate_flags *f)
+static bool score_lacks_targets(const struct mutant_set *s, const struct mutate_flags *f)
 {
-	return s->nchecks == 0 ? f->unavailable : NULL;
+	return s->nchecks == 0 && f->unavailable != NULL;
 }
 
 /* The survivors at their source lines, with a caret, on stderr; then the score. */
 static void summary(const struct mutant_set *s, const struct mutate_flags *f)
 {
 	struct mutation_score sc = mutation_score_of(s);
-	const char *missing = missing_from_score(s, f);
+	bool lacks_targets = score_lacks_targets(s, f);
 	if (f->json) {
 		printf("{\"subject\":");
 		struct strbuf out = { 0 };
@@ -177,8 +160,8 @@ static void summary(const struct mutant_set *s, const struct mutate_flags *f)
 		       "\"timed_out\":%zu,\"unjudged\":%zu,\"mutants\":%zu",
 		       mutation_score_value(&sc), sc.killed, sc.survived, sc.stillborn,
 		       sc.timed_out, sc.unjudged, sc.total);
-		if (missing)
-			unavailable_json(missing);
+		if (lacks_targets)
+			printf(",\"unavailable\":%s", f->unavailable_json);
 		printf("}\n");
 		return;
 	}
@@ -198,10 +181,10 @@ static void summary(const struct mutant_set *s, const struct mutate_flags *f)
 	       s->subject, sc.killed, sc.total - sc.stillborn - sc.unjudged,
 	       100.0 * mutation_score_value(&sc), sc.survived, sc.timed_out, sc.stillborn,
 	       sc.unjudged ? "; the run was stopped before every mutant was judged" : "");
-	if (missing)
+	if (lacks_targets)
 		printf("; judged without %s (unavailable), so a survivor may be one only it "
 		       "would catch",
-		       missing);
+		       f->unavailable);
 	printf("\n");
 }
 
@@ -232,10 +215,9 @@ static void probe_targets(const struct cli_shared *shared, struct mutate_flags *
 	struct selection sel;
 	struct run_options opt = { .repeat = 1 };
 	selection_open(&sel, shared->patterns, shared->npatterns, NULL, 0, &opt, shared->timeout_s);
-	struct strbuf names = { 0 };
+	struct strbuf names = { 0 }, json = { 0 };
 	for (size_t m = 0; m < sel.nmissing; m++) {
-		const struct backend *b = sel.missing[m].backend;
-		const char *target = b->fixed_target ? b->fixed_target : b->name;
+		const char *target = selection_missing_name(&sel, m);
 		char *why = xasprintf("%s is unavailable, so no mutant is judged on it and a "
 				      "survivor may be one only it would catch: %s",
 				      target, sel.missing[m].reason);
@@ -243,9 +225,16 @@ static void probe_targets(const struct cli_shared *shared, struct mutate_flags *
 		annotate_diag(NULL, 0, 0, DIAG_WARNING, why);
 		free(why);
 		strbuf_printf(&names, "%s%s", names.len ? "," : "", target);
+		strbuf_puts(&json, json.len ? "," : "[");
+		json_string(&json, target);
 	}
-	f->unavailable = names.len ? strbuf_take(&names) : NULL;
+	if (names.len) {
+		strbuf_puts(&json, "]");
+		f->unavailable = strbuf_take(&names);
+		f->unavailable_json = strbuf_take(&json);
+	}
 	strbuf_free(&names);
+	strbuf_free(&json);
 	selection_free(&sel);
 }
 
@@ -684,6 +673,7 @@ static int mutate_main(int argc, char **argv)
 	}
 	cli_shared_free(&shared);
 	free(f.unavailable);
+	free(f.unavailable_json);
 	if (status == 0 && interrupt_signal())
 		status = cli_stopped_status();
 	if (status == 0 && tally.judged == 0) {
