@@ -346,7 +346,7 @@ struct hunt_state {
 	 * crash, a build error), with its verdict and why; failed_index SIZE_MAX: none. The
 	 * count alone says neither which launch to look at nor what became of it. */
 	size_t failed_index;
-	struct hunt_trial failed_trial;
+	struct hunt_trial failed_trial; /* a copy: the sweep compacts its trials after the probe */
 	enum verdict failed_verdict;
 	char *failed_why;
 	size_t suppressed; /* findings a case's suppress: list matched, left out */
@@ -388,6 +388,7 @@ static void take_result(struct hunt_state *st, struct result *r)
 	if (r->case_name == NULL || *end != '\0' || index >= st->ntrials)
 		return;
 	st->done++;
+	size_t failed_before = st->tally.failed;
 	if (r->verdict == VERDICT_CASE_ERROR)
 		st->not_applicable++;
 	else
@@ -398,16 +399,15 @@ static void take_result(struct hunt_state *st, struct result *r)
 			       st->trials[index].optimised;
 	if (optimised_broke)
 		st->optimised_broke = r->verdict;
-	/* An optimised build Oclgrind cannot simulate is said apart, as the build left out. */
-	if ((r->verdict == VERDICT_BUILD_ERROR || r->verdict == VERDICT_CRASH ||
-	     r->verdict == VERDICT_TIMEOUT) &&
-	    !result_cut_short(r) && !optimised_broke && index < st->failed_index) {
+	/* Failed as the tally counts it; an optimised build Oclgrind cannot simulate is said
+	 * apart, as the build left out. */
+	if (st->tally.failed > failed_before && !optimised_broke && index < st->failed_index) {
+		const char *why = r->message ? r->message : "";
 		st->failed_index = (size_t)index;
 		st->failed_trial = st->trials[index];
 		st->failed_verdict = r->verdict;
 		free(st->failed_why);
-		st->failed_why = xstrndup(r->message ? r->message : "",
-					  strcspn(r->message ? r->message : "", "\n"));
+		st->failed_why = xstrndup(why, strcspn(why, "\n"));
 	}
 	if (st->watch) {
 		/* A smaller launch shows the finding only as it was found: a race of differing
