@@ -111,6 +111,24 @@ run_shards_merge() {
 	[ $? -eq 2 ] && has "$work/run-missing.err" "shard 2 of 3 is missing"
 }
 
+# A shard's run killed part-way leaves whole lines and fewer of them, and no closing line:
+# merged as they were, its missing cases read as never run. The shards are run_shards_merge's.
+cut_run_shard_named() {
+	tail -1 "$work/run-2.jsonl" | grep -q '"end":true' ||
+		{ echo "run-2.jsonl does not end with its closing line" >>"$work/why"; return 1; }
+	head -n 4 "$work/run-2.jsonl" >"$work/run-2-cut.jsonl"
+	"$CLHARNESS" merge "$work/run-1.jsonl" "$work/run-2-cut.jsonl" "$work/run-3.jsonl" \
+		>"$work/run-cut.jsonl" 2>"$work/run-cut.err"
+	[ $? -eq 2 ] || { echo "a merge with a shard cut short did not fail with 2" >>"$work/why"; return 1; }
+	has "$work/run-cut.err" "run-2-cut.jsonl:4:1: error: shard 2 of 3 has no closing line" &&
+		has "$work/run-cut.err" "clharness run --json --shard 2/3" &&
+		[ ! -s "$work/run-cut.jsonl" ] || { echo "the merge printed lines" >>"$work/why"; return 1; }
+	cat "$work/run-1.jsonl" "$work/run-2.jsonl" >"$work/run-1-2.jsonl"
+	"$CLHARNESS" merge "$work/run-1-2.jsonl" "$work/run-3.jsonl" >/dev/null 2>"$work/run-joined.err"
+	[ $? -eq 2 ] && has "$work/run-joined.err" "lines after the shard's closing line" &&
+		has "$work/run-joined.err" "shard 2 of 3 is missing"
+}
+
 # Ctrl-C after some students: every report there is whole, the table holds those
 # students, and --resume grades only the others, to the scores one grading gives.
 stopped_then_resumed() {
@@ -212,6 +230,7 @@ check "a class graded in three shards merges into the table and reports one grad
 check "a merge names the shard that is missing and writes no table" missing_shard_named
 check "a merge names the student a shard did not finish" unfinished_shard_named
 check "a run in three shards merges into one run's results and catalogue page" run_shards_merge
+check "a merge names a run's shard that stopped before its end" cut_run_shard_named
 check "a grading stopped by Ctrl-C keeps whole reports, and --resume grades only the rest" stopped_then_resumed
 check "--resume grades again a student who handed in again" resubmitted_graded_again
 check "Gradescope's results.json has only the format's fields, with hidden checks after publishing" gradescope_results

@@ -31,8 +31,8 @@ const struct cli_command cli_merge = {
 	.summary = "join the shards of a grading or of a run",
 	.about = "Joins shards into what one grading or run gives: the reports of `grade "
 		 "--shard` into the class table, or the JSON Lines of `run --json --shard` into "
-		 "one run's. A shard that is missing, or a student of a shard with no report, is "
-		 "named.",
+		 "one run's. A shard that is missing, a student of a shard with no report, or a "
+		 "run's shard that stopped before its end (no closing line) is named.",
 	.options = merge_opts,
 	.main = merge_main,
 };

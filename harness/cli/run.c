@@ -47,7 +47,8 @@ static const struct cli_option run_opts[] = {
 			     "matches no finding is a warning"),
 	CLI_OPT_SHARD("run shard K of N: every N-th case file from the K-th, in the order the "
 		      "whole run takes them; under --json the output opens with a line naming "
-		      "the shard, for `clharness merge`"),
+		      "the shard and, once the run reached its end, ends with a closing line, "
+		      "for `clharness merge`"),
 	{ OPT_BLESS, "bless", NULL,
 	  "write each case's golden, expected/TOPIC/NAME.expect, from this run (needs "
 	  "oclgrind), for a person to review in the diff" },
@@ -241,6 +242,12 @@ static int run_main(int argc, char **argv)
 	if (interrupt_signal()) {
 		status = cli_stopped_status();
 		goto out;
+	}
+	if (shared.shard.count && format == REPORT_JSON) {
+		struct strbuf footer = { 0 };
+		run_shard_footer(&footer, &shared.shard);
+		fputs(footer.data, stdout);
+		strbuf_free(&footer);
 	}
 	if (bless && golden_book_write(&book, stderr) > 0)
 		status = EXIT_MISMATCH;

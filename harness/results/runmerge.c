@@ -20,6 +20,11 @@ void run_shard_header(struct strbuf *out, const struct shard *s, char *const *fi
 	strbuf_puts(out, "]}\n");
 }
 
+void run_shard_footer(struct strbuf *out, const struct shard *s)
+{
+	strbuf_printf(out, "{\"shard\":%u,\"shards\":%u,\"end\":true}\n", s->index, s->count);
+}
+
 /* One result line of a shard, with what orders it. */
 struct line {
 	char *text;
@@ -46,7 +51,7 @@ static int read_shard(const char *path, size_t *count_out, struct shard *s, stru
 		return -1;
 	}
 	int lineno = 0, status = 0;
-	bool header = false;
+	bool header = false, ended = false, trailing = false;
 	for (char *p = text, *nl; p && *p; p = nl ? nl + 1 : NULL) {
 		nl = strchr(p, '\n');
 		if (nl)
@@ -61,6 +66,22 @@ static int read_shard(const char *path, size_t *count_out, struct shard *s, stru
 			diag_add(diags, DIAG_ERROR, path, lineno, err.col ? err.col : 1, "JSON: %s",
 				 err.msg ? err.msg : "not a JSON value");
 			status = -1;
+		} else if (ended) {
+			trailing = true;
+			diag_add(diags, DIAG_ERROR, path, lineno, 1,
+				 "lines after the shard's closing line: give each shard's output "
+				 "as a file of its own");
+			status = -1;
+		} else if (header && json_bool(root, "end")) {
+			ended = json_number(root, "shard", 0) == s->index &&
+				json_number(root, "shards", 0) == s->count;
+			if (!ended) {
+				diag_add(diags, DIAG_ERROR, path, lineno, 1,
+					 "the closing line of another shard than shard %u of %u, "
+					 "which the file opens with",
+					 s->index, s->count);
+				status = -1;
+			}
 		} else if (lineno == 1 && json_member(root, "shard")) {
 			double k = json_number(root, "shard", 0),
 			       n = json_number(root, "shards", 0);
@@ -87,12 +108,25 @@ static int read_shard(const char *path, size_t *count_out, struct shard *s, stru
 		}
 		fy_document_destroy(doc);
 		yaml_error_free(&err);
+		if (trailing)
+			break; /* what follows is no longer this shard's: one error says so */
 	}
 	free(text);
 	if (!header) {
 		diag_add(diags, DIAG_ERROR, path, 1, 1,
 			 "no shard's first line: write it with `clharness run --json --shard K/N`");
 		return -1;
+	}
+	/* A run killed part-way (a job's time limit, a lost node) leaves whole lines and
+	 * fewer of them: merged as they are, its missing cases would read as never run. */
+	if (!ended) {
+		diag_add(diags, DIAG_ERROR, path, lineno, 1,
+			 "shard %u of %u has no closing line: its run stopped before its end "
+			 "(killed, out of time, or a setup error its standard error names), so "
+			 "results of its cases are missing; run it again with `clharness run "
+			 "--json --shard %u/%u`",
+			 s->index, s->count, s->index, s->count);
+		status = -1;
 	}
 	*count_out = s->count;
 	return status;
