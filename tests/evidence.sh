@@ -4,8 +4,8 @@
 # leaves its run incomplete in the verdict, the JSON, the summary and the exit status,
 # and never makes a race "same value"; a worker whose Oclgrind went quiet is replaced
 # before the next run; check and hunt that checked nothing say so and exit 1, or 77 when
-# every run was a skip, as run does when every result was; and no golden is blessed from
-# a run cut short.
+# every run was a skip, as run does when every result was; a case with no output is a
+# skip on a device; and no golden is blessed from a run cut short.
 # Needs $CLHARNESS and $CLH_TEST_DATA (make check sets both) and Oclgrind.
 
 : "${CLHARNESS:?set CLHARNESS to the clharness binary}"
@@ -61,6 +61,16 @@ run_all_skips() {
 		run 0 run --tap --device oclgrind "$data/cases/needs_fp16.yaml" &&
 		has "ok 1 - needs_fp16 [oclgrind] build # SKIP"
 }
+# A case with no output is judged by the simulator's findings; on a device, which finds
+# nothing, its run compared nothing, and a pass there would read as a checked output.
+no_output_no_device_pass() {
+	run 77 run --device pocl "$data/cases/same_value.yaml" &&
+		has "note: nothing to compare on pocl-cpu: the case has no output" &&
+		has "every result a skip, so nothing was checked" &&
+		run 0 run --device pocl,oclgrind --json "$data/cases/same_value.yaml" &&
+		has '"target":"pocl-cpu","backend":"device","N":64,"L":16,"shape":"N=64 L=16","verdict":"skip"' &&
+		has '"target":"oclgrind","backend":"oclgrind","N":64,"L":16,"shape":"N=64 L=16","verdict":"pass"'
+}
 check_all_skips() {
 	run 77 check "$data/kernels/fp16_sum.cl" --kernel twice --global 64 --local 16 &&
 		has "0 of 6 runs ran to the end (6 skipped)" &&
@@ -105,6 +115,7 @@ check "writes of one value are a warning where every diagnostic was seen" same_v
 check "a run cut short says so in its verdict, JSON and exit status, and the next size gets a fresh Oclgrind" cut_short_run
 check "a run cut short with nothing else found is 'incomplete', not a pass" cut_short_is_no_pass
 check "run whose every result is a skip exits 77 and says nothing was checked" run_all_skips
+check "a case with no output is a skip on a device, which compared nothing, and judged by the simulator" no_output_no_device_pass
 check "check whose every run is a skip exits 77 and says nothing was checked" check_all_skips
 check "check without the simulator says what it did not look for, and with one device alone exits 77" check_without_simulator
 check "hunt whose every trial is a skip stops after the plain run and exits 77" hunt_all_skips

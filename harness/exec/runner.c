@@ -386,6 +386,14 @@ static void time_rounds(struct result *r, uint64_t *round_ns, unsigned rounds, u
 		timed % 2 ? kept[timed / 2] : (kept[timed / 2 - 1] + kept[timed / 2]) / 2;
 }
 
+static bool has_output(const struct test_case *tc)
+{
+	for (size_t k = 0; k < tc->nbuffers; k++)
+		if (tc->buffers[k].output)
+			return true;
+	return false;
+}
+
 /* Returns the backend's execute status: 0, -1, or BACKEND_LOST. */
 static int run_one(const struct backend *b, struct backend_session *session, const struct target *t,
 		   const struct test_case *tc, const struct run_options *opt, const struct shape *n,
@@ -446,6 +454,16 @@ static int run_one(const struct backend *b, struct backend_session *session, con
 	/* An output with no values of this shape to compare with is not a pass. */
 	if (unchecked && r->output == VERDICT_PASS)
 		r->output = VERDICT_SKIP;
+	/* A case with no output is judged by a simulator's findings alone: on a device,
+	 * which finds nothing, its run showed only that the kernel ends. */
+	if (status == 0 && !has_output(tc) && !b->simulator && r->verdict == VERDICT_PASS) {
+		result_set_diag(r, VERDICT_SKIP, tc->path, 0, 0,
+				"nothing to compare on %s: the case has no output, so only a "
+				"simulator's findings judge it (the kernel ran to its end); mark a "
+				"buffer `output: true` and give it a check to compare its values",
+				t->name);
+		r->output = VERDICT_SKIP;
+	}
 
 	for (size_t k = 0; k < tc->nbuffers; k++)
 		free(final[k]);
