@@ -658,7 +658,7 @@ static void findlog_finish(struct reporter *rp)
 {
 	char *why = NULL;
 	if (rp->results == rp->skipped)
-		why = xasprintf("no run ran to its end: %zu result%s, every one a skip", rp->results,
+		why = xasprintf("nothing was checked: %zu result%s, every one a skip", rp->results,
 				rp->results == 1 ? "" : "s");
 	else if (rp->cut_short)
 		why = xasprintf("%zu run%s cut short, the simulator having stopped reporting: "
