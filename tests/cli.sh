@@ -118,8 +118,8 @@ typo_reported() {
 		[ "$(count '^pass .*good .*N=1024 L=16')" -eq 1 ]
 }
 # Under GitHub Actions each error is also a workflow command on stderr, at a path relative
-# to the workspace, so a pull request shows it on the line; stdout's JSON stays JSON, and
-# elsewhere nothing changes.
+# to the workspace, so a pull request shows it on the line, and so is a run that checked
+# nothing; stdout's JSON stays JSON, and elsewhere nothing changes.
 github_annotations() {
 	abs=$(cd "$data" && pwd)
 	GITHUB_ACTIONS=true GITHUB_WORKSPACE=$abs "$CLHARNESS" run --json --device pocl \
@@ -134,7 +134,12 @@ github_annotations() {
 		has "::warning title=clharness oclgrind is unavailable%2C so nothing ran on it::oclgrind is unavailable" &&
 		GITHUB_ACTIONS=true GITHUB_WORKSPACE=$abs run 77 check --device pocl "$abs/kernels/doubles.cl" \
 			--kernel twice --global 4 --local 2 &&
-		has "::warning file=kernels/doubles.cl,title=clharness one device%2C no simulator and no --expect::"
+		has "::warning file=kernels/doubles.cl,title=clharness one device%2C no simulator and no --expect::" &&
+		GITHUB_ACTIONS=true run 77 run --device oclgrind "$cases/needs_fp16.yaml" &&
+		has "::warning title=clharness every result was a skip%2C so nothing was checked::" &&
+		GITHUB_ACTIONS=true GITHUB_WORKSPACE=$abs run 77 check --device oclgrind "$abs/kernels/fp16_sum.cl" \
+			--kernel twice --global 64 --local 16 &&
+		has "::warning file=kernels/fp16_sum.cl,title=clharness nothing was checked::nothing was checked: every run was a skip"
 }
 arg_count_reported() {
 	run 1 run --device pocl "$cases/arg_count.yaml" &&

@@ -1045,6 +1045,11 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 	if (status != 0 && !st.failed) {
 		const char *why = status == EXIT_SKIP ? "every run was a skip" : "no run ran to its end";
 		strbuf_printf(&summary, "check: nothing was checked: %s\n", why);
+		struct strbuf note = { 0 };
+		strbuf_printf(&note, "nothing was checked: %s", why);
+		annotate_diag(rq->kernel_path, 0, 0,
+			      status == EXIT_SKIP ? DIAG_WARNING : DIAG_ERROR, note.data);
+		strbuf_free(&note);
 		if (rp->findlog)
 			findlog_incomplete(rp->findlog, why);
 	}

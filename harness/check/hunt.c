@@ -16,6 +16,7 @@
 
 #include <libfyaml.h>
 
+#include "base/annotate.h"
 #include "base/child.h"
 #include "base/interrupt.h"
 #include "base/parallel.h"
@@ -1034,11 +1035,16 @@ static size_t report_hunt(const struct hunt_target *t, struct hunt_state *st, un
 		first_failed_text(t, st, &text);
 		strbuf_puts(&text, "\n");
 	}
-	if (run_tally_status(&st->tally) != 0)
-		strbuf_printf(&text, "hunt: %s: nothing was checked: %s%s%s\n", t->label,
-			      run_tally_status(&st->tally) == EXIT_SKIP ? "every trial was a skip"
-									: "no trial ran to its end",
+	if (run_tally_status(&st->tally) != 0) {
+		bool skipped = run_tally_status(&st->tally) == EXIT_SKIP;
+		struct strbuf why = { 0 };
+		strbuf_printf(&why, "nothing was checked: %s%s%s",
+			      skipped ? "every trial was a skip" : "no trial ran to its end",
 			      st->skip_why ? "; " : "", st->skip_why ? st->skip_why : "");
+		strbuf_printf(&text, "hunt: %s: %s\n", t->label, why.data);
+		annotate_diag(t->label, 0, 0, skipped ? DIAG_WARNING : DIAG_ERROR, why.data);
+		strbuf_free(&why);
+	}
 	fputs(text.data, rp->out);
 	fflush(rp->out);
 	strbuf_free(&text);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/annotate.h"
 #include "base/util.h"
 #include "findings/advice.h"
 
@@ -704,8 +705,12 @@ void report_finish(struct reporter *rp, size_t ntargets, uint64_t wall_ns, bool 
 		fprintf(out,
 			"; %zu target%s unavailable, so nothing ran there (see the note above)",
 			rp->unavailable, rp->unavailable == 1 ? "" : "s");
-	if (report_all_skipped(rp))
+	if (report_all_skipped(rp)) {
 		fprintf(out, "; every result a skip, so nothing was checked");
+		annotate_diag(NULL, 0, 0, DIAG_WARNING,
+			      "every result was a skip, so nothing was checked: each skip's note "
+			      "says why");
+	}
 	fprintf(out, "; worst float error %.3g of its bound; %.2f s\n", rp->worst_drift,
 		wall_ns / 1e9);
 	if (timing) {
