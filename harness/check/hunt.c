@@ -960,10 +960,13 @@ static size_t report_hunt(const struct hunt_target *t, struct hunt_state *st, un
 	if (rp->findlog && st->tally.cut_short)
 		findlog_incomplete(rp->findlog, "Oclgrind stopped reporting part-way through a trial, "
 					    "so what came after in it was never checked");
-	if (rp->findlog && run_tally_status(&st->tally) != 0)
-		findlog_incomplete(rp->findlog, run_tally_status(&st->tally) == EXIT_SKIP
-						    ? "every trial was a skip"
-						    : "no trial ran to its end");
+	/* Why nothing was checked, when nothing was: NULL otherwise. */
+	int tally_status = run_tally_status(&st->tally);
+	const char *unchecked = tally_status == 0	    ? NULL
+				: tally_status == EXIT_SKIP ? "every trial was a skip"
+							    : "no trial ran to its end";
+	if (rp->findlog && unchecked)
+		findlog_incomplete(rp->findlog, unchecked);
 	if (rp->findlog && st->failed_index != SIZE_MAX) {
 		/* A launch that gave nothing to judge was not checked: a page or a code
 		 * scanning run without it must not read as a whole one. */
@@ -1035,14 +1038,13 @@ static size_t report_hunt(const struct hunt_target *t, struct hunt_state *st, un
 		first_failed_text(t, st, &text);
 		strbuf_puts(&text, "\n");
 	}
-	if (run_tally_status(&st->tally) != 0) {
-		bool skipped = run_tally_status(&st->tally) == EXIT_SKIP;
+	if (unchecked) {
 		struct strbuf why = { 0 };
-		strbuf_printf(&why, "nothing was checked: %s%s%s",
-			      skipped ? "every trial was a skip" : "no trial ran to its end",
+		strbuf_printf(&why, "nothing was checked: %s%s%s", unchecked,
 			      st->skip_why ? "; " : "", st->skip_why ? st->skip_why : "");
 		strbuf_printf(&text, "hunt: %s: %s\n", t->label, why.data);
-		annotate_diag(t->label, 0, 0, skipped ? DIAG_WARNING : DIAG_ERROR, why.data);
+		annotate_diag(t->label, 0, 0, tally_status == EXIT_SKIP ? DIAG_WARNING : DIAG_ERROR,
+			      why.data);
 		strbuf_free(&why);
 	}
 	fputs(text.data, rp->out);
