@@ -76,10 +76,18 @@ page() {
 	rm -rf "$dir"
 	return $status
 }
-# A size no device holds is a skip that names the buffer and its bytes, not a failure.
+# A size no device holds is a skip that names the buffer and its bytes, not a failure; a
+# bench whose every row is such a skip measured nothing, and exits 77 saying so.
 too_large() {
-	run 0 bench --device pocl --size 1099511627776 --local 256 "$top/cases/reduce/halving.yaml" &&
-		has "reduce/halving                     pocl-cpu     1099511627776 256      skip: buffer in needs 1099511627776 elements of 4 bytes (4398046511104 bytes); pocl-cpu allocates at most"
+	run 77 bench --device pocl --size 1099511627776 --local 256 "$top/cases/reduce/halving.yaml" &&
+		has "reduce/halving                     pocl-cpu     1099511627776 256      skip: buffer in needs 1099511627776 elements of 4 bytes (4398046511104 bytes); pocl-cpu allocates at most" &&
+		has "clharness: nothing was measured: 1 row, every one a skip (each row says why)" &&
+		GITHUB_ACTIONS=true run 77 bench --device pocl --size 1099511627776 --local 256 "$top/cases/reduce/halving.yaml" &&
+		has "::warning title=clharness nothing was measured::nothing was measured: 1 row, every one a skip" &&
+		run 77 bench --device pocl --max-size 100 "$top/cases/reduce/halving.yaml" &&
+		has "nothing was measured: no case had a size to time (see --size and --max-size)" &&
+		run 0 bench --device pocl --size 1024 --size 1099511627776 --local 256 --rounds 2 "$top/cases/reduce/halving.yaml" &&
+		[ "$(count '^reduce/halving .*pocl-cpu  *1024  *256  *[0-9.]')" -eq 1 ] && ! has "nothing was measured"
 }
 # Ctrl-C ends the sweep with the rows measured so far, and says it stopped.
 interrupted() {
@@ -120,7 +128,7 @@ else
 	n=$((n + 1))
 	echo "ok $n - --results writes the bench page from stored rows # SKIP gnuplot is not installed"
 fi
-check "a size too large for the device is a skip naming the buffer and its bytes" too_large
+check "a size too large for the device is a skip naming the buffer and its bytes; all skips exit 77" too_large
 check "Ctrl-C stops the sweep and keeps the rows measured so far" interrupted
 check "no device to time on, or no case, is a setup error" no_device
 echo "1..$n"

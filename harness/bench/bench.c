@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/annotate.h"
 #include "base/interrupt.h"
 #include "base/util.h"
 #include "case/plan.h"
@@ -106,6 +107,9 @@ struct bench_state {
 	struct bench_row *rows;
 	size_t nrows;
 	bool all_pass;
+	/* The cases' rows, and those of them that were no skip: the copy kernel's rows are
+	 * the yardstick, not what was asked to be timed. */
+	size_t case_rows, case_rows_measured;
 };
 
 /* The copy kernel's bandwidth at as many elements as n holds. */
@@ -238,6 +242,8 @@ static void take_result(void *ctx, struct result *r)
 		row.copy_gbs = copy_gbs(st, &row.n);
 		/* A size the device cannot hold is no fault of the kernel's. */
 		st->all_pass &= r->verdict == VERDICT_PASS || r->verdict == VERDICT_SKIP;
+		st->case_rows++;
+		st->case_rows_measured += r->verdict != VERDICT_SKIP;
 	}
 	print_row(st, &row);
 	st->rows = xreallocarray(st->rows, st->nrows + 1, sizeof *st->rows);
@@ -490,6 +496,20 @@ int bench_run(const struct bench_request *rq, struct test_case **cases, size_t n
 		st.copies = NULL;
 	}
 	status = st.all_pass ? 0 : 1;
+	/* A bench that timed none of its cases has no figure to give, whatever the copy
+	 * kernel did: as run's all-skip run, it is not a clean exit. */
+	if (status == 0 && st.case_rows_measured == 0 && !interrupt_signal()) {
+		char *why = st.case_rows == 0
+				    ? xstrdup("nothing was measured: no case had a size to time "
+					      "(see --size and --max-size)")
+				    : xasprintf("nothing was measured: %zu row%s, every one a skip "
+						"(each row says why)",
+						st.case_rows, st.case_rows == 1 ? "" : "s");
+		fprintf(stderr, "clharness: %s\n", why);
+		annotate_diag(NULL, 0, 0, DIAG_WARNING, why);
+		free(why);
+		status = EXIT_SKIP;
+	}
 	if (rq->plot_path && st.nrows > 0 && !interrupt_signal() &&
 	    bench_plot(st.rows, st.nrows, rq->plot_path) < 0) {
 		fprintf(stderr, "clharness: gnuplot could not draw %s\n", rq->plot_path);
