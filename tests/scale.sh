@@ -120,9 +120,9 @@ cut_run_shard_named() {
 	"$CLHARNESS" merge "$work/run-1.jsonl" "$work/run-2-cut.jsonl" "$work/run-3.jsonl" \
 		>"$work/run-cut.jsonl" 2>"$work/run-cut.err"
 	[ $? -eq 2 ] || { echo "a merge with a shard cut short did not fail with 2" >>"$work/why"; return 1; }
+	[ ! -s "$work/run-cut.jsonl" ] || { echo "the merge printed lines" >>"$work/why"; return 1; }
 	has "$work/run-cut.err" "run-2-cut.jsonl:4:1: error: shard 2 of 3 has no closing line" &&
-		has "$work/run-cut.err" "clharness run --json --shard 2/3" &&
-		[ ! -s "$work/run-cut.jsonl" ] || { echo "the merge printed lines" >>"$work/why"; return 1; }
+		has "$work/run-cut.err" "clharness run --json --shard 2/3" || return 1
 	cat "$work/run-1.jsonl" "$work/run-2.jsonl" >"$work/run-1-2.jsonl"
 	"$CLHARNESS" merge "$work/run-1-2.jsonl" "$work/run-3.jsonl" >/dev/null 2>"$work/run-joined.err"
 	[ $? -eq 2 ] && has "$work/run-joined.err" "lines after the shard's closing line" &&
