@@ -131,17 +131,26 @@ START_TEST(test_tally_says_what_ran)
 	struct run_tally t = { 0 };
 	struct result skip = sample(VERDICT_SKIP, false), crash = sample(VERDICT_CRASH, false),
 		      pass = sample(VERDICT_PASS, false);
+	struct strbuf why = { 0 };
 	run_tally_take(&t, &skip);
 	run_tally_take(&t, &skip);
 	ck_assert_msg(run_tally_status(&t) == EXIT_SKIP, "Only skips: Automake's skip, 77.");
+	ck_assert(run_tally_unchecked(&why, &t, "trial"));
+	ck_assert_str_eq(why.data, "every trial was a skip");
+	strbuf_free(&why);
 	run_tally_take(&t, &crash);
 	ck_assert_msg(run_tally_status(&t) == 1, "Skips and a crash: nothing checked, 1.");
+	ck_assert(run_tally_unchecked(&why, &t, "run"));
+	ck_assert_str_eq(why.data, "no run ran to its end");
+	strbuf_free(&why);
 	struct strbuf text = { 0 };
 	run_tally_text(&text, &t, "runs");
 	ck_assert_str_eq(text.data, "0 of 3 runs ran to the end (2 skipped, 1 failed: timeout, "
 				    "crash or build error)");
 	run_tally_take(&t, &pass);
 	ck_assert_msg(run_tally_status(&t) == 0, "One run that ran to its end checked something.");
+	ck_assert_msg(!run_tally_unchecked(&why, &t, "run") && why.data == NULL,
+		      "Something was checked: no reason, and nothing written.");
 	strbuf_free(&text);
 }
 END_TEST

@@ -1043,16 +1043,16 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 		      differing == 1 ? "" : "s", (clock_now_ns() - start) / 1e9);
 	status = st.failed ? 1 : run_tally_status(&st.tally);
 	if (status != 0 && !st.failed) {
-		const char *why =
-			status == EXIT_SKIP ? "every run was a skip" : "no run ran to its end";
-		struct strbuf note = { 0 };
-		strbuf_printf(&note, "nothing was checked: %s", why);
+		struct strbuf why = { 0 }, note = { 0 };
+		run_tally_unchecked(&why, &st.tally, "run");
+		strbuf_printf(&note, "nothing was checked: %s", why.data);
 		strbuf_printf(&summary, "check: %s\n", note.data);
 		annotate_diag(rq->kernel_path, 0, 0,
 			      status == EXIT_SKIP ? DIAG_WARNING : DIAG_ERROR, note.data);
 		strbuf_free(&note);
 		if (rp->findlog)
-			findlog_incomplete(rp->findlog, why);
+			findlog_incomplete(rp->findlog, why.data);
+		strbuf_free(&why);
 	}
 	/* Without the simulator no race or memory error was looked for, and with one device
 	 * and no --expect no output was compared with anything either. */

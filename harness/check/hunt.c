@@ -960,13 +960,10 @@ static size_t report_hunt(const struct hunt_target *t, struct hunt_state *st, un
 	if (rp->findlog && st->tally.cut_short)
 		findlog_incomplete(rp->findlog, "Oclgrind stopped reporting part-way through a trial, "
 					    "so what came after in it was never checked");
-	/* Why nothing was checked, when nothing was: NULL otherwise. */
-	int tally_status = run_tally_status(&st->tally);
-	const char *unchecked = tally_status == 0	    ? NULL
-				: tally_status == EXIT_SKIP ? "every trial was a skip"
-							    : "no trial ran to its end";
-	if (rp->findlog && unchecked)
-		findlog_incomplete(rp->findlog, unchecked);
+	struct strbuf unchecked = { 0 };
+	bool nothing_checked = run_tally_unchecked(&unchecked, &st->tally, "trial");
+	if (rp->findlog && nothing_checked)
+		findlog_incomplete(rp->findlog, unchecked.data);
 	if (rp->findlog && st->failed_index != SIZE_MAX) {
 		/* A launch that gave nothing to judge was not checked: a page or a code
 		 * scanning run without it must not read as a whole one. */
@@ -983,6 +980,7 @@ static size_t report_hunt(const struct hunt_target *t, struct hunt_state *st, un
 		fputs(text.data, rp->out);
 		fflush(rp->out);
 		strbuf_free(&text);
+		strbuf_free(&unchecked);
 		return errors;
 	}
 	for (size_t i = 0; i < st->nfound; i++) {
@@ -1038,18 +1036,20 @@ static size_t report_hunt(const struct hunt_target *t, struct hunt_state *st, un
 		first_failed_text(t, st, &text);
 		strbuf_puts(&text, "\n");
 	}
-	if (unchecked) {
+	if (nothing_checked) {
 		struct strbuf why = { 0 };
-		strbuf_printf(&why, "nothing was checked: %s%s%s", unchecked,
+		strbuf_printf(&why, "nothing was checked: %s%s%s", unchecked.data,
 			      st->skip_why ? "; " : "", st->skip_why ? st->skip_why : "");
 		strbuf_printf(&text, "hunt: %s: %s\n", t->label, why.data);
-		annotate_diag(t->label, 0, 0, tally_status == EXIT_SKIP ? DIAG_WARNING : DIAG_ERROR,
+		annotate_diag(t->label, 0, 0,
+			      run_tally_status(&st->tally) == EXIT_SKIP ? DIAG_WARNING : DIAG_ERROR,
 			      why.data);
 		strbuf_free(&why);
 	}
 	fputs(text.data, rp->out);
 	fflush(rp->out);
 	strbuf_free(&text);
+	strbuf_free(&unchecked);
 	return errors;
 }
 

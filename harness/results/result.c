@@ -252,3 +252,15 @@ int run_tally_status(const struct run_tally *t)
 		return 0;
 	return t->skipped > 0 && t->cut_short == 0 && t->failed == 0 ? EXIT_SKIP : 1;
 }
+
+bool run_tally_unchecked(struct strbuf *out, const struct run_tally *t, const char *run)
+{
+	int status = run_tally_status(t);
+	if (status == 0)
+		return false;
+	if (status == EXIT_SKIP)
+		strbuf_printf(out, "every %s was a skip", run);
+	else
+		strbuf_printf(out, "no %s ran to its end", run);
+	return true;
+}

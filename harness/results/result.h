@@ -160,6 +160,10 @@ void run_tally_text(struct strbuf *out, const struct run_tally *t, const char *r
 /* 0 when some run ran to its end; EXIT_SKIP when every run was a skip; 1 otherwise, when
  * nothing was checked. */
 int run_tally_status(const struct run_tally *t);
+/* Why nothing was checked, when run_tally_status is not 0, into OUT: "every run was a
+ * skip" or "no run ran to its end", RUN the word for one run. Returns false, writing
+ * nothing, when some run ran to its end. */
+bool run_tally_unchecked(struct strbuf *out, const struct run_tally *t, const char *run);
 
 /* The most of a result's message and detail (a build log, a worker's last words) that
  * reach the reports: a 3.4 MB source's build log would otherwise put megabytes in every
