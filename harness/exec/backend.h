@@ -80,6 +80,10 @@ struct backend {
 	 * before ran in (below), so that nothing one case leaves in the simulator (Oclgrind's
 	 * error budget is per process) changes what another reports. */
 	bool simulator;
+	/* Its drivers compile kernels inside the worker and may run them there as the
+	 * machine's own code (a CPU device): its workers are confined (sandbox.h) unless the
+	 * run's options say otherwise. A simulator interprets kernels, and runs none. */
+	bool confined;
 	/* The name its one target has, for a backend that knows it without listing (NULL:
 	 * names come from listing); lets --device name a backend that is unavailable. */
 	const char *fixed_target;

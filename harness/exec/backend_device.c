@@ -115,6 +115,7 @@ static void device_close(struct backend_session *session)
 
 const struct backend backend_device = {
 	.name = "device",
+	.confined = true,
 	.preload = device_preload,
 	.prepare_worker = device_prepare_worker,
 	.list_targets = device_list,

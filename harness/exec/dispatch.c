@@ -11,6 +11,7 @@
 #include "base/claim.h"
 #include "base/interrupt.h"
 #include "base/util.h"
+#include "exec/sandbox.h"
 #include "exec/wire.h"
 #include "exec/worker.h"
 
@@ -99,6 +100,54 @@ static bool session_again(const struct run_job *job, struct backend_session **se
 	return false;
 }
 
+/* Has the backend set its drivers' environment, first thing in a worker. */
+static void prepare_worker(const struct backend *b, const struct run_options *opt)
+{
+	if (b->prepare_worker)
+		b->prepare_worker(opt->timed);
+}
+
+/* In a worker, before any call of its driver: confines it to what its driver and the
+ * kernels it may build need (each step's kernel of `cases`, and the kernel at `path`
+ * built with `options`), where its backend runs kernels natively. Returns -1 with *cause
+ * when the sandbox cannot go up. */
+static int confine_worker(const struct backend *b, const struct run_options *opt,
+			  struct test_case *const *cases, size_t ncases, const char *path,
+			  const char *options, char **cause)
+{
+	if (!sandbox_wanted(b->confined, opt->unsandboxed))
+		return 0;
+	struct sandbox_policy p = { 0 };
+	sandbox_policy_add_system(&p);
+	for (size_t c = 0; c < ncases; c++)
+		for (size_t s = 0; s < cases[c]->nsteps; s++)
+			sandbox_policy_add_sources(&p, cases[c]->steps[s].kernel_path,
+						   cases[c]->options, !opt->untrusted);
+	if (path)
+		sandbox_policy_add_sources(&p, path, options, !opt->untrusted);
+	int status = sandbox_enter(&p, cause);
+	sandbox_policy_free(&p);
+	if (status < 0) {
+		char *why = *cause;
+		*cause = xasprintf("the sandbox could not go up: %s (CLHARNESS_SANDBOX=off runs "
+				   "without it)",
+				   why);
+		free(why);
+	}
+	return status;
+}
+
+/* In a worker whose driver is set up and has run no kernel yet. */
+static int seal_worker(char **cause)
+{
+	if (sandbox_seal(cause) == 0)
+		return 0;
+	char *why = *cause;
+	*cause = xasprintf("the sandbox could not be sealed: %s", why);
+	free(why);
+	return -1;
+}
+
 /* In a worker: runs the job, sending its news on fd; asks for cases on control where they
  * are handed out. */
 static void run_cases(struct run_job *job, int fd, int control)
@@ -108,6 +157,12 @@ static void run_cases(struct run_job *job, int fd, int control)
 	struct backend_session *session;
 	char *cause = NULL;
 	if (job->backend->open(job->target, &session, &cause) < 0) {
+		wire_message(&job->out, FRAME_ERROR, cause);
+		worker_send(fd, &job->out);
+		return;
+	}
+	if (seal_worker(&cause) < 0) {
+		job->backend->close(session);
 		wire_message(&job->out, FRAME_ERROR, cause);
 		worker_send(fd, &job->out);
 		return;
@@ -138,17 +193,26 @@ static void run_cases(struct run_job *job, int fd, int control)
 	strbuf_free(&job->out);
 }
 
-/* Has the backend set its drivers' environment, first thing in a worker. */
-static void prepare_worker(const struct backend *b, const struct run_options *opt)
+/* Tells the parent why the worker cannot run anything. */
+static void worker_error(int fd, char *cause)
 {
-	if (b->prepare_worker)
-		b->prepare_worker(opt->timed);
+	struct strbuf out = { 0 };
+	wire_message(&out, FRAME_ERROR, cause);
+	worker_send(fd, &out);
+	strbuf_free(&out);
+	free(cause);
 }
 
 static void run_main(void *arg, int fd, int control)
 {
 	struct run_job *job = arg;
 	prepare_worker(job->backend, job->opt);
+	char *cause = NULL;
+	if (confine_worker(job->backend, job->opt, job->cases, job->ncases, NULL, NULL, &cause) <
+	    0) {
+		worker_error(fd, cause);
+		return;
+	}
 	run_cases(job, fd, control);
 }
 
@@ -161,6 +225,10 @@ static void list_main(void *arg, int fd, int control)
 	struct target *targets;
 	size_t count;
 	char *cause = NULL;
+	if (confine_worker(d->backend, d->opt, d->cases, d->ncases, NULL, NULL, &cause) < 0) {
+		worker_error(fd, cause);
+		return;
+	}
 	if (d->backend->list_targets(&targets, &count, &cause) < 0) {
 		wire_message(&out, FRAME_ERROR, cause);
 		worker_send(fd, &out);
@@ -264,7 +332,7 @@ const struct target *dispatch_target(const struct dispatcher *d, size_t index)
 /* Reports that run (c, run) ended without a result, as `verdict` with `message` and,
  * as its detail, the end of what the worker printed (a driver's last words). */
 static void lost_run(const struct run_job *job, size_t c, size_t run, enum verdict verdict,
-		     const char *message, const char *printed,
+		     const char *message, const char *printed, bool stopped,
 		     void (*emit)(void *ctx, struct result *r), void *ctx)
 {
 	const struct test_case *tc = job->cases[c];
@@ -276,6 +344,7 @@ static void lost_run(const struct run_job *job, size_t c, size_t run, enum verdi
 	result_set_diag(&r, verdict, tc->path, 0, 0, "%s", message);
 	result_settle(&r);
 	r.detail = printed ? xstrdup(printed) : NULL;
+	r.sandbox_stop = stopped;
 	emit(ctx, &r);
 	result_free(&r);
 }
@@ -378,6 +447,7 @@ static bool follow(struct run_job *job, struct worker *w, unsigned timeout_s,
 	char *lost = NULL;
 	char *printed = NULL;
 	enum verdict lost_verdict = VERDICT_CRASH;
+	bool stopped = false; /* the sandbox stopped the worker */
 
 	for (;;) {
 		enum frame_type type;
@@ -437,7 +507,10 @@ static bool follow(struct run_job *job, struct worker *w, unsigned timeout_s,
 							 "worker was stopped",
 							 job->opt->cpu_limit_s);
 			} else if (!reported) {
-				lost = crash_message(job->opt, how);
+				lost = sandbox_stop_message(end.exit_status, end.signal, printed);
+				stopped = lost != NULL;
+				if (lost == NULL)
+					lost = crash_message(job->opt, how);
 			}
 			free(how);
 			break;
@@ -450,7 +523,7 @@ static bool follow(struct run_job *job, struct worker *w, unsigned timeout_s,
 			wire_read_message(payload, len, &message);
 			char *text = xasprintf("cannot open %s: %s", job->target->name, message);
 			for (size_t c = cur_case; c < job->end_case; c = next_claimed(job, c))
-				lost_run(job, c, 0, VERDICT_CRASH, text, NULL, emit, ctx);
+				lost_run(job, c, 0, VERDICT_CRASH, text, NULL, false, emit, ctx);
 			free(text);
 			free(message);
 			free(worker_finish(w, true));
@@ -485,7 +558,7 @@ static bool follow(struct run_job *job, struct worker *w, unsigned timeout_s,
 	}
 
 	if (lost)
-		lost_run(job, cur_case, cur_run, lost_verdict, lost, printed, emit, ctx);
+		lost_run(job, cur_case, cur_run, lost_verdict, lost, printed, stopped, emit, ctx);
 	free(lost);
 	free(printed);
 	/* Resume after the run it left in: the next size of the same case, or the next case
@@ -531,7 +604,7 @@ static void run_job(struct dispatcher *d, size_t index, struct run_job *job,
 			if (worker_start(&w, &limits, run_main, job, &cause) < 0) {
 				for (size_t c = job->first_case; c < job->end_case;
 				     c = next_claimed(job, c))
-					lost_run(job, c, 0, VERDICT_CRASH, cause, NULL, emit, ctx);
+					lost_run(job, c, 0, VERDICT_CRASH, cause, NULL, false, emit, ctx);
 				free(cause);
 				return;
 			}
@@ -584,7 +657,7 @@ void dispatch_report_lost(struct dispatcher *d, size_t index, size_t c, const ch
 {
 	struct run_job job = whole_job(d, index);
 	if (c < d->ncases)
-		lost_run(&job, c, 0, VERDICT_CRASH, message, NULL, emit, ctx);
+		lost_run(&job, c, 0, VERDICT_CRASH, message, NULL, false, emit, ctx);
 }
 
 struct inspect_job {
@@ -604,9 +677,18 @@ static void inspect_main(void *arg, int fd, int control)
 	struct strbuf out = { 0 };
 	struct backend_session *session;
 	char *cause = NULL;
+	if (confine_worker(job->backend, job->opt, NULL, 0, job->path, job->options, &cause) <
+	    0) {
+		worker_error(fd, cause);
+		return;
+	}
 	if (job->backend->open(job->target, &session, &cause) < 0) {
-		wire_message(&out, FRAME_ERROR, cause);
-		worker_send(fd, &out);
+		worker_error(fd, cause);
+		return;
+	}
+	if (seal_worker(&cause) < 0) {
+		job->backend->close(session);
+		worker_error(fd, cause);
 		return;
 	}
 	struct kernel_sig sig;
@@ -646,11 +728,18 @@ int dispatch_inspect(struct dispatcher *d, size_t index, const char *path, const
 				d->timeout_s);
 	} else if (ev == WORKER_GONE) {
 		char *printed = worker_output_tail(&w, 2000);
-		char *how = worker_finish(&w, false);
-		result_set_diag(failure, VERDICT_CRASH, path, 0, 0,
-				"the worker building it on %s died: %s", d->targets[index].name,
-				how ? how : "it exited early");
+		struct worker_end end;
+		char *how = worker_finish_end(&w, false, &end);
+		char *stop = sandbox_stop_message(end.exit_status, end.signal, printed);
+		if (stop)
+			result_set_diag(failure, VERDICT_CRASH, path, 0, 0, "%s", stop);
+		else
+			result_set_diag(failure, VERDICT_CRASH, path, 0, 0,
+					"the worker building it on %s died: %s",
+					d->targets[index].name, how ? how : "it exited early");
+		failure->sandbox_stop = stop != NULL;
 		failure->detail = printed;
+		free(stop);
 		free(how);
 	} else if (ev == WORKER_GARBLED) {
 		malformed = "stream";

@@ -51,6 +51,12 @@ struct run_options {
 	 * Otherwise they may compile once, one function for every shape
 	 * (backend.prepare_worker). */
 	bool timed;
+	/* Workers run kernels outside the sandbox (sandbox.h), as grade --no-sandbox asks and
+	 * CLHARNESS_SANDBOX=off does for every command. */
+	bool unsandboxed;
+	/* The kernels are someone else's (a student's): a confined worker may read their own
+	 * files and the -I folders of their build, not the folders beside them. */
+	bool untrusted;
 };
 
 /* Where results go. begin() announces each run before it starts, so that a run that

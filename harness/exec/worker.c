@@ -222,6 +222,7 @@ char *worker_finish_end(struct worker *w, bool kill_it, struct worker_end *end)
 		interrupt_untrack(w->pid);
 		if (end) {
 			end->signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+			end->exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 			end->cpu_s = usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
 				     (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
 		}

@@ -62,9 +62,11 @@ enum worker_event worker_next(struct worker *w, uint64_t deadline_ns, enum frame
  * with status 0, else how it ended ("killed by signal 11 (Segmentation fault)"); the
  * caller frees it. */
 char *worker_finish(struct worker *w, bool kill_it);
-/* How a child ended: the signal that ended it (0: none) and the CPU time it used. */
+/* How a child ended: the signal that ended it (0: none), its exit status (-1: it did not
+ * exit) and the CPU time it used. */
 struct worker_end {
 	int signal;
+	int exit_status;
 	double cpu_s;
 };
 /* worker_finish, also filling *end. */

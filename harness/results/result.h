@@ -99,6 +99,9 @@ struct result {
 	 * for, where that one was too big to simulate in time (no dimensions: none). */
 	struct shape shrunk_from;
 	enum expectation expect; /* set by the parent, never sent by a worker */
+	/* Set by the parent, never sent by a worker: the sandbox stopped the worker for a
+	 * system call it forbids (the message names it). */
+	bool sandbox_stop;
 	char *expect_diff;	 /* EXPECT_UNMET: the golden's lines and this result's */
 };
 
