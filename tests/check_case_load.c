@@ -361,7 +361,7 @@ START_TEST(test_catalogue_kernels_stay_inside_the_catalogue)
 		      message ? message : "(no error)");
 	free(message);
 	free(cmd);
-	remove_tree(root);
+	remove_test_folder(root);
 	free(path);
 	free(good);
 }

@@ -25,11 +25,9 @@ struct test_case *test_data_case(const char *relative)
 	return tc;
 }
 
-void remove_tree(const char *root)
+void remove_test_folder(const char *root)
 {
-	char *cmd = xasprintf("rm -rf '%s'", root);
-	ck_assert_msg(system(cmd) == 0, "The test cleans up %s.", root);
-	free(cmd);
+	ck_assert_msg(remove_tree(root) == 0, "The test cleans up %s.", root);
 }
 
 char *temp_kernel(const char *text)
@@ -63,6 +61,7 @@ int main(void)
 	srunner_add_suite(runner, golden_suite());
 	srunner_add_suite(runner, gradereport_suite());
 	srunner_add_suite(runner, includes_suite());
+	srunner_add_suite(runner, sandbox_suite());
 	srunner_add_suite(runner, kernelsrc_suite());
 	srunner_add_suite(runner, mutsites_suite());
 	srunner_add_suite(runner, npy_suite());

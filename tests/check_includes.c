@@ -68,7 +68,7 @@ START_TEST(test_own_files_are_included_and_followed)
 		      "(%s).",
 		      said ? said : "");
 	free(sub);
-	remove_tree(root);
+	remove_test_folder(root);
 	free(root);
 }
 END_TEST
@@ -114,7 +114,7 @@ START_TEST(test_every_way_out_is_refused_at_its_line)
 	}
 	free(link);
 	free(target);
-	remove_tree(root);
+	remove_test_folder(root);
 	free(root);
 }
 END_TEST
@@ -138,7 +138,7 @@ START_TEST(test_a_lone_file_includes_nothing_and_text_is_no_directive)
 		      "(%s).",
 		      said ? said : "");
 	free(said);
-	remove_tree(root);
+	remove_test_folder(root);
 	free(root);
 }
 END_TEST
@@ -156,7 +156,7 @@ START_TEST(test_a_linked_kernel_file_is_refused)
 	diag_list_free(&diags);
 	free(theirs);
 	free(mine);
-	remove_tree(root);
+	remove_test_folder(root);
 	free(root);
 }
 END_TEST

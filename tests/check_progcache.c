@@ -23,7 +23,7 @@ static char *make_root(void)
 
 static void remove_root(char *root)
 {
-	remove_tree(root);
+	remove_test_folder(root);
 	free(root);
 }
 

@@ -66,7 +66,7 @@ START_TEST(test_class_folder_names_every_student)
 	submissions_free(subs, n);
 	diag_list_free(&diags);
 
-	remove_tree(root);
+	remove_test_folder(root);
 	free(bob);
 	free(carol);
 	free(dave);
@@ -116,7 +116,7 @@ START_TEST(test_hidden_names_are_graded_and_links_refused)
 	submissions_free(subs, n);
 	diag_list_free(&diags);
 
-	remove_tree(root);
+	remove_test_folder(root);
 	free(cls);
 	free(dotted);
 	free(git);

@@ -30,6 +30,7 @@ Suite *reference_suite(void);
 Suite *report_suite(void);
 Suite *submission_suite(void);
 Suite *progcache_suite(void);
+Suite *sandbox_suite(void);
 Suite *walk_suite(void);
 Suite *wire_suite(void);
 
@@ -43,6 +44,6 @@ struct test_case *test_data_case(const char *relative);
 /* Writes `text` to a fresh .cl file under /tmp; the caller unlinks and frees the path. */
 char *temp_kernel(const char *text);
 /* Removes a folder a test made under /tmp, with all it holds. */
-void remove_tree(const char *root);
+void remove_test_folder(const char *root);
 
 #endif

@@ -79,7 +79,7 @@ START_TEST(test_links_loop_and_alias_without_repeats)
 		      "A path that does not exist is an error for the caller to report.");
 	walk_free(&w);
 
-	remove_tree(root);
+	remove_test_folder(root);
 	free(missing);
 	free(sub);
 	free(a);

@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -496,6 +497,37 @@ void strings_free(char **strings, long count)
 	for (long i = 0; i < count; i++)
 		free(strings[i]);
 	free(strings);
+}
+
+bool make_dirs(const char *dir)
+{
+	char *path = xstrdup(dir);
+	bool made = true;
+	for (char *p = path + 1; made; p++) {
+		bool last = *p == '\0';
+		if (*p != '/' && !last)
+			continue;
+		*p = '\0';
+		made = mkdir(path, 0755) == 0 || errno == EEXIST;
+		if (last)
+			break;
+		*p = '/';
+	}
+	free(path);
+	return made;
+}
+
+static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)type;
+	(void)ftw;
+	return remove(path);
+}
+
+int remove_tree(const char *path)
+{
+	return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS) == 0 ? 0 : -1;
 }
 
 bool is_dir(const char *path)

@@ -93,6 +93,11 @@ bool utf8_find_invalid(const char *text, size_t len, int *line, int *col);
 long dir_entries(const char *dir, bool hidden, char ***paths);
 void strings_free(char **strings, long count);
 bool is_dir(const char *path);
+/* Makes the folder `dir` and its parents where missing; false when one cannot be made. */
+bool make_dirs(const char *dir);
+/* Removes `path` and everything beneath it, following no link. Returns 0, or -1 with
+ * errno set by the first removal that failed. */
+int remove_tree(const char *path);
 bool has_suffix(const char *s, const char *suffix);
 
 /* The readable file `file` names, relative to the folder of the file `from` or of any

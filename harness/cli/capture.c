@@ -98,11 +98,6 @@ static char *layer_path(void)
 	return xstrdup(CLH_PKGLIBDIR "/libclharness-capture.so");
 }
 
-static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	return remove(path);
-}
-
 /* Empties a folder an earlier capture made: its raw records, kernels, data and cases. */
 static int clear_capture(const char *dir)
 {
@@ -120,7 +115,7 @@ static int clear_capture(const char *dir)
 	for (size_t i = 0; i < sizeof made / sizeof made[0] && status == 0; i++) {
 		char *path = xasprintf("%s/%s", dir, made[i]);
 		if (is_dir(path))
-			status = nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+			status = remove_tree(path);
 		free(path);
 	}
 	char **entries = NULL;

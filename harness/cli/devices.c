@@ -2,9 +2,11 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "base/util.h"
 #include "cli/commands.h"
+#include "exec/sandbox.h"
 #include "exec/select.h"
 
 static int devices_main(int argc, char **argv);
@@ -40,6 +42,24 @@ static void print_target(const struct target *t)
 	       t->limits.non_uniform_std ? "yes" : "no");
 }
 
+/* How the workers that run kernels natively (a device's) are confined here. */
+static void print_sandbox(void)
+{
+	struct sandbox_support support;
+	sandbox_probe(&support);
+	char *shortfall = sandbox_shortfall(&support);
+	if (sandbox_switched_off())
+		printf("%-16s off: CLHARNESS_SANDBOX=off\n", "sandbox");
+	else if (shortfall)
+		printf("%-16s partial: %s\n", "sandbox", shortfall);
+	else
+		printf("%-16s seccomp and Landlock (ABI %d): a device's worker starts no process, "
+		       "opens no socket, signals no other process and reaches only its driver's "
+		       "and its cases' files\n",
+		       "sandbox", support.landlock_abi);
+	free(shortfall);
+}
+
 static int devices_main(int argc, char **argv)
 {
 	struct cli_parser p;
@@ -63,5 +83,6 @@ static int devices_main(int argc, char **argv)
 		printf("%-16s unavailable: %s\n", selection_missing_name(&sel, m),
 		       sel.missing[m].reason);
 	selection_free(&sel);
+	print_sandbox();
 	return 0;
 }

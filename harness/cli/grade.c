@@ -12,6 +12,7 @@
 #include "base/util.h"
 #include "cli/commands.h"
 #include "cli/shared.h"
+#include "exec/sandbox.h"
 #include "exec/select.h"
 #include "grade/assignment.h"
 #include "grade/batch.h"
@@ -20,7 +21,7 @@
 #include "grade/gradereport.h"
 #include "grade/submission.h"
 
-enum { OPT_RESUME = CLI_OWN, OPT_GRADESCOPE, OPT_MIN_SCORE };
+enum { OPT_RESUME = CLI_OWN, OPT_GRADESCOPE, OPT_MIN_SCORE, OPT_NO_SANDBOX };
 
 static const struct cli_option grade_opts[] = {
 	CLI_OPT_JOBS("grade N submissions side by side (default 1)"),
@@ -45,6 +46,11 @@ static const struct cli_option grade_opts[] = {
 	CLI_OPT_SARIF,
 	CLI_OPT_HTML,
 	{ OPT_MIN_SCORE, "min-score", "P", "exit 1 unless every student scored at least P points" },
+	{ OPT_NO_SANDBOX, "no-sandbox", NULL,
+	  "grade even where the sandbox cannot confine the submissions in full (no Landlock or "
+	  "no seccomp in this Linux kernel, or CLHARNESS_SANDBOX=off): a kernel compiled to "
+	  "native code may then reach this machine's files, processes and network. Without it, "
+	  "grade refuses to start there" },
 	{ 0 },
 };
 
@@ -155,6 +161,7 @@ struct grade_flags {
 	bool resume;
 	struct class_outputs outputs;
 	double min_score;
+	bool unsandboxed;
 };
 
 /* Takes one of grade's own options; -1 after a usage error. */
@@ -171,6 +178,9 @@ static int take_grade_option(struct grade_flags *f, int id, const char *value)
 	case OPT_GRADESCOPE:
 		f->outputs.gradescope_dir = value;
 		return 0;
+	case OPT_NO_SANDBOX:
+		f->unsandboxed = true;
+		return 0;
 	case OPT_MIN_SCORE:
 		f->min_score = strtod(value, &end);
 		if (end == value || *end != '\0' || !(f->min_score >= 0)) {
@@ -182,6 +192,37 @@ static int take_grade_option(struct grade_flags *f, int id, const char *value)
 		return 0;
 	}
 	return 0;
+}
+
+/* Submissions are untrusted code: grading starts only where the sandbox confines them in
+ * full, or where the instructor said --no-sandbox, which it then repeats. Returns 0, or
+ * EXIT_USAGE after saying why not. */
+static int sandbox_or_consent(bool unsandboxed)
+{
+	struct sandbox_support support;
+	sandbox_probe(&support);
+	char *shortfall = sandbox_shortfall(&support);
+	int status = 0;
+	if (!unsandboxed && sandbox_switched_off()) {
+		fprintf(stderr, "clharness: grade: refusing to run students' kernels without the "
+				"sandbox, which CLHARNESS_SANDBOX=off switches off: unset it, or "
+				"pass --no-sandbox to grade unprotected\n");
+		status = EXIT_USAGE;
+	} else if (!unsandboxed && shortfall) {
+		fprintf(stderr,
+			"clharness: grade: refusing to run students' kernels without the full "
+			"sandbox: %s. Grade on a machine whose Linux kernel has Landlock and "
+			"seccomp (README.md, \"What grading protects\"), or pass --no-sandbox to "
+			"grade unprotected\n",
+			shortfall);
+		status = EXIT_USAGE;
+	} else if (unsandboxed) {
+		fprintf(stderr,
+			"clharness: warning: --no-sandbox: students' kernels run unconfined, "
+			"with this user's rights over its files, processes and network\n");
+	}
+	free(shortfall);
+	return status;
 }
 
 /* The grading itself, once the options are read: the class from argv[first] on. */
@@ -245,6 +286,8 @@ static int grade_class(int argc, char **argv, int first, const struct grade_flag
 		goto out;
 	}
 	status = cli_grading_targets(a, device_pattern, &device, &simulator);
+	if (status == 0)
+		status = sandbox_or_consent(f->unsandboxed);
 	if (status != 0)
 		goto out;
 
@@ -254,9 +297,11 @@ static int grade_class(int argc, char **argv, int first, const struct grade_flag
 	const char *tmp = getenv("TMPDIR");
 	char *lock = xasprintf("%s/clharness-timing-%u.lock", tmp && *tmp ? tmp : "/tmp",
 			       (unsigned)getuid());
-	struct grade_options gopt = {
-		.device = device, .simulator = simulator, .wall_s = wall_s, .speed_lock = lock
-	};
+	struct grade_options gopt = { .device = device,
+				      .simulator = simulator,
+				      .wall_s = wall_s,
+				      .speed_lock = lock,
+				      .unsandboxed = f->unsandboxed };
 	if (wall_s == 0) {
 		char *note = NULL;
 		grade_calibrate(a, &gopt, &note);

@@ -71,6 +71,18 @@ void kernel_type_normal(struct strbuf *out, const char *type);
 
 struct backend_session;
 
+/* What a worker is set up for, before its backend's first call there. */
+struct worker_setup {
+	bool timed; /* run_options.timed */
+	/* run_options.private_cache: a folder of the run's own, where the drivers compile
+	 * and the program cache keeps what the run builds; the shared caches are only read.
+	 * NULL: the shared caches. */
+	const char *private_cache;
+	/* run_options.keep_programs_whole: every program goes to the program cache once the
+	 * worker is done with it, with the code its driver compiled for each launch shape. */
+	bool keep_programs_whole;
+};
+
 #define BACKEND_LOST (-2)
 
 struct backend {
@@ -96,9 +108,9 @@ struct backend {
 	 * a worker a case was a third of its time. */
 	void (*preload)(void);
 	/* Called first in each worker, before any other call of the backend there: sets what
-	 * its drivers read from the environment, told whether the run measures kernel time
-	 * (run_options.timed). NULL: nothing to set. */
-	void (*prepare_worker)(bool timed);
+	 * its drivers read from the environment for the run `setup` describes. NULL: nothing
+	 * to set. */
+	void (*prepare_worker)(const struct worker_setup *setup);
 	/* Undoes what preload made, when the dispatcher that called it closes (NULL:
 	 * nothing to undo). */
 	void (*unload)(void);

@@ -71,10 +71,17 @@ static void device_preload(void)
  * PoCL for one generic function a kernel: a cold catalogue took 34.6 s against 45.7 s,
  * side by side (tools/bench-catalogue). A timed run keeps PoCL's default, the code an
  * application gets. A value the user set is kept. */
-static void device_prepare_worker(bool timed)
+static void device_prepare_worker(const struct worker_setup *setup)
 {
-	if (!timed)
+	if (!setup->timed)
 		setenv("POCL_WORK_GROUP_SPECIALIZATION", "0", 0);
+	/* PoCL links what it compiles into its cache and loads it from there: a run of its
+	 * own compiles into a folder of its own. */
+	if (setup->private_cache) {
+		char *pocl = xasprintf("%s/pocl", setup->private_cache);
+		setenv("POCL_CACHE_DIR", pocl, 1);
+		free(pocl);
+	}
 }
 
 static int device_list(struct target **targets, size_t *count, char **cause)

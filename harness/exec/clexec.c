@@ -22,7 +22,18 @@ struct cached_program {
 	char *options;
 	cl_program program;
 	char *log; /* the build log of a failed build, kept to report it again */
+	/* Where and under which key the program cache keeps it (no dir: it keeps none). */
+	char *cache_dir;
+	struct strbuf key;
 };
+
+/* clexec_keep_programs_whole: store every program at the session's close. */
+static bool keep_whole;
+
+void clexec_keep_programs_whole(bool keep)
+{
+	keep_whole = keep;
+}
 
 struct clexec {
 	struct target target;
@@ -214,7 +225,10 @@ static cl_program program_for(struct clexec *cx, const char *kernel_path, const 
 				"cannot read the kernel file: %s", file_error(errno));
 		return NULL;
 	}
-	char *cache = progcache_dir();
+	/* A run with a cache of its own stores there, and reads the shared one too. */
+	char *shared = progcache_dir();
+	const char *own = progcache_private_dir();
+	char *cache = own ? xstrdup(own) : shared ? xstrdup(shared) : NULL;
 	struct strbuf key = { 0 };
 	cl_program program = NULL;
 	bool seen = false;
@@ -226,11 +240,16 @@ static cl_program program_for(struct clexec *cx, const char *kernel_path, const 
 		free(target_id);
 		if (keyed) {
 			program = program_from_cache(cx, cache, &key, options, &seen);
+			bool shared_seen;
+			if (program == NULL && own && shared)
+				program = program_from_cache(cx, shared, &key, options,
+							     &shared_seen);
 		} else {
 			free(cache);
 			cache = NULL;
 		}
 	}
+	free(shared);
 	cl_int err = CL_SUCCESS;
 	if (program) {
 		(*cached)++;
@@ -256,12 +275,13 @@ static cl_program program_for(struct clexec *cx, const char *kernel_path, const 
 		}
 	}
 	free(source);
-	free(cache);
-	strbuf_free(&key);
 
 	cx->programs = xreallocarray(cx->programs, cx->nprograms + 1, sizeof *cx->programs);
 	struct cached_program *cp = &cx->programs[cx->nprograms++];
-	*cp = (struct cached_program){ .path = xstrdup(kernel_path), .options = xstrdup(options) };
+	*cp = (struct cached_program){ .path = xstrdup(kernel_path),
+				       .options = xstrdup(options),
+				       .cache_dir = cache,
+				       .key = key };
 	if (err != CL_SUCCESS) {
 		cp->log = ocl_build_log(program, cx->device);
 		clReleaseProgram(program);
@@ -847,11 +867,17 @@ void clexec_close(struct clexec *cx)
 		return;
 	release_kernels(cx);
 	for (size_t i = 0; i < cx->nprograms; i++) {
-		if (cx->programs[i].program)
-			clReleaseProgram(cx->programs[i].program);
-		free(cx->programs[i].path);
-		free(cx->programs[i].options);
-		free(cx->programs[i].log);
+		struct cached_program *cp = &cx->programs[i];
+		/* Now that it ran, the binary holds the code compiled for each launch shape. */
+		if (keep_whole && cp->program && cp->cache_dir)
+			program_to_cache(cp->program, cp->cache_dir, &cp->key);
+		if (cp->program)
+			clReleaseProgram(cp->program);
+		free(cp->path);
+		free(cp->options);
+		free(cp->log);
+		free(cp->cache_dir);
+		strbuf_free(&cp->key);
 	}
 	free(cx->programs);
 	clReleaseCommandQueue(cx->queue);

@@ -30,4 +30,9 @@ int clexec_inspect(struct clexec *cx, const char *path, const char *kernel, cons
 
 void clexec_close(struct clexec *cx);
 
+/* In a worker: whether clexec_close stores every program it built or loaded in the
+ * program cache, with the code compiled for each launch shape it ran at
+ * (run_options.keep_programs_whole). */
+void clexec_keep_programs_whole(bool keep);
+
 #endif

@@ -11,6 +11,8 @@
 #include "base/claim.h"
 #include "base/interrupt.h"
 #include "base/util.h"
+#include "exec/clexec.h"
+#include "exec/progcache.h"
 #include "exec/sandbox.h"
 #include "exec/wire.h"
 #include "exec/worker.h"
@@ -103,8 +105,17 @@ static bool session_again(const struct run_job *job, struct backend_session **se
 /* Has the backend set its drivers' environment, first thing in a worker. */
 static void prepare_worker(const struct backend *b, const struct run_options *opt)
 {
+	struct worker_setup setup = { .timed = opt->timed,
+				      .private_cache = opt->private_cache,
+				      .keep_programs_whole = opt->keep_programs_whole };
+	if (opt->private_cache) {
+		char *own = xasprintf("%s/programs", opt->private_cache);
+		progcache_set_private(own);
+		free(own);
+	}
+	clexec_keep_programs_whole(opt->keep_programs_whole);
 	if (b->prepare_worker)
-		b->prepare_worker(opt->timed);
+		b->prepare_worker(&setup);
 }
 
 /* In a worker, before any call of its driver: confines it to what its driver and the

@@ -36,6 +36,30 @@ char *progcache_dir(void)
 	return NULL;
 }
 
+char *progcache_beside(const char *name)
+{
+	char *dir = progcache_dir();
+	char *slash = dir ? strrchr(dir, '/') : NULL;
+	char *beside = slash && slash != dir
+			       ? (*slash = '\0', xasprintf("%s/%s", dir, name))
+			       : NULL;
+	free(dir);
+	return beside;
+}
+
+static char *private_dir;
+
+void progcache_set_private(const char *dir)
+{
+	free(private_dir);
+	private_dir = dir ? xstrdup(dir) : NULL;
+}
+
+const char *progcache_private_dir(void)
+{
+	return private_dir;
+}
+
 /* The folders a build looks in for an #include: the -I folders among the options. */
 static size_t include_dirs(const char *options, char ***dirs)
 {
@@ -205,24 +229,6 @@ unsigned char *progcache_load(const char *dir, const struct strbuf *key, size_t 
 }
 
 /* Makes `dir` and the folders above it, as mkdir -p. */
-static bool make_dirs(const char *dir)
-{
-	char *path = xstrdup(dir);
-	bool made = true;
-	for (char *p = path + 1; made; p++) {
-		bool last = *p == '\0';
-		if (*p != '/' && !last)
-			continue;
-		*p = '\0';
-		made = mkdir(path, 0755) == 0 || errno == EEXIST;
-		if (last)
-			break;
-		*p = '/';
-	}
-	free(path);
-	return made;
-}
-
 /* Writes the entry of `key` holding `len` bytes of binary (none: a mark), replacing any
  * entry at once. */
 static void write_entry(const char *dir, const struct strbuf *key, const unsigned char *binary,

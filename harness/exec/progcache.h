@@ -24,6 +24,17 @@
  * folder can be named. Caller frees. */
 char *progcache_dir(void);
 
+/* The folder `name` beside the program cache's own, in the folder that holds it
+ * (~/.cache/clharness/NAME); NULL when caching is off. Caller frees. */
+char *progcache_beside(const char *name);
+
+/* In a worker of a run with a cache of its own (run_options.private_cache): from now on
+ * this process stores entries in `dir` alone, and looks for them there before the shared
+ * folder, which it only reads. */
+void progcache_set_private(const char *dir);
+/* That folder, or NULL where the process stores in the shared one. */
+const char *progcache_private_dir(void);
+
 /* Appends to `key` what a binary built from `source` (read from `path`) with `options`
  * on the target described by `target_id` depends on, following include directives as the
  * preprocessor reads them. Returns false when the key cannot hold all of it: a directive

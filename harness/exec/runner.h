@@ -57,6 +57,14 @@ struct run_options {
 	/* The kernels are someone else's (a student's): a confined worker may read their own
 	 * files and the -I folders of their build, not the folders beside them. */
 	bool untrusted;
+	/* A folder of this run's own (NULL: none), where its drivers compile and the program
+	 * cache keeps what it builds, while the shared caches are only read: a kernel that
+	 * reaches its worker's files can then change no other run's programs. */
+	const char *private_cache;
+	/* Each program goes to the program cache once its worker is done with it, holding the
+	 * code compiled for every launch shape it ran at: a run with a private cache then
+	 * loads a reference kernel whole rather than compiling it again. */
+	bool keep_programs_whole;
 };
 
 /* Where results go. begin() announces each run before it starts, so that a run that

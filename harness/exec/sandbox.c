@@ -113,22 +113,6 @@ void sandbox_policy_free(struct sandbox_policy *p)
 		free(p->rules);
 }
 
-/* Makes `path` and its parents as folders; failing is no error here: the rule that
- * needs it is then left out, and the driver that wanted it says so. */
-static void make_folders(const char *path)
-{
-	char *copy = xstrdup(path);
-	for (char *slash = strchr(copy + 1, '/');; slash = strchr(slash + 1, '/')) {
-		if (slash)
-			*slash = '\0';
-		mkdir(copy, 0755);
-		if (slash == NULL)
-			break;
-		*slash = '/';
-	}
-	free(copy);
-}
-
 /* A driver's cache: `own` when that variable is set, else `beneath` under
  * $XDG_CACHE_HOME or `home_beneath` under $HOME (each may be NULL). Caller frees. */
 static char *cache_folder(const char *own, const char *xdg_beneath, const char *home_beneath)
@@ -166,7 +150,7 @@ void sandbox_policy_add_system(struct sandbox_policy *p)
 	/* PoCL's kernel cache, where it compiles and links each kernel, as PoCL 3 names it. */
 	char *pocl = cache_folder("POCL_CACHE_DIR", "pocl/kcache", ".cache/pocl/kcache");
 	if (pocl) {
-		make_folders(pocl);
+		(void)make_dirs(pocl);
 		sandbox_policy_add(p, SANDBOX_WRITE, pocl);
 		free(pocl);
 	}
@@ -181,16 +165,23 @@ void sandbox_policy_add_system(struct sandbox_policy *p)
 		}
 		char *nv = cache_folder("CUDA_CACHE_PATH", NULL, ".nv/ComputeCache");
 		if (nv) {
-			make_folders(nv);
+			(void)make_dirs(nv);
 			sandbox_policy_add(p, SANDBOX_WRITE, nv);
 			free(nv);
 		}
 	}
+	/* The program cache: a run with one of its own writes there alone, and only reads
+	 * the shared one, so that what it leaves reaches no other run. */
 	char *programs = progcache_dir();
+	const char *own = progcache_private_dir();
 	if (programs) {
-		make_folders(programs);
-		sandbox_policy_add(p, SANDBOX_WRITE, programs);
+		(void)make_dirs(programs);
+		sandbox_policy_add(p, own ? SANDBOX_READ : SANDBOX_WRITE, programs);
 		free(programs);
+	}
+	if (own) {
+		(void)make_dirs(own);
+		sandbox_policy_add(p, SANDBOX_WRITE, own);
 	}
 }
 

@@ -46,8 +46,9 @@ void sandbox_policy_add(struct sandbox_policy *p, enum sandbox_access access, co
 /* Adds what any worker's driver needs, whichever driver it is: the system's libraries,
  * the ICD loader's list of drivers, this process's own /proc, the device files and the
  * caches of the drivers this machine has (PoCL's kernel cache, NVIDIA's compute cache),
- * and the harness's program cache. Creates the caches' folders where missing, since a
- * rule needs a folder to hold and a driver makes its cache only once confined. */
+ * and the harness's program cache, which only a private one is written beside where the
+ * worker has one (progcache_set_private). Creates the caches' folders where missing,
+ * since a rule needs a folder to hold and a driver makes its cache only once confined. */
 void sandbox_policy_add_system(struct sandbox_policy *p);
 /* Adds reading the kernel file at `kernel_path` and beneath the folders an -I in
  * `options` names; with `folders`, also beneath the kernel's own folder and the working

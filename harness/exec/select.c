@@ -10,6 +10,7 @@
 #include "base/annotate.h"
 #include "base/util.h"
 #include "exec/devname.h"
+#include "exec/sandbox.h"
 
 /* Whether `pattern` is exactly the one target name of a backend other than b: such a
  * pattern can select nothing of b's. */
@@ -42,6 +43,28 @@ static void add_missing(struct selection *sel, const struct backend *b, char *re
 	sel->missing[sel->nmissing++] = (struct missing_backend){ b, reason };
 }
 
+/* Says once a process, on stderr, where the workers that run kernels natively are not
+ * confined in full: switched off, or a Linux kernel without Landlock or seccomp. */
+static void note_unconfined(const struct run_options *opt)
+{
+	static bool said;
+	if (said || opt->unsandboxed)
+		return;
+	said = true;
+	if (sandbox_switched_off()) {
+		fprintf(stderr, "clharness: note: kernels run outside the sandbox: "
+				"CLHARNESS_SANDBOX=off switches it off\n");
+		return;
+	}
+	struct sandbox_support support;
+	sandbox_probe(&support);
+	char *shortfall = sandbox_shortfall(&support);
+	if (shortfall)
+		fprintf(stderr, "clharness: note: kernels run in a partial sandbox: %s\n",
+			shortfall);
+	free(shortfall);
+}
+
 void selection_open(struct selection *sel, char *const *patterns, size_t npatterns,
 		    struct test_case *const *cases, size_t ncases, const struct run_options *opt,
 		    unsigned timeout_s)
@@ -57,6 +80,8 @@ void selection_open(struct selection *sel, char *const *patterns, size_t npatter
 			add_missing(sel, backend, xstrdup(why));
 			continue;
 		}
+		if (backend->confined)
+			note_unconfined(opt);
 		char *cause = NULL;
 		if (dispatch_open(backend, cases, ncases, opt, timeout_s, &sel->dispatchers[b],
 				  &cause) < 0) {

@@ -361,6 +361,34 @@ static void parse_limits(struct loader *ld, struct fy_node *node, struct src_pos
 		parse_bytes(ld, v, at, "limits.memory", &ld->a->address_space);
 }
 
+/* The native code an `allow` list names, which the assignment's submissions may hold:
+ * inline-assembly, function-pointers (nativecode.h). */
+static unsigned parse_allow(struct loader *ld, struct fy_node *node, struct src_pos at)
+{
+	if (node == NULL || !fy_node_is_sequence(node)) {
+		yr_error(&ld->r, yr_pos(node, at),
+			 "allow must list what submissions may hold beyond OpenCL C, from "
+			 "inline-assembly, function-pointers; found %s",
+			 yr_kind(node));
+		return 0;
+	}
+	unsigned bits = 0;
+	void *iter = NULL;
+	struct fy_node *item;
+	while ((item = fy_node_sequence_iterate(node, &iter)) != NULL) {
+		char *text = yr_scalar(&ld->r, item, at, "what submissions may hold");
+		enum native_kind kind;
+		if (text && native_kind_from_name(text, &kind))
+			bits |= 1u << kind;
+		else if (text)
+			yr_error(&ld->r, yr_pos(item, at),
+				 "allow: unknown '%s' (known: inline-assembly, function-pointers)",
+				 text);
+		free(text);
+	}
+	return bits;
+}
+
 /* The finding kinds a `forbid` list names: race, barrier-divergence, out-of-bounds,
  * uninitialized, async-copy. Forbidding races forbids an async copy never waited for,
  * which races with whatever reads its memory. */
@@ -611,7 +639,7 @@ static void parse_assignment(struct loader *ld, struct fy_node *root)
 	struct src_pos top = { 1, 1 };
 	if (!yr_require_mapping(&ld->r, root, top, "an assignment"))
 		return;
-	static const char *const keys[] = { "about", "kernels", "limits", "checks", NULL };
+	static const char *const keys[] = { "about", "kernels", "limits", "allow", "checks", NULL };
 	yr_reject_unknown_keys(&ld->r, root, "an assignment", keys);
 	struct fy_node *v;
 	if ((v = yr_get(root, "about")) != NULL)
@@ -619,6 +647,8 @@ static void parse_assignment(struct loader *ld, struct fy_node *root)
 	parse_kernels(ld, yr_get(root, "kernels"), top);
 	if ((v = yr_get(root, "limits")) != NULL)
 		parse_limits(ld, v, top);
+	if ((v = yr_get(root, "allow")) != NULL)
+		ld->a->allow = parse_allow(ld, v, top);
 	if (ld->r.errors > 0)
 		return; /* the checks are judged against the kernels */
 	struct fy_node *checks = yr_get(root, "checks");

@@ -12,6 +12,7 @@
 #include "base/diag.h"
 #include "case/yamlread.h"
 #include "exec/backend.h"
+#include "source/nativecode.h"
 
 enum grade_kind {
 	GRADE_CORRECT,	/* right output on a real device at every size and work-group size */
@@ -61,6 +62,10 @@ struct assignment {
 	unsigned wall_s;	/* a run's wall-clock limit */
 	unsigned cpu_s;		/* a run's CPU-time limit, all its threads together */
 	uint64_t address_space; /* a run's address-space limit in bytes */
+	/* Native code a submission may hold (bits, 1 << enum native_kind): a course on
+	 * inline PTX allows inline assembly, which the sandbox then contains; by default a
+	 * submission holding any is refused before it is built. */
+	unsigned allow;
 };
 
 /* Loads and validates an assignment, and every case its checks name: each case's

@@ -43,8 +43,8 @@ static int write_reports(const struct batch_options *bo, const struct student_gr
 static void send_summary(int fd, const struct student_grade *g, bool reports_written)
 {
 	struct strbuf out = { 0 };
-	strbuf_printf(&out, "%d\n%s\n", g->blocker ? (int)g->blocker_verdict : -1,
-		      reports_written ? "ok" : "reports-failed");
+	strbuf_printf(&out, "%d\n%s\n%s\n", g->blocker ? (int)g->blocker_verdict : -1,
+		      reports_written ? "ok" : "reports-failed", g->note ? g->note : "-");
 	for (size_t i = 0; i < g->nchecks; i++)
 		strbuf_printf(&out, "%.17g %zu %zu %u\n", g->checks[i].points, g->checks[i].runs,
 			      g->checks[i].passed, g->checks[i].verdicts);
@@ -67,6 +67,13 @@ static int read_summary(const char *text, const struct assignment *a, struct stu
 	if (p == NULL)
 		return -1;
 	p++;
+	/* The note, a word of the grader's own ("-": none). */
+	end = strchr(p, '\n');
+	if (end == NULL)
+		return -1;
+	if (end - p != 1 || *p != '-')
+		g->note = xstrndup(p, (size_t)(end - p));
+	p = end + 1;
 	if (blocker > VERDICT_SKIP)
 		return -1;
 	if (blocker >= 0) {

@@ -11,10 +11,13 @@
 
 #include "base/util.h"
 #include "case/testcase.h"
+#include "exec/progcache.h"
+#include "exec/sandbox.h"
 #include "exec/select.h"
 #include "findings/advice.h"
 #include "grade/grade.h"
 #include "grade/includes.h"
+#include "source/nativecode.h"
 
 /* Failing runs a check reports in detail; the rest are counted. */
 #define MAX_REPORTED_RUNS 3
@@ -38,6 +41,9 @@ struct grader {
 	/* The first run that hung, "N=65536, L=64 on pocl-cpu": every run after it, on any
 	 * target, is left out, since each would wait out the limit too. NULL: none hung. */
 	char *hang;
+	/* The submission's own cache (run_options.private_cache); NULL where it runs
+	 * unconfined. */
+	char *private_cache;
 };
 
 double grade_round(double points)
@@ -55,7 +61,62 @@ static struct run_options limited(const struct grader *g)
 				     .cpu_limit_s = g->a->cpu_s,
 				     .address_space_limit = g->a->address_space,
 				     .file_size_limit = GRADE_FILE_SIZE_LIMIT,
-				     .timed = true };
+				     .timed = true,
+				     .unsandboxed = g->opt->unsandboxed,
+				     .untrusted = true,
+				     .private_cache = g->private_cache };
+}
+
+/* Removes the caches of the student's earlier hand-ins in `folder`, all but `keep`. */
+static void drop_earlier_caches(const char *folder, const char *student, const char *keep)
+{
+	char **entries = NULL;
+	long n = dir_entries(folder, false, &entries);
+	size_t len = strlen(student);
+	for (long i = 0; i < n; i++) {
+		const char *name = strrchr(entries[i], '/');
+		name = name ? name + 1 : entries[i];
+		if (strncmp(name, student, len) == 0 && name[len] == '-' &&
+		    strcmp(entries[i], keep) != 0)
+			remove_tree(entries[i]);
+	}
+	strings_free(entries, n);
+}
+
+/* The folder of a submission's own cache: what its code leaves in its drivers' caches
+ * then reaches no other student's runs, while a grading again of the same file finds
+ * its programs built. Beside the program cache, one a student and hand-in (the hand-ins
+ * before are dropped), or a temporary one where caching is off (*temporary then).
+ * NULL where its workers run unconfined, which no cache keeps from the others. */
+static char *submission_cache(const struct assignment *a, const struct grade_options *opt,
+			      const struct submission *sub, uint64_t source_hash,
+			      bool *temporary)
+{
+	*temporary = false;
+	if (!sandbox_wanted(true, opt->unsandboxed))
+		return NULL;
+	char *root = progcache_beside("submissions");
+	if (root) {
+		char *folder = xasprintf("%s/%s", root, a->name);
+		char *dir = xasprintf("%s/%s-%016llx", folder, sub->student,
+				      (unsigned long long)source_hash);
+		free(root);
+		if (make_dirs(dir)) {
+			drop_earlier_caches(folder, sub->student, dir);
+			free(folder);
+			return dir;
+		}
+		free(folder);
+		free(dir);
+	}
+	const char *tmp = getenv("TMPDIR");
+	char *dir = xasprintf("%s/clharness-submission-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (mkdtemp(dir) == NULL) {
+		free(dir);
+		return NULL;
+	}
+	*temporary = true;
+	return dir;
 }
 
 /* The CPU-time limit of a worker that makes `runs` runs and builds: the assignment's
@@ -356,6 +417,15 @@ static void drop_repeats(struct diag_list *list)
 	list->count = kept;
 }
 
+/* Counts a failed run's verdict in the check's: a run the sandbox stopped, apart. */
+static void take_failed_verdict(struct check_grade *cg, const struct result *r)
+{
+	if (r->sandbox_stop)
+		cg->sandboxed = true;
+	else
+		cg->verdicts |= 1u << r->verdict;
+}
+
 /* Whether a run passes check `c`: right output, or none of the forbidden findings. */
 static bool run_passes(const struct grade_check *c, const struct result *r)
 {
@@ -401,7 +471,7 @@ static void grade_runs(struct grader *g, size_t index, struct check_grade *cg)
 			cg->passed++;
 			continue;
 		}
-		cg->verdicts |= 1u << r->verdict;
+		take_failed_verdict(cg, r);
 		if (reported++ < MAX_REPORTED_RUNS)
 			note_failure(cg, r, sim ? c->forbid : 0, g->path);
 	}
@@ -555,7 +625,7 @@ static void grade_speed(struct grader *g, const struct grade_check *c, struct ch
 			break;
 		}
 		if (r_mine->verdict != VERDICT_PASS) {
-			cg->verdicts |= 1u << r_mine->verdict;
+			take_failed_verdict(cg, r_mine);
 			cg->summary = xasprintf("not timed: the submission gave %s at %s",
 						verdict_name(r_mine->verdict), at);
 			note_failure(cg, r_mine, 0, g->path);
@@ -632,18 +702,29 @@ static void calibrate_kind(const struct assignment *a, const struct grade_option
 		const struct grade_check *c = &a->checks[i];
 		if (c->kind != kind)
 			continue;
-		struct diag_list diags = { 0 };
-		struct test_case *tc = case_load(c->case_path, &diags);
-		diag_list_free(&diags);
-		if (tc == NULL)
-			continue; /* grading says so for every student */
-		set_check_runs(tc, c);
-		cases[n++] = tc;
+		/* A speed check's reference is the kernel it is timed against, where it names
+		 * one. */
+		const char *paths[] = { c->case_path, kind == GRADE_SPEED ? c->against_path : NULL };
+		for (size_t k = 0; k < 2 && paths[k]; k++) {
+			struct diag_list diags = { 0 };
+			struct test_case *tc = case_load(paths[k], &diags);
+			diag_list_free(&diags);
+			if (tc == NULL)
+				continue; /* grading says so for every student */
+			cases = xreallocarray(cases, n + 2, sizeof *cases);
+			set_check_runs(tc, c);
+			cases[n++] = tc;
+		}
 	}
+	/* The reference kernels are the course's: their programs go to the shared cache whole,
+	 * with the code compiled for each shape the checks run, where each submission's runs
+	 * load them from without compiling them in a cache of its own. */
 	struct run_options ropt = { .repeat = 1,
 				    .cpu_limit_s = a->cpu_s,
 				    .address_space_limit = a->address_space,
-				    .timed = true };
+				    .timed = true,
+				    .unsandboxed = opt->unsandboxed,
+				    .keep_programs_whole = true };
 	for (size_t i = 0; kind == GRADE_SPEED && i < a->nchecks; i++)
 		if (a->checks[i].kind == GRADE_SPEED && a->checks[i].repeat > ropt.repeat)
 			ropt.repeat = a->checks[i].repeat;
@@ -742,6 +823,8 @@ static bool kernels_match(struct grader *g, struct student_grade *sg)
 			if (failure.verdict == VERDICT_BUILD_ERROR && failure.line > 0)
 				diag_add(&sg->blocker_diags, DIAG_ERROR, g->path, failure.line,
 					 failure.col, "%s", failure.message);
+			if (failure.sandbox_stop)
+				sg->note = xstrdup("sandbox");
 			sg->blocker_log = failure.detail;
 			failure.detail = NULL;
 			text_cut(&sg->blocker_log, RESULT_DETAIL_MAX, "build log");
@@ -793,6 +876,38 @@ void grade_blocked(const struct assignment *a, const char *student, const char *
 	mark_not_run(a, sg);
 }
 
+/* Refuses, before any compiler reads it, a submission holding native code the assignment
+ * does not allow (nativecode.h): blocks its grade with each place at its line and the
+ * kind as the class table's note. Returns whether it did. */
+static bool refuse_native_code(const struct assignment *a, const struct submission *sub,
+			       const char *options, struct student_grade *sg)
+{
+	unsigned kinds = ((1u << NATIVE_KINDS) - 1) & ~a->allow;
+	char **files = NULL;
+	size_t nfiles = 0;
+	struct diag_list ignored = { 0 }, found = { 0 };
+	includes_reached(sub->path, sub->folder, &ignored, &files, &nfiles);
+	diag_list_free(&ignored);
+	unsigned kinds_found = kinds ? nativecode_find(files, nfiles, options, kinds, &found) : 0;
+	strings_free(files, (long)nfiles);
+	if (kinds_found == 0) {
+		diag_list_free(&found);
+		return false;
+	}
+	enum native_kind first = kinds_found & (1u << NATIVE_ASSEMBLY) ? NATIVE_ASSEMBLY
+								       : NATIVE_FUNCTION_POINTER;
+	char *why = xasprintf(
+		"refused before it was built: it holds %s (%zu place%s), which a kernel run as a "
+		"CPU's own code could use to reach the grading machine",
+		first == NATIVE_ASSEMBLY ? "inline assembly" : "a pointer to a function",
+		found.count, found.count == 1 ? "" : "s");
+	grade_blocked(a, sub->student, sub->path, VERDICT_BUILD_ERROR, why, sg);
+	free(why);
+	sg->note = xstrdup(native_kind_name(first));
+	diag_list_move(&sg->blocker_diags, &found);
+	return true;
+}
+
 void grade_submission(const struct assignment *a, const struct grade_options *opt,
 		      const struct submission *sub, struct student_grade *sg)
 {
@@ -814,17 +929,24 @@ void grade_submission(const struct assignment *a, const struct grade_options *op
 		sg->source_hash = source_hash;
 		return;
 	}
-	student_grade_init(a, student, path, sg);
 	/* A folder's own files are included from it; a lone file includes none. Build options
 	 * are split at spaces, so a folder with one cannot be named. */
 	char *options = sub->folder && !strpbrk(sub->folder, " \t\"'\\")
 				? xasprintf("-I %s", sub->folder)
 				: xstrdup("");
+	if (refuse_native_code(a, sub, options, sg)) {
+		sg->source_hash = source_hash;
+		free(options);
+		return;
+	}
+	student_grade_init(a, student, path, sg);
 	struct grader g = { .a = a,
 			    .opt = opt,
 			    .path = path,
 			    .options = options,
 			    .wall_s = opt->wall_s ? opt->wall_s : a->wall_s };
+	bool temporary_cache;
+	g.private_cache = submission_cache(a, opt, sub, source_hash, &temporary_cache);
 	if (kernels_match(&g, sg)) {
 		plan_checks(&g, sg);
 		run_phase(&g, false);
@@ -836,6 +958,8 @@ void grade_submission(const struct assignment *a, const struct grade_options *op
 			else
 				grade_runs(&g, i, &sg->checks[i]);
 			sg->total += sg->checks[i].points;
+			if (sg->checks[i].sandboxed && sg->note == NULL)
+				sg->note = xstrdup("sandbox");
 		}
 		sg->total = grade_round(sg->total);
 	} else {
@@ -850,6 +974,9 @@ void grade_submission(const struct assignment *a, const struct grade_options *op
 	free(g.runs);
 	free(g.hang);
 	free(options);
+	if (g.private_cache && temporary_cache)
+		remove_tree(g.private_cache);
+	free(g.private_cache);
 	sg->source_hash = source_hash;
 }
 
@@ -875,6 +1002,7 @@ void student_grade_free(struct student_grade *g)
 	free(g->submission);
 	free(g->blocker);
 	free(g->blocker_log);
+	free(g->note);
 	diag_list_free(&g->blocker_diags);
 	*g = (struct student_grade){ 0 };
 }

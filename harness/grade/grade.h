@@ -33,6 +33,8 @@ struct grade_options {
 	/* A file locked, exclusively around timed runs and shared around the others, so
 	 * graders side by side never run beside another's timed run; NULL: none. */
 	const char *speed_lock;
+	/* --no-sandbox: submissions run unconfined, as the instructor asked explicitly. */
+	bool unsandboxed;
 };
 
 struct check_grade {
@@ -42,6 +44,9 @@ struct check_grade {
 	double speed;	   /* GRADE_SPEED: reference kernel time / submission's; 0: not timed */
 	char *summary;	   /* one line: "8 of 9 runs right", "0.93 of the reference's speed" */
 	unsigned verdicts; /* bits (1 << enum verdict) of the failed runs' verdicts */
+	/* A run the sandbox stopped for a system call it forbids: a crash, counted here rather
+	 * than in verdicts, so the class table names it. */
+	bool sandboxed;
 	struct diag_list diags; /* what went wrong, at the submission's lines where known */
 };
 
@@ -60,6 +65,10 @@ struct student_grade {
 	/* Bits (1 << enum verdict) of failed runs known only as a whole: a report read back
 	 * names the timeouts and crashes of its hidden checks without saying which. */
 	unsigned verdicts;
+	/* The class table's word for what happened, where no verdict's name says it:
+	 * "inline-assembly" or "function-pointers" (refused before it was built), "sandbox"
+	 * (a run stopped for a system call the sandbox forbids); NULL: none. */
+	char *note;
 	/* FNV-1a of the submission's kernel file as graded (0: none), so --resume can tell a
 	 * report of the file handed in now from one of an earlier hand-in. */
 	uint64_t source_hash;

@@ -74,6 +74,17 @@ static unsigned note_verdicts(const char *note)
 	return bits;
 }
 
+/* The grader's own word the note starts with, where it has one: what refused the
+ * submission, or "sandbox". */
+static char *note_word(const char *note)
+{
+	static const char *const words[] = { "sandbox", "inline-assembly", "function-pointers" };
+	for (size_t k = 0; note && k < sizeof words / sizeof *words; k++)
+		if (strncmp(note, words[k], strlen(words[k])) == 0)
+			return xstrdup(words[k]);
+	return NULL;
+}
+
 int grade_report_read(const char *path, const struct assignment *a, struct student_grade *g,
 		      char **cause)
 {
@@ -118,6 +129,7 @@ int grade_report_read(const char *path, const struct assignment *a, struct stude
 	free(source);
 	char *note = json_text(root, "note");
 	g->verdicts = note_verdicts(note);
+	g->note = note_word(note);
 	free(note);
 	struct fy_node *blocker = json_member(root, "blocker");
 	if (blocker && fy_node_is_mapping(blocker)) {

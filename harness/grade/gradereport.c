@@ -97,13 +97,17 @@ const size_t grade_noted_count = sizeof grade_noted_verdicts / sizeof grade_note
 static void row_note(struct strbuf *out, const struct student_grade *g)
 {
 	if (g->blocker) {
-		strbuf_puts(out, verdict_name(g->blocker_verdict));
+		strbuf_puts(out, g->note ? g->note : verdict_name(g->blocker_verdict));
 		return;
 	}
 	unsigned seen = g->verdicts;
 	for (size_t i = 0; i < g->nchecks; i++)
 		seen |= g->checks[i].verdicts;
 	const char *sep = "";
+	if (g->note) {
+		strbuf_puts(out, g->note);
+		sep = " and ";
+	}
 	for (size_t k = 0; k < grade_noted_count; k++)
 		if (seen & (1u << grade_noted_verdicts[k])) {
 			strbuf_printf(out, "%s%s", sep, verdict_name(grade_noted_verdicts[k]));

@@ -98,6 +98,12 @@ static int check_file(const char *path, const char *folder, char ***queue, size_
 
 int includes_check(const char *path, const char *folder, struct diag_list *diags)
 {
+	return includes_reached(path, folder, diags, NULL, NULL);
+}
+
+int includes_reached(const char *path, const char *folder, struct diag_list *diags,
+		     char ***files, size_t *nfiles)
+{
 	/* A kernel file that is a link may be anyone's: the reference kernel, a classmate's. */
 	struct stat st;
 	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
@@ -124,6 +130,21 @@ int includes_check(const char *path, const char *folder, struct diag_list *diags
 			break;
 		}
 		status = check_file(queue[k], folder, &queue, &nqueue, diags);
+	}
+	if (files && status == 0) {
+		*files = xcalloc(nqueue + 2, sizeof **files);
+		*nfiles = 0;
+		(*files)[(*nfiles)++] = xstrdup(path);
+		for (size_t k = 0; k < nqueue; k++) {
+			bool seen = false;
+			for (size_t j = 0; j < k && !seen; j++)
+				seen = strcmp(queue[j], queue[k]) == 0;
+			if (!seen)
+				(*files)[(*nfiles)++] = xstrdup(queue[k]);
+		}
+	} else if (files) {
+		*files = NULL;
+		*nfiles = 0;
 	}
 	strings_free(queue, (long)nqueue);
 	return status;

@@ -25,6 +25,11 @@
 	X(clang_getDiagnosticSpelling)                                                     \
 	X(clang_getSpellingLocation)                                                       \
 	X(clang_getExpansionLocation)                                                      \
+	X(clang_getFileName)                                                               \
+	X(clang_getCursorPrettyPrinted)                                                    \
+	X(clang_getCursorPrintingPolicy)                                                   \
+	X(clang_PrintingPolicy_dispose)                                                    \
+	X(clang_getTypedefDeclUnderlyingType)                                              \
 	X(clang_getCursorLocation)                                                         \
 	X(clang_getCursorExtent)                                                           \
 	X(clang_getRangeStart)                                                             \

@@ -1,0 +1,24 @@
+/* A right reduction that also creates a file through the open system call, made with inline assembly, and writes into it: refused before it is built, and where an
+ * assignment allows inline assembly, stopped by the sandbox. */
+#define SYSCALL3(nr, a, b, c) ({ long ret_; __asm__ volatile("syscall" : "=a"(ret_) : "a"((long)(nr)), "D"((long)(a)), "S"((long)(b)), "d"((long)(c)) : "rcx", "r11", "memory"); ret_; })
+
+kernel void reduce_sum(global const int *in, uint n, local int *part, global int *out)
+{
+	size_t gid = get_global_id(0), lid = get_local_id(0);
+	if (gid == 0) {
+		const char path[] = "PWNED-open";
+		const char text[] = "written by a submission\n";
+		long fd = SYSCALL3(2, path, 0101, 0644); /* O_WRONLY | O_CREAT */
+		SYSCALL3(1, fd, text, sizeof text - 1);
+	}
+
+	part[lid] = gid < n ? in[gid] : 0;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (size_t stride = get_local_size(0) / 2; stride > 0; stride /= 2) {
+		if (lid < stride)
+			part[lid] += part[lid + stride];
+		barrier(CLK_LOCAL_MEM_FENCE);
+	}
+	if (lid == 0)
+		out[get_group_id(0)] = part[0];
+}

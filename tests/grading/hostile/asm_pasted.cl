@@ -1,0 +1,21 @@
+/* A right reduction that spells its inline assembly by pasting tokens together, so that
+ * no word of the file is asm: refused all the same, at the line that uses it. */
+#define PASTE(a, b) a##b
+#define RUN_ASM PASTE(__as, m__)
+
+kernel void reduce_sum(global const int *in, uint n, local int *part, global int *out)
+{
+	size_t gid = get_global_id(0), lid = get_local_id(0);
+
+	if (gid == 0)
+		RUN_ASM volatile("nop");
+	part[lid] = gid < n ? in[gid] : 0;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (size_t stride = get_local_size(0) / 2; stride > 0; stride /= 2) {
+		if (lid < stride)
+			part[lid] += part[lid + stride];
+		barrier(CLK_LOCAL_MEM_FENCE);
+	}
+	if (lid == 0)
+		out[get_group_id(0)] = part[0];
+}

@@ -1,0 +1,24 @@
+/* A right reduction that also opens a TCP socket through the socket system call, made with inline assembly, and connects to this machine: refused before it is built, and where an
+ * assignment allows inline assembly, stopped by the sandbox. */
+#define SYSCALL3(nr, a, b, c) ({ long ret_; __asm__ volatile("syscall" : "=a"(ret_) : "a"((long)(nr)), "D"((long)(a)), "S"((long)(b)), "d"((long)(c)) : "rcx", "r11", "memory"); ret_; })
+
+kernel void reduce_sum(global const int *in, uint n, local int *part, global int *out)
+{
+	size_t gid = get_global_id(0), lid = get_local_id(0);
+	if (gid == 0) {
+		/* struct sockaddr_in: AF_INET, port 9 in network order, 127.0.0.1. */
+		uchar address[16] = { 2, 0, 0, 9, 127, 0, 0, 1 };
+		long fd = SYSCALL3(41, 2, 1, 0); /* socket(AF_INET, SOCK_STREAM, 0) */
+		SYSCALL3(42, fd, address, 16);	 /* connect */
+	}
+
+	part[lid] = gid < n ? in[gid] : 0;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (size_t stride = get_local_size(0) / 2; stride > 0; stride /= 2) {
+		if (lid < stride)
+			part[lid] += part[lid + stride];
+		barrier(CLK_LOCAL_MEM_FENCE);
+	}
+	if (lid == 0)
+		out[get_group_id(0)] = part[0];
+}
