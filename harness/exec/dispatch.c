@@ -300,10 +300,21 @@ int dispatch_open(const struct backend *b, struct test_case *const *cases, size_
 			break;
 		}
 		if (ev == WORKER_GONE) {
-			char *how = worker_finish(&d->idle, false);
-			*cause = xasprintf("listing %s devices failed: the worker %s", b->name,
-					   how ? how : "ended early");
+			/* A driver the sandbox stopped while it set itself up says which call. */
+			char *printed = worker_output_tail(&d->idle, 2000);
+			struct worker_end end;
+			char *how = worker_finish_end(&d->idle, false, &end);
+			bool late;
+			char *stop = sandbox_stopped_call(end.exit_status, printed, &late);
+			*cause = stop ? xasprintf("listing %s devices failed: the driver made a system "
+						  "call the sandbox forbids while it set itself up: "
+						  "%s (CLHARNESS_SANDBOX=off runs without the sandbox)",
+						  b->name, stop)
+				      : xasprintf("listing %s devices failed: the worker %s", b->name,
+						  how ? how : "ended early");
+			free(stop);
 			free(how);
+			free(printed);
 			break;
 		}
 		if (ev == WORKER_GARBLED) {

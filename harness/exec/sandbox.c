@@ -135,8 +135,9 @@ static const char *const system_reads[] = {
 	"/opt",						/* drivers installed by vendors */
 	"/etc/ld.so.cache", "/etc/OpenCL", "/etc/localtime",
 	"/sys/devices", "/sys/bus", "/sys/class", "/sys/fs/cgroup", "/sys/kernel/mm",
-	"/proc/self", "/proc/cpuinfo", "/proc/meminfo", "/proc/stat", "/proc/sys/kernel",
-	"/proc/sys/vm", "/proc/driver", "/dev/urandom",
+	"/proc/self", "/proc/cpuinfo", "/proc/meminfo", "/proc/stat", "/proc/devices",
+	"/proc/sys/kernel", "/proc/sys/vm", "/proc/driver", "/dev/urandom",
+	"/etc/nvidia", /* NVIDIA's application profiles */
 };
 
 void sandbox_policy_add_system(struct sandbox_policy *p)
@@ -162,6 +163,12 @@ void sandbox_policy_add_system(struct sandbox_policy *p)
 			for (size_t i = 0; i < found.gl_pathc; i++)
 				sandbox_policy_add(p, SANDBOX_DEVICE, found.gl_pathv[i]);
 			globfree(&found);
+		}
+		const char *home = getenv("HOME");
+		if (home && *home == '/') {
+			char *profiles = xasprintf("%s/.nv", home); /* its user's profiles */
+			sandbox_policy_add(p, SANDBOX_READ, profiles);
+			free(profiles);
 		}
 		char *nv = cache_folder("CUDA_CACHE_PATH", NULL, ".nv/ComputeCache");
 		if (nv) {
@@ -342,8 +349,6 @@ static const int forbidden_calls[] = {
 	SCMP_SYS(vfork),
 	SCMP_SYS(open),
 	SCMP_SYS(creat),
-	SCMP_SYS(socket),
-	SCMP_SYS(socketpair),
 	SCMP_SYS(ptrace),
 	SCMP_SYS(process_vm_readv),
 	SCMP_SYS(process_vm_writev),
@@ -463,6 +468,13 @@ static int seccomp_confine(bool broker, char **cause)
 				      SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));
 	if (rc == 0)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+	/* Sockets fail as if refused: NVIDIA's driver asks for one as it sets itself up, to
+	 * reach an MPS daemon, and goes on without. A kernel's own call stops the worker
+	 * (sandbox_seal). */
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 0);
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socketpair), 0);
 	/* Signals to itself only: a driver raises some at its own threads. */
 	if (rc == 0)
 		rc = seccomp_rule_add(ctx, stop, SCMP_SYS(kill), 1, SCMP_A0(SCMP_CMP_NE, self));
@@ -636,11 +648,8 @@ char *sandbox_syscall_name(int number)
 	return name ? name : xasprintf("number %d", number);
 }
 
-char *sandbox_stop_message(int exit_status, int signal, const char *printed)
+char *sandbox_stopped_call(int exit_status, const char *printed, bool *late)
 {
-	if (signal == SIGSYS)
-		return xstrdup("the worker was stopped by the sandbox (SIGSYS) for a system call "
-			       "it forbids, before it could say which");
 	if (exit_status != SANDBOX_EXIT_STATUS || printed == NULL)
 		return NULL;
 	const char *mark = NULL;
@@ -650,19 +659,30 @@ char *sandbox_stop_message(int exit_status, int signal, const char *printed)
 	char how[16];
 	if (mark == NULL || sscanf(mark + strlen(STOP_MARK), "%d %15s", &number, how) != 2)
 		return NULL;
-	char *name = sandbox_syscall_name(number);
+	*late = strcmp(how, "from") == 0;
+	return sandbox_syscall_name(number);
+}
+
+char *sandbox_stop_message(int exit_status, int signal, const char *printed)
+{
+	if (signal == SIGSYS)
+		return xstrdup("the worker was stopped by the sandbox (SIGSYS) for a system call "
+			       "it forbids, before it could say which");
+	bool late;
+	char *name = sandbox_stopped_call(exit_status, printed, &late);
+	if (name == NULL)
+		return NULL;
 	char *message =
-		strcmp(how, "from") == 0
-			? xasprintf("the kernel made a system call the sandbox forbids: %s (from "
-				    "its own code, as inline assembly does; a kernel may make no "
-				    "system call of its own)",
-				    name)
-			: xasprintf("the kernel made a system call the sandbox forbids: %s (a "
-				    "kernel's worker may start no process, open no socket and reach "
-				    "no other process; if the kernel holds no inline assembly, its "
-				    "driver made the call, which the sandbox does not allow for: run "
-				    "with CLHARNESS_SANDBOX=off to confirm)",
-				    name);
+		late ? xasprintf("the kernel made a system call the sandbox forbids: %s (from "
+				 "its own code, as inline assembly does; a kernel may make no "
+				 "system call of its own)",
+				 name)
+		     : xasprintf("the kernel made a system call the sandbox forbids: %s (a "
+				 "kernel's worker may start no process, open no socket and reach "
+				 "no other process; if the kernel holds no inline assembly, its "
+				 "driver made the call, which the sandbox does not allow for: run "
+				 "with CLHARNESS_SANDBOX=off to confirm)",
+				 name);
 	free(name);
 	return message;
 }

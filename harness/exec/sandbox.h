@@ -107,6 +107,11 @@ bool sandbox_active(void);
  * the sandbox forbids: open (...)". Caller frees. */
 char *sandbox_stop_message(int exit_status, int signal, const char *printed);
 
+/* In the parent: the name of the system call for which the sandbox stopped a worker that
+ * exited with `exit_status` having printed `printed`, and in *late whether code mapped
+ * after the seal made it; NULL when the sandbox did not stop it. Caller frees. */
+char *sandbox_stopped_call(int exit_status, const char *printed, bool *late);
+
 /* The name of system call `number` on this machine ("open"), or its number in words.
  * Caller frees. */
 char *sandbox_syscall_name(int number);
