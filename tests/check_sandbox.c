@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <linux/seccomp.h>
+
 #include "base/util.h"
 #include "check_suites.h"
 #include "exec/linkbroker.h"
@@ -64,10 +66,16 @@ START_TEST(test_broker_runs_pocl_link)
 	}
 	char *out = xasprintf("%s/tempfile_O.so", f.cache);
 	/* PoCL 3.1's link of a work-group function, as clang's driver runs it. */
-	char *args[] = { "/usr/bin/ld", "--hash-style=both", "--build-id", "--eh-frame-hdr",
-			 "-m", "elf_x86_64", "-shared", "-o", out, "-L/usr/lib", "-L/lib",
-			 "-L/usr/local/cuda/lib64/stubs", f.object, "-lm", "-lgcc", "--as-needed",
-			 "-lgcc_s", "--no-as-needed", "-lc", NULL };
+	char *args[] = { "/usr/bin/ld", "--hash-style=both",
+			 "--build-id",	"--eh-frame-hdr",
+			 "-m",		"elf_x86_64",
+			 "-shared",	"-o",
+			 out,		"-L/usr/lib",
+			 "-L/lib",	"-L/usr/local/cuda/lib64/stubs",
+			 f.object,	"-lm",
+			 "-lgcc",	"--as-needed",
+			 "-lgcc_s",	"--no-as-needed",
+			 "-lc",		NULL };
 	char *why = refusal(&f, LINKBROKER_LINKER, args);
 	ck_assert_msg(why == NULL, "A driver's link of an object in its cache runs, not: %s", why);
 	free(out);
@@ -85,8 +93,7 @@ START_TEST(test_broker_refuses_what_a_link_never_is)
 	char *out = xasprintf("%s/x.so", f.cache);
 	char *shell[] = { "/bin/sh", "-c", "touch PWNED", NULL };
 	char *why = refusal(&f, "/bin/sh", shell);
-	ck_assert_msg(why && strstr(why, "no other program"), "A shell is refused, said: %s",
-		      why);
+	ck_assert_msg(why && strstr(why, "no other program"), "A shell is refused, said: %s", why);
 	free(why);
 
 	char *plugin[] = { "/usr/bin/ld", "-plugin", "/tmp/evil.so", "-o", out, f.object, NULL };
@@ -94,13 +101,17 @@ START_TEST(test_broker_refuses_what_a_link_never_is)
 	ck_assert_msg(why && strstr(why, "-plugin"), "A linker plugin is refused by name: %s", why);
 	free(why);
 
-	char *elsewhere[] = { "/usr/bin/ld", "-shared", "-o", "/etc/ld.so.preload", f.object, NULL };
+	char *elsewhere[] = {
+		"/usr/bin/ld", "-shared", "-o", "/etc/ld.so.preload", f.object, NULL
+	};
 	why = refusal(&f, LINKBROKER_LINKER, elsewhere);
 	ck_assert_msg(why && strstr(why, "/etc/ld.so.preload"),
 		      "Output outside the cache is refused: %s", why);
 	free(why);
 
-	char *reads[] = { "/usr/bin/ld", "-shared", "-o", out, "-b", "binary", "/etc/shadow", NULL };
+	char *reads[] = {
+		"/usr/bin/ld", "-shared", "-o", out, "-b", "binary", "/etc/shadow", NULL
+	};
 	why = refusal(&f, LINKBROKER_LINKER, reads);
 	ck_assert_msg(why != NULL, "Linking a file in as raw bytes is refused.");
 	free(why);
@@ -155,7 +166,8 @@ START_TEST(test_stop_message_names_the_call)
 		      "A forbidden call is named, with how to tell the driver's: %s", m);
 	free(m);
 	m = sandbox_stop_message(-1, SIGSYS, NULL);
-	ck_assert_msg(m && strstr(m, "SIGSYS"), "A worker killed by SIGSYS is the sandbox's: %s", m);
+	ck_assert_msg(m && strstr(m, "SIGSYS"), "A worker killed by SIGSYS is the sandbox's: %s",
+		      m);
 	free(m);
 	ck_assert_msg(sandbox_stop_message(SANDBOX_EXIT_STATUS, 0, "nothing of ours\n") == NULL,
 		      "An exit status alone is no evidence of the sandbox.");
@@ -231,6 +243,75 @@ START_TEST(test_policy_reads_sources_and_include_folders)
 }
 END_TEST
 
+/* What the seal's filter returns for a call from `ip`: the classic BPF it is made of,
+ * evaluated as the kernel would (loads of the pointer's words, jumps, returns). */
+static uint32_t filter_verdict(const struct sock_filter *f, size_t len, uint64_t ip)
+{
+	struct seccomp_data data = { .nr = 1, .instruction_pointer = ip };
+	uint32_t a = 0;
+	for (size_t pc = 0; pc < len; pc++) {
+		const struct sock_filter *in = &f[pc];
+		switch (in->code) {
+		case BPF_LD | BPF_W | BPF_ABS:
+			memcpy(&a, (const char *)&data + in->k, sizeof a);
+			break;
+		case BPF_JMP | BPF_JGE | BPF_K:
+			pc += a >= in->k ? in->jt : in->jf;
+			break;
+		case BPF_JMP | BPF_JGT | BPF_K:
+			pc += a > in->k ? in->jt : in->jf;
+			break;
+		case BPF_JMP | BPF_JEQ | BPF_K:
+			pc += a == in->k ? in->jt : in->jf;
+			break;
+		case BPF_RET | BPF_K:
+			return in->k;
+		default:
+			ck_abort_msg("The filter holds an instruction the test does not know: %#x",
+				     in->code);
+		}
+	}
+	ck_abort_msg("The filter ran off its end.");
+	return 0;
+}
+
+START_TEST(test_seal_allows_only_code_mapped_before)
+{
+	/* A library's text within one 4 GiB window, one across a window's edge, and one
+	 * ending where the next starts. */
+	const struct sandbox_code_range ranges[] = {
+		{ 0x7f0000001000ull, 0x7f0000005000ull },
+		{ 0x7f01fffff000ull, 0x7f0200002000ull },
+		{ 0x555555554000ull, 0x555555560000ull },
+	};
+	size_t len;
+	struct sock_filter *f = sandbox_code_filter(ranges, 3, &len);
+	const struct {
+		uint64_t ip;
+		bool allowed;
+	} calls[] = {
+		{ 0x7f0000001000ull, true },  { 0x7f0000004fffull, true },
+		{ 0x7f0000005000ull, false }, { 0x7f0000000fffull, false },
+		{ 0x7f01fffff000ull, true },  { 0x7f0200000000ull, true },
+		{ 0x7f0200001fffull, true },  { 0x7f0200002000ull, false },
+		{ 0x7f01ffffefffull, false }, { 0x555555558000ull, true },
+		{ 0x7f0100001000ull, false }, { 0x1000ull, false },
+		{ 0xffffffffff600000ull, false },
+	};
+	for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
+		uint32_t v = filter_verdict(f, len, calls[i].ip);
+		ck_assert_msg((v == SECCOMP_RET_ALLOW) == calls[i].allowed,
+			      "A call from %#llx is %s (filter said %#x).",
+			      (unsigned long long)calls[i].ip,
+			      calls[i].allowed ? "allowed" : "trapped", v);
+		if (!calls[i].allowed)
+			ck_assert_msg((v & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_TRAP,
+				      "A call from late code traps, for its name.");
+	}
+	free(f);
+}
+END_TEST
+
 /* Each place the token reading finds, as "KIND LINE:COL SPELLING; ". */
 static void collect(void *ctx, enum native_kind kind, int line, int col, const char *spelling)
 {
@@ -287,8 +368,8 @@ END_TEST
 START_TEST(test_scan_finds_function_pointers)
 {
 	int pastes;
-	char *found = scan("#pragma OPENCL EXTENSION __cl_clang_function_pointers : enable\n",
-			   &pastes);
+	char *found =
+		scan("#pragma OPENCL EXTENSION __cl_clang_function_pointers : enable\n", &pastes);
 	ck_assert_msg(strcmp(found, "function-pointers 1:26 __cl_clang_function_pointers; ") == 0,
 		      "The extension's pragma is found: %s", found);
 	free(found);
@@ -344,6 +425,7 @@ Suite *sandbox_suite(void)
 	tcase_add_test(tc, test_broker_refuses_what_a_link_never_is);
 	tcase_add_test(tc, test_stop_message_names_the_call);
 	tcase_add_test(tc, test_syscall_names);
+	tcase_add_test(tc, test_seal_allows_only_code_mapped_before);
 	tcase_add_test(tc, test_shortfall_says_what_is_missing);
 	tcase_add_test(tc, test_policy_reads_sources_and_include_folders);
 	tcase_add_test(tc, test_scan_finds_every_spelling_of_asm);

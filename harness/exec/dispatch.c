@@ -306,12 +306,14 @@ int dispatch_open(const struct backend *b, struct test_case *const *cases, size_
 			char *how = worker_finish_end(&d->idle, false, &end);
 			bool late;
 			char *stop = sandbox_stopped_call(end.exit_status, printed, &late);
-			*cause = stop ? xasprintf("listing %s devices failed: the driver made a system "
-						  "call the sandbox forbids while it set itself up: "
-						  "%s (CLHARNESS_SANDBOX=off runs without the sandbox)",
-						  b->name, stop)
-				      : xasprintf("listing %s devices failed: the worker %s", b->name,
-						  how ? how : "ended early");
+			*cause =
+				stop ? xasprintf(
+					       "listing %s devices failed: the driver made a system "
+					       "call the sandbox forbids while it set itself up: "
+					       "%s (CLHARNESS_SANDBOX=off runs without the sandbox)",
+					       b->name, stop)
+				     : xasprintf("listing %s devices failed: the worker %s",
+						 b->name, how ? how : "ended early");
 			free(stop);
 			free(how);
 			free(printed);
@@ -626,7 +628,8 @@ static void run_job(struct dispatcher *d, size_t index, struct run_job *job,
 			if (worker_start(&w, &limits, run_main, job, &cause) < 0) {
 				for (size_t c = job->first_case; c < job->end_case;
 				     c = next_claimed(job, c))
-					lost_run(job, c, 0, VERDICT_CRASH, cause, NULL, false, emit, ctx);
+					lost_run(job, c, 0, VERDICT_CRASH, cause, NULL, false, emit,
+						 ctx);
 				free(cause);
 				return;
 			}
@@ -699,8 +702,7 @@ static void inspect_main(void *arg, int fd, int control)
 	struct strbuf out = { 0 };
 	struct backend_session *session;
 	char *cause = NULL;
-	if (confine_worker(job->backend, job->opt, NULL, 0, job->path, job->options, &cause) <
-	    0) {
+	if (confine_worker(job->backend, job->opt, NULL, 0, job->path, job->options, &cause) < 0) {
 		worker_error(fd, cause);
 		return;
 	}

@@ -60,7 +60,7 @@ static bool lies_within(const char *path, char *const *dirs, size_t ndirs)
 		return false;
 	char *copy = xstrdup(path);
 	char *slash = strrchr(copy, '/');
-	char *folder = slash == NULL ? realpath(".", NULL)
+	char *folder = slash == NULL   ? realpath(".", NULL)
 		       : slash == copy ? xstrdup("/")
 				       : (*slash = '\0', realpath(copy, NULL));
 	free(copy);
@@ -83,15 +83,27 @@ static bool plain_name(const char *word)
 
 /* Options of a driver's link that take no argument and change only the library made. */
 static const char *const plain_options[] = {
-	"-shared",	   "--as-needed",	"--no-as-needed",    "--build-id",
-	"--eh-frame-hdr",  "--hash-style=both", "--hash-style=gnu",  "--hash-style=sysv",
-	"-Bsymbolic",	   "--no-undefined",	"--enable-new-dtags", "--disable-new-dtags",
-	"-pie",		   "--no-relax",	"-s",		     "--strip-all",
+	"-shared",
+	"--as-needed",
+	"--no-as-needed",
+	"--build-id",
+	"--eh-frame-hdr",
+	"--hash-style=both",
+	"--hash-style=gnu",
+	"--hash-style=sysv",
+	"-Bsymbolic",
+	"--no-undefined",
+	"--enable-new-dtags",
+	"--disable-new-dtags",
+	"-pie",
+	"--no-relax",
+	"-s",
+	"--strip-all",
 };
 
 /* Keywords -z takes that only shape the library made. */
-static const char *const z_keywords[] = { "relro", "norelro", "now",	"lazy",
-					  "noexecstack", "defs", "nodelete", "text" };
+static const char *const z_keywords[] = { "relro",	 "norelro", "now",	"lazy",
+					  "noexecstack", "defs",    "nodelete", "text" };
 
 static bool listed(const char *word, const char *const *list, size_t n)
 {
@@ -108,9 +120,10 @@ char *linkbroker_refusal(const char *linker, const char *path, char *const argv[
 	bool is_linker = real && linker && strcmp(real, linker) == 0;
 	free(real);
 	if (!is_linker)
-		return xasprintf("the sandbox lets a driver run the system linker (%s) and no other "
-				 "program, and %s was asked for",
-				 LINKBROKER_LINKER, path ? path : "no program");
+		return xasprintf(
+			"the sandbox lets a driver run the system linker (%s) and no other "
+			"program, and %s was asked for",
+			LINKBROKER_LINKER, path ? path : "no program");
 	for (size_t i = 1; argv[i]; i++) {
 		const char *a = argv[i];
 		const char *next = argv[i + 1];
@@ -141,9 +154,10 @@ char *linkbroker_refusal(const char *linker, const char *path, char *const argv[
 			bool written = real_within(dir, write_dirs, nwrite);
 			free(dir);
 			if (written)
-				return xasprintf("the linker may not look for libraries in a folder "
-						 "the worker writes (%s)",
-						 a + 2);
+				return xasprintf(
+					"the linker may not look for libraries in a folder "
+					"the worker writes (%s)",
+					a + 2);
 			continue;
 		}
 		if (a[0] != '-' && a[0] != '@') {

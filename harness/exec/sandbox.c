@@ -5,11 +5,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sched.h>
 #include <glob.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <sched.h>
 #include <seccomp.h>
 #include <signal.h>
 #include <stddef.h>
@@ -72,9 +72,9 @@ struct landlock_beneath {
 /* What SECCOMP_RET_DATA tells the SIGSYS handler about the filter that stopped a call:
  * libseccomp's TRAP carries none, so the filter of forbidden calls says 0; where both
  * filters stop a call, the later one, of late code, is the one that speaks. */
-#define STOP_FORBIDDEN	 0 /* a call no driver makes once loaded */
-#define STOP_LATE_CODE	 2 /* any call, made from code mapped after the seal */
-#define STOP_MARK	 "clharness-sandbox: stopped system call "
+#define STOP_FORBIDDEN 0 /* a call no driver makes once loaded */
+#define STOP_LATE_CODE 2 /* any call, made from code mapped after the seal */
+#define STOP_MARK      "clharness-sandbox: stopped system call "
 
 static bool entered;
 
@@ -131,12 +131,29 @@ static char *cache_folder(const char *own, const char *xdg_beneath, const char *
 
 /* What every driver may read, whichever it is. */
 static const char *const system_reads[] = {
-	"/usr", "/lib", "/lib64", "/lib32", "/libx32", /* libraries and their data */
-	"/opt",						/* drivers installed by vendors */
-	"/etc/ld.so.cache", "/etc/OpenCL", "/etc/localtime",
-	"/sys/devices", "/sys/bus", "/sys/class", "/sys/fs/cgroup", "/sys/kernel/mm",
-	"/proc/self", "/proc/cpuinfo", "/proc/meminfo", "/proc/stat", "/proc/devices",
-	"/proc/sys/kernel", "/proc/sys/vm", "/proc/driver", "/dev/urandom",
+	"/usr",
+	"/lib",
+	"/lib64",
+	"/lib32",
+	"/libx32", /* libraries and their data */
+	"/opt",	   /* drivers installed by vendors */
+	"/etc/ld.so.cache",
+	"/etc/OpenCL",
+	"/etc/localtime",
+	"/sys/devices",
+	"/sys/bus",
+	"/sys/class",
+	"/sys/fs/cgroup",
+	"/sys/kernel/mm",
+	"/proc/self",
+	"/proc/cpuinfo",
+	"/proc/meminfo",
+	"/proc/stat",
+	"/proc/devices",
+	"/proc/sys/kernel",
+	"/proc/sys/vm",
+	"/proc/driver",
+	"/dev/urandom",
 	"/etc/nvidia", /* NVIDIA's application profiles */
 };
 
@@ -245,10 +262,11 @@ void sandbox_probe(struct sandbox_support *s)
 char *sandbox_shortfall(const struct sandbox_support *s)
 {
 	if (!s->seccomp && s->landlock_abi == 0)
-		return xstrdup("this Linux kernel offers neither seccomp filters nor Landlock, so a "
-			       "kernel compiled to native code runs with every right the harness "
-			       "has: it may read and write its files, start processes and reach "
-			       "the network");
+		return xstrdup(
+			"this Linux kernel offers neither seccomp filters nor Landlock, so a "
+			"kernel compiled to native code runs with every right the harness "
+			"has: it may read and write its files, start processes and reach "
+			"the network");
 	if (!s->seccomp)
 		return xstrdup("this Linux kernel takes no seccomp filters, so a kernel compiled "
 			       "to native code may start processes, open sockets and signal "
@@ -273,7 +291,7 @@ static uint64_t rule_rights(enum sandbox_access access, bool is_dir, uint64_t ha
 			  : access == SANDBOX_WRITE   ? write
 			  : access == SANDBOX_EXECUTE ? LL_FS_EXECUTE | LL_FS_READ_FILE
 						      : LL_FS_READ_FILE | LL_FS_WRITE_FILE |
-							LL_FS_TRUNCATE | LL_FS_IOCTL_DEV;
+								LL_FS_TRUNCATE | LL_FS_IOCTL_DEV;
 	if (!is_dir)
 		rights &= LL_FS_EXECUTE | LL_FS_WRITE_FILE | LL_FS_READ_FILE | LL_FS_TRUNCATE |
 			  LL_FS_IOCTL_DEV;
@@ -314,10 +332,9 @@ static int landlock_confine(const struct sandbox_policy *p, int abi, char **caus
 		struct landlock_beneath rule = {
 			rule_rights(p->rules[i].access, is_dir, attr.handled_access_fs), fd
 		};
-		long added = rule.allowed_access
-				     ? syscall(SYS_landlock_add_rule, ruleset, LL_RULE_PATH_BENEATH,
-					       &rule, 0)
-				     : 0;
+		long added = rule.allowed_access ? syscall(SYS_landlock_add_rule, ruleset,
+							   LL_RULE_PATH_BENEATH, &rule, 0)
+						 : 0;
 		int saved = errno;
 		close(fd);
 		if (added < 0) {
@@ -439,6 +456,13 @@ static int catch_stopped_calls(char **cause)
 	return 0;
 }
 
+/* A comparison of a call's first argument, every field set (libseccomp's SCMP_A0 leaves
+ * one to the compiler, which -Wextra names). */
+static struct scmp_arg_cmp first_arg(enum scmp_compare op, uint64_t a, uint64_t b)
+{
+	return (struct scmp_arg_cmp){ .arg = 0, .op = op, .datum_a = a, .datum_b = b };
+}
+
 /* Loads the filter of forbidden calls, for this process and those it starts. `broker`:
  * the link broker's, which starts the linker and so may fork and execve. */
 static int seccomp_confine(bool broker, char **cause)
@@ -453,8 +477,8 @@ static int seccomp_confine(bool broker, char **cause)
 	pid_t self = getpid();
 	for (size_t i = 0; rc == 0 && i < sizeof forbidden_calls / sizeof *forbidden_calls; i++) {
 		int call = forbidden_calls[i];
-		if (broker && (call == SCMP_SYS(execve) || call == SCMP_SYS(fork) ||
-			       call == SCMP_SYS(vfork)))
+		if (broker &&
+		    (call == SCMP_SYS(execve) || call == SCMP_SYS(fork) || call == SCMP_SYS(vfork)))
 			continue;
 		if (call < 0)
 			continue; /* not on this architecture */
@@ -465,7 +489,7 @@ static int seccomp_confine(bool broker, char **cause)
 	 * to clone for its threads. */
 	if (rc == 0 && !broker)
 		rc = seccomp_rule_add(ctx, stop, SCMP_SYS(clone), 1,
-				      SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));
+				      first_arg(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));
 	if (rc == 0)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
 	/* Sockets fail as if refused: NVIDIA's driver asks for one as it sets itself up, to
@@ -477,21 +501,23 @@ static int seccomp_confine(bool broker, char **cause)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socketpair), 0);
 	/* Signals to itself only: a driver raises some at its own threads. */
 	if (rc == 0)
-		rc = seccomp_rule_add(ctx, stop, SCMP_SYS(kill), 1, SCMP_A0(SCMP_CMP_NE, self));
+		rc = seccomp_rule_add(ctx, stop, SCMP_SYS(kill), 1,
+				      first_arg(SCMP_CMP_NE, self, 0));
 	if (rc == 0)
-		rc = seccomp_rule_add(ctx, stop, SCMP_SYS(tgkill), 1, SCMP_A0(SCMP_CMP_NE, self));
+		rc = seccomp_rule_add(ctx, stop, SCMP_SYS(tgkill), 1,
+				      first_arg(SCMP_CMP_NE, self, 0));
 	if (rc == 0)
 		rc = seccomp_rule_add(ctx, stop, SCMP_SYS(rt_sigqueueinfo), 1,
-				      SCMP_A0(SCMP_CMP_NE, self));
+				      first_arg(SCMP_CMP_NE, self, 0));
 	if (rc == 0)
 		rc = seccomp_rule_add(ctx, stop, SCMP_SYS(rt_tgsigqueueinfo), 1,
-				      SCMP_A0(SCMP_CMP_NE, self));
+				      first_arg(SCMP_CMP_NE, self, 0));
 	/* The handler that names a stopped call stays, whoever asks to replace it: code that
 	 * did could go on after a stopped call. LLVM asks, as it takes every fatal signal to
 	 * print its stack, so the call succeeds without doing anything. */
 	if (rc == 0)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(0), SCMP_SYS(rt_sigaction), 1,
-				      SCMP_A0(SCMP_CMP_EQ, SIGSYS));
+				      first_arg(SCMP_CMP_EQ, SIGSYS, 0));
 	if (rc == 0)
 		rc = seccomp_load(ctx);
 	seccomp_release(ctx);
@@ -542,13 +568,8 @@ int sandbox_confine_broker(const struct sandbox_policy *p, int abi, char **cause
 	return 0;
 }
 
-/* An executable mapping of this process: code it may call the kernel from. */
-struct code_range {
-	uint64_t start, end;
-};
-
 /* The executable mappings of this process, merged where they touch. */
-static size_t code_ranges(struct code_range **out)
+static size_t code_ranges(struct sandbox_code_range **out)
 {
 	*out = NULL;
 	FILE *maps = fopen("/proc/self/maps", "r");
@@ -566,20 +587,20 @@ static size_t code_ranges(struct code_range **out)
 			continue;
 		}
 		*out = xreallocarray(*out, n + 1, sizeof **out);
-		(*out)[n++] = (struct code_range){ start, end };
+		(*out)[n++] = (struct sandbox_code_range){ start, end };
 	}
 	fclose(maps);
 	return n;
 }
 
-/* cBPF over seccomp_data: ALLOW a call whose instruction pointer lies in one of the
- * ranges, TRAP any other. Each range is a block of 11 instructions comparing the
- * pointer's high and low words; jumps are forward, within the block or to the next. */
-#define IP_LO offsetof(struct seccomp_data, instruction_pointer)
-#define IP_HI (IP_LO + 4)
+/* Each range is a block of 11 instructions comparing the instruction pointer's high and
+ * low words; jumps are forward, within the block or to the next. */
+#define IP_LO	    offsetof(struct seccomp_data, instruction_pointer)
+#define IP_HI	    (IP_LO + 4)
 #define RANGE_BLOCK 11
 
-static struct sock_filter *code_filter(const struct code_range *ranges, size_t n, size_t *len)
+struct sock_filter *sandbox_code_filter(const struct sandbox_code_range *ranges, size_t n,
+					size_t *len)
 {
 	struct sock_filter *f = xcalloc(n * RANGE_BLOCK + 1, sizeof *f);
 	size_t k = 0;
@@ -616,14 +637,14 @@ int sandbox_seal(char **cause)
 	sandbox_probe(&support);
 	if (!support.seccomp)
 		return 0;
-	struct code_range *ranges;
+	struct sandbox_code_range *ranges;
 	size_t n = code_ranges(&ranges);
 	if (n == 0) {
 		*cause = xstrdup("cannot read this process's code mappings in /proc/self/maps");
 		return -1;
 	}
 	size_t len;
-	struct sock_filter *filter = code_filter(ranges, n, &len);
+	struct sock_filter *filter = sandbox_code_filter(ranges, n, &len);
 	free(ranges);
 	struct sock_fprog prog = { .len = (unsigned short)len, .filter = filter };
 	/* Every thread: the driver's, which run the kernels, were started before. */
@@ -633,10 +654,10 @@ int sandbox_seal(char **cause)
 	int saved = errno;
 	free(filter);
 	if (loaded != 0) {
-		*cause = loaded > 0 ? xasprintf("thread %ld could not take the seccomp filter",
-						loaded)
-				    : xasprintf("cannot load the seccomp filter of code ranges: %s",
-						strerror(saved));
+		*cause = loaded > 0
+				 ? xasprintf("thread %ld could not take the seccomp filter", loaded)
+				 : xasprintf("cannot load the seccomp filter of code ranges: %s",
+					     strerror(saved));
 		return -1;
 	}
 	return 0;

@@ -22,6 +22,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+#include <linux/filter.h>
 
 /* What a rule lets the worker do beneath a path. */
 enum sandbox_access {
@@ -94,6 +97,17 @@ int sandbox_confine_broker(const struct sandbox_policy *p, int abi, char **cause
 bool sandbox_wanted(bool confines, bool unsandboxed);
 /* Whether CLHARNESS_SANDBOX=off asks every command to run kernels unconfined. */
 bool sandbox_switched_off(void);
+
+/* An executable mapping: code the seal lets call the kernel. */
+struct sandbox_code_range {
+	uint64_t start, end; /* [start, end) */
+};
+
+/* The seal's filter (exposed for the unit suite): classic BPF over struct seccomp_data
+ * that allows a call whose instruction pointer lies in one of the `n` ranges and traps any
+ * other. Returns its *len instructions; caller frees. */
+struct sock_filter *sandbox_code_filter(const struct sandbox_code_range *ranges, size_t n,
+					size_t *len);
 
 /* Whether sandbox_enter confined this process. */
 bool sandbox_active(void);

@@ -89,8 +89,7 @@ static void drop_earlier_caches(const char *folder, const char *student, const c
  * before are dropped), or a temporary one where caching is off (*temporary then).
  * NULL where its workers run unconfined, which no cache keeps from the others. */
 static char *submission_cache(const struct assignment *a, const struct grade_options *opt,
-			      const struct submission *sub, uint64_t source_hash,
-			      bool *temporary)
+			      const struct submission *sub, uint64_t source_hash, bool *temporary)
 {
 	*temporary = false;
 	if (!sandbox_wanted(true, opt->unsandboxed))
@@ -637,7 +636,8 @@ static void grade_speed(struct grader *g, const struct grade_check *c, struct ch
 			best_mine = r_mine->kernel_ns;
 	}
 	if (cg->summary == NULL) {
-		double ref_launch = (double)best_ref / c->repeat, mine_launch = (double)best_mine / launches;
+		double ref_launch = (double)best_ref / c->repeat,
+		       mine_launch = (double)best_mine / launches;
 		cg->speed = best_mine > 0 ? ref_launch / mine_launch : 0;
 		double share = (cg->speed - c->none) / (c->full - c->none);
 		share = share < 0 ? 0 : share > 1 ? 1 : share;
@@ -704,7 +704,8 @@ static void calibrate_kind(const struct assignment *a, const struct grade_option
 			continue;
 		/* A speed check's reference is the kernel it is timed against, where it names
 		 * one. */
-		const char *paths[] = { c->case_path, kind == GRADE_SPEED ? c->against_path : NULL };
+		const char *paths[] = { c->case_path,
+					kind == GRADE_SPEED ? c->against_path : NULL };
 		for (size_t k = 0; k < 2 && paths[k]; k++) {
 			struct diag_list diags = { 0 };
 			struct test_case *tc = case_load(paths[k], &diags);
@@ -894,8 +895,8 @@ static bool refuse_native_code(const struct assignment *a, const struct submissi
 		diag_list_free(&found);
 		return false;
 	}
-	enum native_kind first = kinds_found & (1u << NATIVE_ASSEMBLY) ? NATIVE_ASSEMBLY
-								       : NATIVE_FUNCTION_POINTER;
+	enum native_kind first =
+		kinds_found & (1u << NATIVE_ASSEMBLY) ? NATIVE_ASSEMBLY : NATIVE_FUNCTION_POINTER;
 	char *why = xasprintf(
 		"refused before it was built: it holds %s (%zu place%s), which a kernel run as a "
 		"CPU's own code could use to reach the grading machine",

@@ -101,8 +101,8 @@ int includes_check(const char *path, const char *folder, struct diag_list *diags
 	return includes_reached(path, folder, diags, NULL, NULL);
 }
 
-int includes_reached(const char *path, const char *folder, struct diag_list *diags,
-		     char ***files, size_t *nfiles)
+int includes_reached(const char *path, const char *folder, struct diag_list *diags, char ***files,
+		     size_t *nfiles)
 {
 	/* A kernel file that is a link may be anyone's: the reference kernel, a classmate's. */
 	struct stat st;

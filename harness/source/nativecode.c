@@ -211,12 +211,13 @@ int nativecode_scan_text(const char *src, size_t n, unsigned kinds,
 			    strcmp(word.data, FUNCTION_POINTERS_EXTENSION) == 0)
 				found(ctx, NATIVE_FUNCTION_POINTER, l.line[start], l.col[start],
 				      word.data);
-		} else if ((c >= '0' && c <= '9') || (c == '.' && t[i + 1] >= '0' && t[i + 1] <= '9')) {
+		} else if ((c >= '0' && c <= '9') ||
+			   (c == '.' && t[i + 1] >= '0' && t[i + 1] <= '9')) {
 			/* A preprocessing number, "1asm" included, is no identifier. */
 			i++;
-			while (i < l.len && (ident_char(t[i]) || t[i] == '.' ||
-					     ((t[i] == '+' || t[i] == '-') &&
-					      strchr("eEpP", t[i - 1]))))
+			while (i < l.len &&
+			       (ident_char(t[i]) || t[i] == '.' ||
+				((t[i] == '+' || t[i] == '-') && strchr("eEpP", t[i - 1]))))
 				i++;
 		} else if ((c == '#' && t[i + 1] == '#') ||
 			   (c == '%' && t[i + 1] == ':' && t[i + 2] == '%' && t[i + 3] == ':')) {
@@ -264,8 +265,7 @@ static void add_finding(struct diag_list *diags, unsigned *found, enum native_ki
 	diag_set_code(diags, native_kind_name(kind));
 }
 
-static void found_in_text(void *ctx, enum native_kind kind, int line, int col,
-			  const char *spelling)
+static void found_in_text(void *ctx, enum native_kind kind, int line, int col, const char *spelling)
 {
 	struct scan_report *r = ctx;
 	add_finding(r->diags, &r->found, kind, r->file, line, col, spelling);
@@ -303,7 +303,8 @@ static bool points_to_function(CXType type)
 	CXType canonical = clang_api.clang_getCanonicalType(type);
 	if (canonical.kind != CXType_Pointer && canonical.kind != CXType_BlockPointer)
 		return false;
-	CXType pointee = clang_api.clang_getCanonicalType(clang_api.clang_getPointeeType(canonical));
+	CXType pointee =
+		clang_api.clang_getCanonicalType(clang_api.clang_getPointeeType(canonical));
 	return pointee.kind == CXType_FunctionProto || pointee.kind == CXType_FunctionNoProto;
 }
 
@@ -346,7 +347,8 @@ static void parse_in_child(void *ctx, struct strbuf *out)
 	CXTranslationUnit tu = clang_api_parse(index, job->path, job->options, &diags);
 	if (tu) {
 		CXCursor root = clang_api.clang_getTranslationUnitCursor(tu);
-		struct parse_walk w = { out, job->kinds, clang_api.clang_getCursorPrintingPolicy(root) };
+		struct parse_walk w = { out, job->kinds,
+					clang_api.clang_getCursorPrintingPolicy(root) };
 		clang_api.clang_visitChildren(root, visit_node, &w);
 		clang_api.clang_PrintingPolicy_dispose(w.policy);
 		clang_api.clang_disposeTranslationUnit(tu);
