@@ -362,10 +362,14 @@ int linkbroker_start(const struct sandbox_policy *p, int landlock_abi, char **ca
 		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 		if (getppid() != worker)
 			_exit(0);
-		int requests = fcntl(req[0], F_DUPFD_CLOEXEC, 3);
-		int replies = fcntl(rep[1], F_DUPFD_CLOEXEC, 3);
-		for (int fd = 3; fd < 1024; fd++)
-			if (fd != requests && fd != replies)
+		int requests = 3, replies = 4;
+		int rep_write = rep[1] == requests ? fcntl(rep[1], F_DUPFD_CLOEXEC, 5) : rep[1];
+		if (dup3(req[0], requests, O_CLOEXEC) < 0 && req[0] != requests)
+			_exit(1);
+		if (dup3(rep_write, replies, O_CLOEXEC) < 0 && rep_write != replies)
+			_exit(1);
+		if (syscall(SYS_close_range, 5u, ~0u, 0u) < 0)
+			for (int fd = 5; fd < 1024; fd++)
 				close(fd);
 		struct broker b = { .linker = linker };
 		struct sandbox_policy own = { 0 };
