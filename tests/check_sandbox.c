@@ -290,12 +290,12 @@ START_TEST(test_seal_allows_only_code_mapped_before)
 		uint64_t ip;
 		bool allowed;
 	} calls[] = {
-		{ 0x7f0000001000ull, true },  { 0x7f0000004fffull, true },
-		{ 0x7f0000005000ull, false }, { 0x7f0000000fffull, false },
-		{ 0x7f01fffff000ull, true },  { 0x7f0200000000ull, true },
-		{ 0x7f0200001fffull, true },  { 0x7f0200002000ull, false },
-		{ 0x7f01ffffefffull, false }, { 0x555555558000ull, true },
-		{ 0x7f0100001000ull, false }, { 0x1000ull, false },
+		{ 0x7f0000001000ull, true },	  { 0x7f0000004fffull, true },
+		{ 0x7f0000005000ull, false },	  { 0x7f0000000fffull, false },
+		{ 0x7f01fffff000ull, true },	  { 0x7f0200000000ull, true },
+		{ 0x7f0200001fffull, true },	  { 0x7f0200002000ull, false },
+		{ 0x7f01ffffefffull, false },	  { 0x555555558000ull, true },
+		{ 0x7f0100001000ull, false },	  { 0x1000ull, false },
 		{ 0xffffffffff600000ull, false },
 	};
 	for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
@@ -341,6 +341,11 @@ START_TEST(test_scan_finds_every_spelling_of_asm)
 	found = scan("#define RUN __a\\\nsm__\nkernel void k(void) { RUN(\"nop\"); }\n", &pastes);
 	ck_assert_msg(strcmp(found, "inline-assembly 1:13 __asm__; ") == 0,
 		      "A keyword split by a backslash-newline is still found: %s", found);
+	free(found);
+	found = scan("void f(void) { __a\\ \t\nsm__(\"nop\"); }\n", &pastes);
+	ck_assert_msg(strcmp(found, "inline-assembly 1:16 __asm__; ") == 0,
+		      "Blanks between the backslash and the newline still join the lines: %s",
+		      found);
 	free(found);
 
 	found = scan("int \\u0061sm_like = 1; void f(void) { __\\u0061sm__(\"nop\"); }", &pastes);

@@ -154,7 +154,8 @@ mutate_names_it() {
 # compiler reads it, each at its line, and the right submission beside them gets what
 # it gets alone.
 grade_refuses() {
-	run 0 grade -j 2 -o "$work/hostile" "$assignments/reduce_sum.yaml" "$tests/grading/hostile" &&
+	right=$tests/grading/reduce_sum/correct.cl
+	run 0 grade -j 2 -o "$work/hostile" "$assignments/reduce_sum.yaml" "$tests/grading/hostile" "$right" &&
 		"$tests/../tools/match-scores" "$tests/grading/hostile.csv" "$work/hostile/class.csv" >>"$out" || return 1
 	grep -q 'asm_pasted.cl:11:3: error: inline assembly (asm statement)' "$work/hostile/asm_pasted.txt" &&
 		grep -q 'asm_open.cl:3:45: error: inline assembly (__asm__)' "$work/hostile/asm_open.txt" &&
@@ -164,7 +165,7 @@ grade_refuses() {
 		return 1
 	}
 	# Its report, but for the speed measured, which no two gradings share.
-	run 0 grade -o "$work/alone" "$assignments/reduce_sum.yaml" "$tests/grading/hostile/correct.cl" &&
+	run 0 grade -o "$work/alone" "$assignments/reduce_sum.yaml" "$right" &&
 		grep -v "of the reference's speed" "$work/alone/correct.txt" >"$work/alone.txt" &&
 		grep -v "of the reference's speed" "$work/hostile/correct.txt" >"$work/beside.txt" &&
 		grep '^correct,' "$work/alone/class.csv" >"$work/alone.csv" &&
@@ -180,7 +181,8 @@ grade_refuses() {
 # Where an assignment allows inline assembly, the sandbox stops each call, the class
 # table says sandbox, each report names the call, and grading goes on to the next.
 grade_sandbox_note() {
-	run 0 grade -j 2 -o "$work/allowed" "$tests/grading/reduce_sum_allow_asm.yaml" "$tests/grading/hostile" || return 1
+	run 0 grade -j 2 -o "$work/allowed" "$tests/grading/reduce_sum_allow_asm.yaml" "$tests/grading/hostile" \
+		"$tests/grading/reduce_sum/correct.cl" || return 1
 	for a in asm_open:open asm_write:write asm_execve:execve asm_fork:fork asm_socket:socket asm_kill:kill; do
 		kernel=${a%%:*} call=${a#*:}
 		grep -q "^$kernel,0,0,0,0,0,0,sandbox$" "$work/allowed/class.csv" &&
@@ -196,9 +198,10 @@ grade_sandbox_note() {
 # by check, which builds a user's own kernel; no file either way.
 transpose_leaves_no_file() {
 	submission=$tests/grading/transpose/writes_a_file.cl
-	run 0 grade -o "$work/transpose" "$tests/grading/transpose.yaml" "$tests/grading/transpose" &&
+	run 0 grade -o "$work/transpose" "$tests/grading/transpose.yaml" "$submission" \
+		"$tests/../kernels/matrix/transpose_tiled.cl" &&
 		grep -q '^writes_a_file,0,0,0,0,inline-assembly$' "$work/transpose/class.csv" &&
-		grep -q '^correct,60,20,20,100,$' "$work/transpose/class.csv" && untouched || return 1
+		grep -q '^transpose_tiled,60,20,20,100,$' "$work/transpose/class.csv" && untouched || return 1
 	run 1 check --device pocl "$submission" --kernel transpose_tiled --global 64x48 --local 8x8 \
 		--arg '{name: width, scalar: int, value: 64}' --arg '{name: height, scalar: int, value: 48}' &&
 		has "writes_a_file.cl: error: the kernel made a system call the sandbox forbids: open" && untouched
@@ -210,11 +213,11 @@ grade_needs_the_sandbox() {
 	hide=$tests/no_landlock
 	[ -x "$hide" ] || { echo "missing $hide" >>"$out"; return 1; }
 	"$hide" "$CLHARNESS" grade -o "$work/refused" "$assignments/reduce_sum.yaml" \
-		"$tests/grading/hostile/correct.cl" >"$out" 2>&1
+		"$tests/grading/reduce_sum/correct.cl" >"$out" 2>&1
 	[ $? -eq 2 ] && has "refusing to run students' kernels without the full sandbox: this Linux kernel has no Landlock" &&
 		[ ! -e "$work/refused/class.csv" ] || return 1
 	"$hide" "$CLHARNESS" grade --no-sandbox -o "$work/unprotected" "$assignments/reduce_sum.yaml" \
-		"$tests/grading/hostile/correct.cl" >"$out" 2>&1 &&
+		"$tests/grading/reduce_sum/correct.cl" >"$out" 2>&1 &&
 		has "warning: --no-sandbox: students' kernels run unconfined" &&
 		grep -q '^correct,30,20,15,15,20,100,$' "$work/unprotected/class.csv" || return 1
 	"$hide" "$CLHARNESS" run --device pocl "$data/cases/good.yaml" >"$out" 2>&1 &&

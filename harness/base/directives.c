@@ -11,15 +11,6 @@
 
 #include "base/util.h"
 
-/* The source with comments blanked and line continuations joined, keeping for each
- * character the line and column it came from, so a directive split over lines, or one
- * whose '#' follows a comment, reads as the compiler reads it. */
-struct logical_text {
-	char *text;
-	int *line, *col;
-	size_t len;
-};
-
 static void put(struct logical_text *t, char c, int line, int col)
 {
 	t->text[t->len] = c;
@@ -28,7 +19,7 @@ static void put(struct logical_text *t, char c, int line, int col)
 	t->len++;
 }
 
-static void logical_text_read(const char *src, size_t n, struct logical_text *t)
+void logical_text_read(const char *src, size_t n, struct logical_text *t)
 {
 	t->text = xcalloc(n + 1, 1);
 	t->line = xcalloc(n + 1, sizeof *t->line);
@@ -48,10 +39,14 @@ static void logical_text_read(const char *src, size_t n, struct logical_text *t)
 			i += 2;
 			col += 2;
 		}
-		if (c == '\\' && i + 1 < n &&
-		    (src[i + 1] == '\n' ||
-		     (src[i + 1] == '\r' && i + 2 < n && src[i + 2] == '\n'))) {
-			i += src[i + 1] == '\r' ? 2 : 1;
+		/* Blanks between the backslash and the newline still join the lines, as
+		 * compilers read them (with a warning). */
+		size_t j = i + 1;
+		while (c == '\\' && j < n && (src[j] == ' ' || src[j] == '\t'))
+			j++;
+		if (c == '\\' && j < n &&
+		    (src[j] == '\n' || (src[j] == '\r' && j + 1 < n && src[j + 1] == '\n'))) {
+			i = src[j] == '\r' ? j + 1 : j;
 			line++;
 			col = 1;
 			continue;
@@ -100,7 +95,7 @@ static void logical_text_read(const char *src, size_t n, struct logical_text *t)
 	}
 }
 
-static void logical_text_free(struct logical_text *t)
+void logical_text_free(struct logical_text *t)
 {
 	free(t->text);
 	free(t->line);
@@ -171,4 +166,36 @@ int directives_each_include(const char *src, size_t n,
 	}
 	logical_text_free(&t);
 	return status;
+}
+
+size_t directives_include_folders(const char *options, char ***dirs)
+{
+	size_t n = 0;
+	*dirs = NULL;
+	const char *p = options;
+	while (p && *p) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		const char *word = p;
+		while (*p && *p != ' ' && *p != '\t')
+			p++;
+		const char *dir = NULL;
+		size_t dir_len = 0;
+		if (strncmp(word, "-I", 2) == 0 && (size_t)(p - word) > 2) {
+			dir = word + 2;
+			dir_len = (size_t)(p - word) - 2;
+		} else if ((size_t)(p - word) == 2 && strncmp(word, "-I", 2) == 0) {
+			while (*p == ' ' || *p == '\t')
+				p++;
+			dir = p;
+			while (*p && *p != ' ' && *p != '\t')
+				p++;
+			dir_len = (size_t)(p - dir);
+		}
+		if (dir && dir_len > 0) {
+			*dirs = xreallocarray(*dirs, n + 1, sizeof **dirs);
+			(*dirs)[n++] = xstrndup(dir, dir_len);
+		}
+	}
+	return n;
 }

@@ -8,6 +8,18 @@
 
 #include <stddef.h>
 
+/* A C source read through the translation phases before tokens (1 to 3): trigraphs read,
+ * line continuations joined, comments blanked (string and character literals kept whole),
+ * each character kept with the line and column it came from. */
+struct logical_text {
+	char *text; /* len characters and a NUL */
+	int *line, *col;
+	size_t len;
+};
+
+void logical_text_read(const char *src, size_t n, struct logical_text *t);
+void logical_text_free(struct logical_text *t);
+
 /* One directive that includes: #include, #include_next, #import or #embed. */
 struct include_directive {
 	const char *word;  /* the directive's name: "include", "include_next", ... */
@@ -21,5 +33,10 @@ struct include_directive {
  * nonzero value `each` returns; 0 when all were visited. */
 int directives_each_include(const char *src, size_t n,
 			    int (*each)(const struct include_directive *d, void *ctx), void *ctx);
+
+/* The folders a build looks in for an #include beside the source's own: each -I folder
+ * among the build `options` ("-I dir" or "-Idir"), in order, in *dirs (caller frees each
+ * and the array; NULL when none). Returns how many. */
+size_t directives_include_folders(const char *options, char ***dirs);
 
 #endif

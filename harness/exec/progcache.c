@@ -40,9 +40,11 @@ char *progcache_beside(const char *name)
 {
 	char *dir = progcache_dir();
 	char *slash = dir ? strrchr(dir, '/') : NULL;
-	char *beside = slash && slash != dir
-			       ? (*slash = '\0', xasprintf("%s/%s", dir, name))
-			       : NULL;
+	char *beside = NULL;
+	if (slash && slash != dir) {
+		*slash = '\0';
+		beside = xasprintf("%s/%s", dir, name);
+	}
 	free(dir);
 	return beside;
 }
@@ -58,39 +60,6 @@ void progcache_set_private(const char *dir)
 const char *progcache_private_dir(void)
 {
 	return private_dir;
-}
-
-/* The folders a build looks in for an #include: the -I folders among the options. */
-static size_t include_dirs(const char *options, char ***dirs)
-{
-	size_t n = 0;
-	*dirs = NULL;
-	const char *p = options;
-	while (p && *p) {
-		while (*p == ' ' || *p == '\t')
-			p++;
-		const char *word = p;
-		while (*p && *p != ' ' && *p != '\t')
-			p++;
-		const char *dir = NULL;
-		size_t dir_len = 0;
-		if (strncmp(word, "-I", 2) == 0 && (size_t)(p - word) > 2) {
-			dir = word + 2;
-			dir_len = (size_t)(p - word) - 2;
-		} else if ((size_t)(p - word) == 2 && strncmp(word, "-I", 2) == 0) {
-			while (*p == ' ' || *p == '\t')
-				p++;
-			dir = p;
-			while (*p && *p != ' ' && *p != '\t')
-				p++;
-			dir_len = (size_t)(p - dir);
-		}
-		if (dir && dir_len > 0) {
-			*dirs = xreallocarray(*dirs, n + 1, sizeof **dirs);
-			(*dirs)[n++] = xstrndup(dir, dir_len);
-		}
-	}
-	return n;
 }
 
 struct include_walk {
@@ -179,7 +148,7 @@ bool progcache_key(struct strbuf *key, const char *target_id, const char *path,
 		      PACKAGE_VERSION, target_id, options ? options : "", len);
 	strbuf_append(key, source, len);
 	struct include_walk w = { .key = key };
-	w.ndirs = include_dirs(options, &w.dirs);
+	w.ndirs = directives_include_folders(options, &w.dirs);
 	/* The working folder is where drivers look for a quoted include besides -I. */
 	w.dirs = xreallocarray(w.dirs, w.ndirs + 1, sizeof *w.dirs);
 	memmove(w.dirs + 1, w.dirs, w.ndirs * sizeof *w.dirs);

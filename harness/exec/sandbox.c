@@ -22,6 +22,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "base/directives.h"
 #include "base/util.h"
 #include "exec/linkbroker.h"
 #include "exec/progcache.h"
@@ -222,27 +223,11 @@ void sandbox_policy_add_sources(struct sandbox_policy *p, const char *kernel_pat
 		sandbox_policy_add(p, SANDBOX_READ, ".");
 		free(dir);
 	}
-	const char *s = options;
-	while (s && *s) {
-		while (*s == ' ' || *s == '\t')
-			s++;
-		const char *word = s;
-		while (*s && *s != ' ' && *s != '\t')
-			s++;
-		if (strncmp(word, "-I", 2) != 0)
-			continue;
-		const char *dir = word + 2;
-		if (dir == s) { /* "-I DIR" */
-			while (*s == ' ' || *s == '\t')
-				s++;
-			dir = s;
-			while (*s && *s != ' ' && *s != '\t')
-				s++;
-		}
-		char *own = xstrndup(dir, (size_t)(s - dir));
-		sandbox_policy_add(p, SANDBOX_READ, own);
-		free(own);
-	}
+	char **dirs;
+	size_t n = directives_include_folders(options, &dirs);
+	for (size_t i = 0; i < n; i++)
+		sandbox_policy_add(p, SANDBOX_READ, dirs[i]);
+	strings_free(dirs, (long)n);
 }
 
 /* The Landlock ABI of the running kernel; 0 where it has none or has it switched off. */

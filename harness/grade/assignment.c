@@ -361,72 +361,79 @@ static void parse_limits(struct loader *ld, struct fy_node *node, struct src_pos
 		parse_bytes(ld, v, at, "limits.memory", &ld->a->address_space);
 }
 
-/* The native code an `allow` list names, which the assignment's submissions may hold:
- * inline-assembly, function-pointers (nativecode.h). */
-static unsigned parse_allow(struct loader *ld, struct fy_node *node, struct src_pos at)
+/* A list of names under `key` (a mistake where it is none, or empty and `nonempty`),
+ * each turned into bits by bits_of, which says false for no such name: `item` is what a
+ * name is ("finding kind"), `meaning` what the list says and `known` the names, for the
+ * messages. */
+static unsigned parse_names(struct loader *ld, struct fy_node *node, struct src_pos at,
+			    const char *key, const char *meaning, const char *item,
+			    const char *known, bool nonempty,
+			    bool (*bits_of)(const char *name, unsigned *bits))
 {
-	if (node == NULL || !fy_node_is_sequence(node)) {
-		yr_error(&ld->r, yr_pos(node, at),
-			 "allow must list what submissions may hold beyond OpenCL C, from "
-			 "inline-assembly, function-pointers; found %s",
-			 yr_kind(node));
+	if (node == NULL || !fy_node_is_sequence(node) ||
+	    (nonempty && fy_node_sequence_item_count(node) == 0)) {
+		yr_error(&ld->r, yr_pos(node, at), "%s must list %s, from %s; found %s", key,
+			 meaning, known, yr_kind(node));
 		return 0;
 	}
 	unsigned bits = 0;
 	void *iter = NULL;
-	struct fy_node *item;
-	while ((item = fy_node_sequence_iterate(node, &iter)) != NULL) {
-		char *text = yr_scalar(&ld->r, item, at, "what submissions may hold");
-		enum native_kind kind;
-		if (text && native_kind_from_name(text, &kind))
-			bits |= 1u << kind;
-		else if (text)
-			yr_error(&ld->r, yr_pos(item, at),
-				 "allow: unknown '%s' (known: inline-assembly, function-pointers)",
-				 text);
+	struct fy_node *name;
+	while ((name = fy_node_sequence_iterate(node, &iter)) != NULL) {
+		char *what = xasprintf("a %s", item);
+		char *text = yr_scalar(&ld->r, name, at, what);
+		if (text && !bits_of(text, &bits))
+			yr_error(&ld->r, yr_pos(name, at), "unknown %s '%s' (known: %s)", item,
+				 text, known);
+		free(what);
 		free(text);
 	}
 	return bits;
 }
 
-/* The finding kinds a `forbid` list names: race, barrier-divergence, out-of-bounds,
- * uninitialized, async-copy. Forbidding races forbids an async copy never waited for,
- * which races with whatever reads its memory. */
-static unsigned parse_forbid(struct loader *ld, struct fy_node *node, struct src_pos at)
+/* A kind of native code, as `allow` names it (nativecode.h). */
+static bool allow_bits(const char *name, unsigned *bits)
+{
+	enum native_kind kind;
+	if (!native_kind_from_name(name, &kind))
+		return false;
+	*bits |= 1u << kind;
+	return true;
+}
+
+/* A finding kind, as `forbid` names it. Forbidding races forbids an async copy never
+ * waited for, which races with whatever reads its memory. */
+static bool forbid_bits(const char *name, unsigned *bits)
 {
 	static const enum finding_kind kinds[] = { FINDING_RACE, FINDING_DIVERGENCE,
 						   FINDING_OUT_OF_BOUNDS, FINDING_UNINITIALIZED,
 						   FINDING_ASYNC_COPY };
-	if (node == NULL || !fy_node_is_sequence(node) || fy_node_sequence_item_count(node) == 0) {
-		yr_error(&ld->r, yr_pos(node, at),
-			 "forbid must list what fails a run, from race, barrier-divergence, "
-			 "out-of-bounds, uninitialized, async-copy; found %s",
-			 yr_kind(node));
-		return 0;
-	}
-	unsigned bits = 0;
-	void *iter = NULL;
-	struct fy_node *item;
-	while ((item = fy_node_sequence_iterate(node, &iter)) != NULL) {
-		char *text = yr_scalar(&ld->r, item, at, "a finding kind");
-		if (text == NULL)
-			continue;
-		bool known = false;
-		for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
-			if (strcmp(text, finding_kind_name(kinds[k])) == 0) {
-				bits |= 1u << kinds[k];
-				if (kinds[k] == FINDING_RACE)
-					bits |= 1u << FINDING_ASYNC_COPY;
-				known = true;
-			}
-		if (!known)
-			yr_error(&ld->r, yr_pos(item, at),
-				 "unknown finding kind '%s' (known: race, barrier-divergence, "
-				 "out-of-bounds, uninitialized, async-copy)",
-				 text);
-		free(text);
-	}
-	return bits;
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+		if (strcmp(name, finding_kind_name(kinds[k])) == 0) {
+			*bits |= 1u << kinds[k];
+			if (kinds[k] == FINDING_RACE)
+				*bits |= 1u << FINDING_ASYNC_COPY;
+			return true;
+		}
+	return false;
+}
+
+/* The native code an `allow` list names, which the assignment's submissions may hold:
+ * inline-assembly, function-pointers. */
+static unsigned parse_allow(struct loader *ld, struct fy_node *node, struct src_pos at)
+{
+	return parse_names(ld, node, at, "allow", "what submissions may hold beyond OpenCL C",
+			   "kind of native code", "inline-assembly, function-pointers", false,
+			   allow_bits);
+}
+
+/* The finding kinds a `forbid` list names: race, barrier-divergence, out-of-bounds,
+ * uninitialized, async-copy. */
+static unsigned parse_forbid(struct loader *ld, struct fy_node *node, struct src_pos at)
+{
+	return parse_names(ld, node, at, "forbid", "what fails a run", "finding kind",
+			   "race, barrier-divergence, out-of-bounds, uninitialized, async-copy",
+			   true, forbid_bits);
 }
 
 /* The case a check runs, loaded to validate it against the assignment's kernels. */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/directives.h"
 #include "base/util.h"
 #ifdef HAVE_LIBCLANG
 #include "source/clangapi.h"
@@ -33,76 +34,6 @@ int native_kind_from_name(const char *name, enum native_kind *kind)
 			return 1;
 		}
 	return 0;
-}
-
-/* The source with its line splices removed (a backslash, or the ??/ trigraph, then blanks
- * and a newline), and where each of its characters stood in the file. */
-struct logical {
-	char *text;
-	int *line, *col;
-	size_t len;
-};
-
-static bool blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\f' || c == '\v';
-}
-
-/* Where a splice starting at src[i] ends (the index after its newline), or i where none
- * starts there. */
-static size_t splice_end(const char *src, size_t n, size_t i)
-{
-	size_t j = i;
-	if (src[j] == '\\')
-		j++;
-	else if (j + 2 < n && src[j] == '?' && src[j + 1] == '?' && src[j + 2] == '/')
-		j += 3;
-	else
-		return i;
-	while (j < n && blank(src[j]))
-		j++;
-	if (j < n && src[j] == '\r')
-		j++;
-	return j < n && src[j] == '\n' ? j + 1 : i;
-}
-
-static void logical_read(const char *src, size_t n, struct logical *l)
-{
-	l->text = xmalloc(n + 1);
-	l->line = xcalloc(n + 1, sizeof *l->line);
-	l->col = xcalloc(n + 1, sizeof *l->col);
-	l->len = 0;
-	int line = 1, col = 1;
-	for (size_t i = 0; i < n;) {
-		size_t end = splice_end(src, n, i);
-		if (end != i) {
-			i = end;
-			line++;
-			col = 1;
-			continue;
-		}
-		l->text[l->len] = src[i];
-		l->line[l->len] = line;
-		l->col[l->len] = col;
-		l->len++;
-		if (src[i] == '\n') {
-			line++;
-			col = 1;
-		} else {
-			col++;
-		}
-		i++;
-	}
-	l->text[l->len] = '\0';
-	l->line[l->len] = line;
-	l->col[l->len] = col;
-}
-
-static void logical_free(struct logical *l)
-{
-	free(l->text);
-	free(l->line);
-	free(l->col);
 }
 
 static bool ident_start(char c)
@@ -156,22 +87,15 @@ int nativecode_scan_text(const char *src, size_t n, unsigned kinds,
 				       const char *spelling),
 			 void *ctx)
 {
-	struct logical l;
-	logical_read(src, n, &l);
+	/* Comments are gone and split lines joined: what is left is the compiler's tokens. */
+	struct logical_text l;
+	logical_text_read(src, n, &l);
 	const char *t = l.text;
 	bool pastes = false;
 	struct strbuf word = { 0 };
 	for (size_t i = 0; i < l.len;) {
 		char c = t[i];
-		if (c == '/' && t[i + 1] == '/') {
-			while (i < l.len && t[i] != '\n')
-				i++;
-		} else if (c == '/' && t[i + 1] == '*') {
-			i += 2;
-			while (i < l.len && !(t[i] == '*' && t[i + 1] == '/'))
-				i++;
-			i = i < l.len ? i + 2 : i;
-		} else if (c == '"' || c == '\'') {
+		if (c == '"' || c == '\'') {
 			/* A literal: _Pragma's string may name the extension. */
 			size_t start = i++;
 			while (i < l.len && t[i] != c && t[i] != '\n')
@@ -228,7 +152,7 @@ int nativecode_scan_text(const char *src, size_t n, unsigned kinds,
 		}
 	}
 	strbuf_free(&word);
-	logical_free(&l);
+	logical_text_free(&l);
 	return pastes;
 }
 
