@@ -312,6 +312,31 @@ START_TEST(test_seal_allows_only_code_mapped_before)
 }
 END_TEST
 
+START_TEST(test_policy_reads_the_drivers_folders)
+{
+	char *root = xstrdup("/tmp/check_sandbox_XXXXXX");
+	ck_assert_msg(mkdtemp(root) != NULL, "The test can make a folder.");
+	char *cache = xasprintf("%s/pocl-cache", root);
+	char *driver = xasprintf("%s/lib/libvendor-opencl.so", root);
+	setenv("POCL_CACHE_DIR", cache, 1);
+	setenv("OCL_ICD_FILENAMES", driver, 1);
+	struct sandbox_policy p = { 0 };
+	sandbox_policy_add_system(&p);
+	ck_assert_msg(holds(&p, SANDBOX_READ, root),
+		      "A driver named by path is read beneath its top two folders.");
+	ck_assert_msg(holds(&p, SANDBOX_WRITE, cache) && is_dir(cache),
+		      "PoCL's cache is made where missing, and written.");
+	ck_assert_msg(holds(&p, SANDBOX_READ, "/usr") && holds(&p, SANDBOX_DEVICE, "/dev/null") &&
+			      !holds(&p, SANDBOX_READ, "/home") && !holds(&p, SANDBOX_READ, "/tmp"),
+		      "The system's libraries are read; the users' and temporary files are not.");
+	sandbox_policy_free(&p);
+	remove_test_folder(root);
+	free(driver);
+	free(cache);
+	free(root);
+}
+END_TEST
+
 /* Each place the token reading finds, as "KIND LINE:COL SPELLING; ". */
 static void collect(void *ctx, enum native_kind kind, int line, int col, const char *spelling)
 {
@@ -433,6 +458,7 @@ Suite *sandbox_suite(void)
 	tcase_add_test(tc, test_seal_allows_only_code_mapped_before);
 	tcase_add_test(tc, test_shortfall_says_what_is_missing);
 	tcase_add_test(tc, test_policy_reads_sources_and_include_folders);
+	tcase_add_test(tc, test_policy_reads_the_drivers_folders);
 	tcase_add_test(tc, test_scan_finds_every_spelling_of_asm);
 	tcase_add_test(tc, test_scan_finds_function_pointers);
 	tcase_add_test(tc, test_find_reads_the_parse_where_tokens_are_pasted);

@@ -2,7 +2,6 @@
  * loader lists, except simulators, which are backends of their own. */
 #include "config.h"
 
-#include <dirent.h>
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 
 #include "exec/backend.h"
 #include "exec/clexec.h"
+#include "exec/icd.h"
 #include "exec/ocl.h"
 
 static int is_real_platform(const char *platform_name)
@@ -32,35 +32,21 @@ static bool names_pocl(const char *library)
  * (its devices start at the first OpenCL call, in the worker). Other drivers are not
  * known to keep to that, so they load in workers alone, where a fault in one costs a
  * worker. The handle is kept: the library stays for the parent's lifetime. */
+/* Maps PoCL's library, where a vendor file names it. */
+static void preload_pocl(const char *library, void *ctx)
+{
+	(void)ctx;
+	if (names_pocl(library))
+		(void)dlopen(library, RTLD_NOW | RTLD_LOCAL);
+}
+
 static void device_preload(void)
 {
 	static bool done;
 	if (done)
 		return;
 	done = true;
-	const char *dir = getenv("OCL_ICD_VENDORS");
-	if (dir == NULL || *dir == '\0')
-		dir = "/etc/OpenCL/vendors";
-	DIR *d = opendir(dir);
-	if (d == NULL)
-		return;
-	for (struct dirent *e; (e = readdir(d)) != NULL;) {
-		size_t len = strlen(e->d_name);
-		if (len < 5 || strcmp(e->d_name + len - 4, ".icd") != 0)
-			continue;
-		char *path = xasprintf("%s/%s", dir, e->d_name);
-		FILE *f = fopen(path, "r");
-		char library[4096];
-		if (f && fgets(library, sizeof library, f)) {
-			library[strcspn(library, "\r\n")] = '\0';
-			if (names_pocl(library))
-				(void)dlopen(library, RTLD_NOW | RTLD_LOCAL);
-		}
-		if (f)
-			fclose(f);
-		free(path);
-	}
-	closedir(d);
+	icd_each_library(preload_pocl, NULL);
 }
 
 /* PoCL compiles a work-group function for each local size, global offset kind and

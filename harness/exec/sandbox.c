@@ -24,6 +24,7 @@
 
 #include "base/directives.h"
 #include "base/util.h"
+#include "exec/icd.h"
 #include "exec/linkbroker.h"
 #include "exec/progcache.h"
 
@@ -114,8 +115,8 @@ void sandbox_policy_free(struct sandbox_policy *p)
 		free(p->rules);
 }
 
-/* A driver's cache: `own` when that variable is set, else `beneath` under
- * $XDG_CACHE_HOME or `home_beneath` under $HOME (each may be NULL). Caller frees. */
+/* A driver's cache: the value of the variable `own` where it is set, else `xdg_beneath`
+ * under $XDG_CACHE_HOME or `home_beneath` under $HOME (each may be NULL). Caller frees. */
 static char *cache_folder(const char *own, const char *xdg_beneath, const char *home_beneath)
 {
 	const char *set = own ? getenv(own) : NULL;
@@ -130,40 +131,55 @@ static char *cache_folder(const char *own, const char *xdg_beneath, const char *
 	return NULL;
 }
 
-/* What every driver may read, whichever it is. */
-static const char *const system_reads[] = {
-	"/usr",
-	"/lib",
-	"/lib64",
-	"/lib32",
-	"/libx32", /* libraries and their data */
-	"/opt",	   /* drivers installed by vendors */
-	"/etc/ld.so.cache",
-	"/etc/OpenCL",
-	"/etc/localtime",
-	"/sys/devices",
-	"/sys/bus",
-	"/sys/class",
-	"/sys/fs/cgroup",
-	"/sys/kernel/mm",
-	"/proc/self",
-	"/proc/cpuinfo",
-	"/proc/meminfo",
-	"/proc/stat",
-	"/proc/devices",
-	"/proc/sys/kernel",
-	"/proc/sys/vm",
-	"/proc/driver",
-	"/dev/urandom",
-	"/etc/nvidia", /* NVIDIA's application profiles */
+/* What every driver may read, whichever it is, and why. */
+static const struct {
+	const char *path;
+	const char *why;
+} system_reads[] = {
+	{ "/usr", "libraries, the drivers' data, compilers' headers" },
+	{ "/lib", "libraries, where /lib is no link to /usr/lib" },
+	{ "/lib64", "the dynamic linker" },
+	{ "/lib32", "libraries of other word sizes" },
+	{ "/libx32", "libraries of other word sizes" },
+	{ "/etc/ld.so.cache", "where the dynamic linker finds a library a driver loads" },
+	{ "/etc/OpenCL", "the ICD loader's vendor files" },
+	{ "/etc/localtime", "the C library's time zone" },
+	{ "/etc/nvidia", "NVIDIA's application profiles" },
+	{ "/sys/devices", "cores, caches, memory and PCI devices (PoCL's hwloc, NVIDIA)" },
+	{ "/sys/bus", "PCI devices, by bus" },
+	{ "/sys/class", "devices, by class" },
+	{ "/sys/fs/cgroup", "the cores and memory this process may use" },
+	{ "/sys/kernel/mm", "huge pages" },
+	{ "/proc/self", "this process's own maps, status and limits" },
+	{ "/proc/cpuinfo", "the processor's features" },
+	{ "/proc/meminfo", "memory" },
+	{ "/proc/stat", "cores" },
+	{ "/proc/devices", "device numbers (NVIDIA)" },
+	{ "/proc/sys/kernel", "the kernel's settings" },
+	{ "/proc/sys/vm", "the kernel's memory settings" },
+	{ "/proc/driver", "drivers' parameters (NVIDIA)" },
+	{ "/dev/urandom", "random numbers" },
 };
+
+/* Reading beneath the folder a driver library named by path lies in, two levels down
+ * (/opt/rocm-6.0 for /opt/rocm-6.0/lib/libamdocl64.so), where its data lies too. */
+static void add_driver_folder(const char *library, void *ctx)
+{
+	if (library[0] != '/')
+		return; /* found through the dynamic linker, beneath /usr or /lib */
+	const char *second = strchr(library + 1, '/');
+	const char *third = second ? strchr(second + 1, '/') : NULL;
+	char *top = xstrndup(library, third ? (size_t)(third - library) : strlen(library));
+	sandbox_policy_add(ctx, SANDBOX_READ, top);
+	free(top);
+}
 
 void sandbox_policy_add_system(struct sandbox_policy *p)
 {
 	for (size_t i = 0; i < sizeof system_reads / sizeof *system_reads; i++)
-		sandbox_policy_add(p, SANDBOX_READ, system_reads[i]);
-	sandbox_policy_add(p, SANDBOX_READ, getenv("OCL_ICD_VENDORS"));
-	sandbox_policy_add(p, SANDBOX_READ, getenv("OCL_ICD_FILENAMES"));
+		sandbox_policy_add(p, SANDBOX_READ, system_reads[i].path);
+	sandbox_policy_add(p, SANDBOX_READ, icd_vendors_dir());
+	icd_each_library(add_driver_folder, p);
 	sandbox_policy_add(p, SANDBOX_DEVICE, "/dev/null");
 
 	/* PoCL's kernel cache, where it compiles and links each kernel, as PoCL 3 names it. */
