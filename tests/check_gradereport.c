@@ -7,6 +7,7 @@
 
 #include "base/util.h"
 #include "check_suites.h"
+#include "grade/gradeload.h"
 #include "grade/gradereport.h"
 
 /* An assignment of two checks, the second hidden, built in memory. */
@@ -97,12 +98,57 @@ START_TEST(test_class_table_quotes_what_it_must)
 }
 END_TEST
 
+/* The grader's own notes: a refusal's in place of its verdict, the sandbox's before the
+ * verdicts it stands beside; and a report read back (--resume) keeps them. */
+START_TEST(test_notes_of_the_grader_own_are_kept)
+{
+	struct assignment a;
+	struct grade_check checks[2];
+	two_checks(&a, checks);
+	struct student_grade g[2];
+	failed_both(&a, "refused", &g[0]);
+	g[0].blocker = xstrdup("refused before it was built");
+	g[0].blocker_verdict = VERDICT_BUILD_ERROR;
+	g[0].note = xstrdup("inline-assembly");
+	failed_both(&a, "stopped", &g[1]);
+	g[1].note = xstrdup("sandbox");
+	struct strbuf csv = { 0 };
+	grade_table_csv(&csv, &a, g, 2);
+	ck_assert_msg(strstr(csv.data, "\nrefused,12.50,0,12.50,inline-assembly\n") &&
+			      strstr(csv.data, "\nstopped,12.50,0,12.50,sandbox and timeout\n"),
+		      "The notes stand in the class table:\n%s", csv.data);
+	char *root = xstrdup("/tmp/check_gradereport_XXXXXX");
+	ck_assert_msg(mkdtemp(root) != NULL, "The test can make a folder.");
+	for (size_t i = 0; i < 2; i++) {
+		struct strbuf json = { 0 };
+		grade_report_json(&json, &a, &g[i]);
+		ck_assert_msg(write_text_file(root, "report.json", json.data) == 0,
+			      "The test can write a report.");
+		char *path = xasprintf("%s/report.json", root), *cause = NULL;
+		struct student_grade back;
+		ck_assert_msg(grade_report_read(path, &a, &back, &cause) == 0 && back.note &&
+				      strcmp(back.note, g[i].note) == 0,
+			      "A report read back keeps its note %s (read %s).", g[i].note,
+			      back.note ? back.note : cause ? cause : "none");
+		student_grade_free(&back);
+		free(path);
+		strbuf_free(&json);
+	}
+	remove_test_folder(root);
+	free(root);
+	strbuf_free(&csv);
+	student_grade_free(&g[0]);
+	student_grade_free(&g[1]);
+}
+END_TEST
+
 Suite *gradereport_suite(void)
 {
 	Suite *s = suite_create("gradereport");
 	TCase *tc = tcase_create("gradereport");
 	tcase_add_test(tc, test_hidden_check_shows_no_detail);
 	tcase_add_test(tc, test_class_table_quotes_what_it_must);
+	tcase_add_test(tc, test_notes_of_the_grader_own_are_kept);
 	suite_add_tcase(s, tc);
 	return s;
 }

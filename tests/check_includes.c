@@ -43,7 +43,7 @@ static int check_text(const char *root, const char *text, bool lone, char **said
 	char *path = write_in(root, "student/k.cl", text);
 	char *folder = xasprintf("%s/student", root);
 	struct diag_list diags = { 0 };
-	int status = includes_check(path, lone ? NULL : folder, &diags);
+	int status = includes_check(path, lone ? NULL : folder, &diags, NULL, NULL);
 	*said = diags.count ? xstrdup(diags.items[0].message) : NULL;
 	*line = diags.count ? diags.items[0].line : 0;
 	*col = diags.count ? diags.items[0].col : 0;
@@ -67,6 +67,21 @@ START_TEST(test_own_files_are_included_and_followed)
 		      "Files of the student's own folder, and theirs in turn, may be included "
 		      "(%s).",
 		      said ? said : "");
+	/* What it reaches, for the check of native code: each file once, the loop ended. */
+	char *kernel = xasprintf("%s/student/k.cl", root), *folder = xasprintf("%s/student", root);
+	struct diag_list diags = { 0 };
+	char **files;
+	size_t nfiles;
+	ck_assert_msg(includes_check(kernel, folder, &diags, &files, &nfiles) == 0 &&
+			      nfiles == 3 && strcmp(files[0], kernel) == 0 &&
+			      has_suffix(files[1], "/student/a.h") &&
+			      has_suffix(files[2], "/student/sub/b.h"),
+		      "The kernel, then each file it reaches once, are listed (%zu files).",
+		      nfiles);
+	strings_free(files, (long)nfiles);
+	diag_list_free(&diags);
+	free(kernel);
+	free(folder);
 	free(sub);
 	remove_test_folder(root);
 	free(root);
@@ -150,7 +165,7 @@ START_TEST(test_a_linked_kernel_file_is_refused)
 	char *mine = xasprintf("%s/student/k.cl", root);
 	ck_assert_msg(symlink(theirs, mine) == 0, "The test can make a link.");
 	struct diag_list diags = { 0 };
-	ck_assert_msg(includes_check(mine, NULL, &diags) < 0 &&
+	ck_assert_msg(includes_check(mine, NULL, &diags, NULL, NULL) < 0 &&
 			      strstr(diags.items[0].message, "symbolic link"),
 		      "A kernel file that is a link may be anyone's: it is refused.");
 	diag_list_free(&diags);

@@ -78,9 +78,6 @@ struct worker_setup {
 	 * and the program cache keeps what the run builds; the shared caches are only read.
 	 * NULL: the shared caches. */
 	const char *private_cache;
-	/* run_options.keep_programs_whole: every program goes to the program cache once the
-	 * worker is done with it, with the code its driver compiled for each launch shape. */
-	bool keep_programs_whole;
 };
 
 #define BACKEND_LOST (-2)

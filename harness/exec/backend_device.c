@@ -25,13 +25,6 @@ static bool names_pocl(const char *library)
 	return strncmp(slash ? slash + 1 : library, "libpocl.so", 10) == 0;
 }
 
-/* PoCL's library, with the LLVM and Clang it links, takes 20 to 30 ms to map and link
- * here, in every worker that loads it, and grading starts a worker for each phase of
- * each student. Mapped once in the parent before it forks, each worker finds it loaded.
- * Only PoCL's, which the ICD files name: loading it starts no thread and opens no device
- * (its devices start at the first OpenCL call, in the worker). Other drivers are not
- * known to keep to that, so they load in workers alone, where a fault in one costs a
- * worker. The handle is kept: the library stays for the parent's lifetime. */
 /* Maps PoCL's library, where a vendor file names it. */
 static void preload_pocl(const char *library, void *ctx)
 {
@@ -40,6 +33,13 @@ static void preload_pocl(const char *library, void *ctx)
 		(void)dlopen(library, RTLD_NOW | RTLD_LOCAL);
 }
 
+/* PoCL's library, with the LLVM and Clang it links, takes 20 to 30 ms to map and link
+ * here, in every worker that loads it, and grading starts a worker for each phase of
+ * each student. Mapped once in the parent before it forks, each worker finds it loaded.
+ * Only PoCL's, which the ICD files name: loading it starts no thread and opens no device
+ * (its devices start at the first OpenCL call, in the worker). Other drivers are not
+ * known to keep to that, so they load in workers alone, where a fault in one costs a
+ * worker. The handle is kept: the library stays for the parent's lifetime. */
 static void device_preload(void)
 {
 	static bool done;

@@ -105,9 +105,7 @@ static bool session_again(const struct run_job *job, struct backend_session **se
 /* Has the backend set its drivers' environment, first thing in a worker. */
 static void prepare_worker(const struct backend *b, const struct run_options *opt)
 {
-	struct worker_setup setup = { .timed = opt->timed,
-				      .private_cache = opt->private_cache,
-				      .keep_programs_whole = opt->keep_programs_whole };
+	struct worker_setup setup = { .timed = opt->timed, .private_cache = opt->private_cache };
 	if (opt->private_cache) {
 		char *own = xasprintf("%s/programs", opt->private_cache);
 		progcache_set_private(own);

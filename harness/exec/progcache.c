@@ -197,7 +197,6 @@ unsigned char *progcache_load(const char *dir, const struct strbuf *key, size_t 
 	return binary;
 }
 
-/* Makes `dir` and the folders above it, as mkdir -p. */
 /* Writes the entry of `key` holding `len` bytes of binary (none: a mark), replacing any
  * entry at once. */
 static void write_entry(const char *dir, const struct strbuf *key, const unsigned char *binary,

@@ -878,19 +878,16 @@ void grade_blocked(const struct assignment *a, const char *student, const char *
 }
 
 /* Refuses, before any compiler reads it, a submission holding native code the assignment
- * does not allow (nativecode.h): blocks its grade with each place at its line and the
- * kind as the class table's note. Returns whether it did. */
+ * does not allow (nativecode.h) in `files`, those its kernel reaches: blocks its grade
+ * with each place at its line and the kind as the class table's note. Returns whether it
+ * did. */
 static bool refuse_native_code(const struct assignment *a, const struct submission *sub,
-			       const char *options, struct student_grade *sg)
+			       char *const *files, size_t nfiles, const char *options,
+			       struct student_grade *sg)
 {
 	unsigned kinds = ((1u << NATIVE_KINDS) - 1) & ~a->allow;
-	char **files = NULL;
-	size_t nfiles = 0;
-	struct diag_list ignored = { 0 }, found = { 0 };
-	includes_reached(sub->path, sub->folder, &ignored, &files, &nfiles);
-	diag_list_free(&ignored);
+	struct diag_list found = { 0 };
 	unsigned kinds_found = kinds ? nativecode_find(files, nfiles, options, kinds, &found) : 0;
-	strings_free(files, (long)nfiles);
 	if (kinds_found == 0) {
 		diag_list_free(&found);
 		return false;
@@ -924,7 +921,9 @@ void grade_submission(const struct assignment *a, const struct grade_options *op
 	uint64_t source_hash = submission_hash(path);
 	/* Refused before any compiler reads it, so no build log quotes another's file. */
 	struct diag_list refused = { 0 };
-	if (includes_check(path, sub->folder, &refused) < 0) {
+	char **files;
+	size_t nfiles;
+	if (includes_check(path, sub->folder, &refused, &files, &nfiles) < 0) {
 		grade_blocked(a, student, path, VERDICT_BUILD_ERROR, refused.items[0].message, sg);
 		diag_list_move(&sg->blocker_diags, &refused);
 		sg->source_hash = source_hash;
@@ -935,7 +934,9 @@ void grade_submission(const struct assignment *a, const struct grade_options *op
 	char *options = sub->folder && !strpbrk(sub->folder, " \t\"'\\")
 				? xasprintf("-I %s", sub->folder)
 				: xstrdup("");
-	if (refuse_native_code(a, sub, options, sg)) {
+	bool native = refuse_native_code(a, sub, files, nfiles, options, sg);
+	strings_free(files, (long)nfiles);
+	if (native) {
 		sg->source_hash = source_hash;
 		free(options);
 		return;

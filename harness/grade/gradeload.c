@@ -14,6 +14,7 @@
 #include "case/yamltext.h"
 #include "results/result.h"
 #include "results/findlog.h"
+#include "source/nativecode.h"
 
 static void read_diags(struct fy_node *seq, struct diag_list *list)
 {
@@ -74,14 +75,19 @@ static unsigned note_verdicts(const char *note)
 	return bits;
 }
 
-/* The grader's own word the note starts with, where it has one: what refused the
- * submission, or "sandbox". */
+/* The grader's own word the note starts with, where it has one: the native code that
+ * refused the submission, or "sandbox". */
 static char *note_word(const char *note)
 {
-	static const char *const words[] = { "sandbox", "inline-assembly", "function-pointers" };
-	for (size_t k = 0; note && k < sizeof words / sizeof *words; k++)
-		if (strncmp(note, words[k], strlen(words[k])) == 0)
-			return xstrdup(words[k]);
+	if (note == NULL)
+		return NULL;
+	if (strncmp(note, "sandbox", 7) == 0)
+		return xstrdup("sandbox");
+	for (int k = 0; k < NATIVE_KINDS; k++) {
+		const char *word = native_kind_name((enum native_kind)k);
+		if (strncmp(note, word, strlen(word)) == 0)
+			return xstrdup(word);
+	}
 	return NULL;
 }
 

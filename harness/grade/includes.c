@@ -96,14 +96,13 @@ static int check_file(const char *path, const char *folder, char ***queue, size_
 	return status;
 }
 
-int includes_check(const char *path, const char *folder, struct diag_list *diags)
+int includes_check(const char *path, const char *folder, struct diag_list *diags, char ***files,
+		   size_t *nfiles)
 {
-	return includes_reached(path, folder, diags, NULL, NULL);
-}
-
-int includes_reached(const char *path, const char *folder, struct diag_list *diags, char ***files,
-		     size_t *nfiles)
-{
+	if (files) {
+		*files = NULL;
+		*nfiles = 0;
+	}
 	/* A kernel file that is a link may be anyone's: the reference kernel, a classmate's. */
 	struct stat st;
 	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
@@ -114,6 +113,9 @@ int includes_reached(const char *path, const char *folder, struct diag_list *dia
 	char **queue = NULL;
 	size_t nqueue = 0;
 	int status = check_file(path, folder, &queue, &nqueue, diags);
+	char **reached = xcalloc(1, sizeof *reached);
+	size_t nreached = 0;
+	reached[nreached++] = xstrdup(path);
 	/* The files it includes, each once, breadth first. */
 	for (size_t k = 0; k < nqueue && status == 0; k++) {
 		bool seen = false;
@@ -129,23 +131,16 @@ int includes_reached(const char *path, const char *folder, struct diag_list *dia
 			status = -1;
 			break;
 		}
+		reached = xreallocarray(reached, nreached + 1, sizeof *reached);
+		reached[nreached++] = xstrdup(queue[k]);
 		status = check_file(queue[k], folder, &queue, &nqueue, diags);
 	}
-	if (files && status == 0) {
-		*files = xcalloc(nqueue + 2, sizeof **files);
-		*nfiles = 0;
-		(*files)[(*nfiles)++] = xstrdup(path);
-		for (size_t k = 0; k < nqueue; k++) {
-			bool seen = false;
-			for (size_t j = 0; j < k && !seen; j++)
-				seen = strcmp(queue[j], queue[k]) == 0;
-			if (!seen)
-				(*files)[(*nfiles)++] = xstrdup(queue[k]);
-		}
-	} else if (files) {
-		*files = NULL;
-		*nfiles = 0;
-	}
 	strings_free(queue, (long)nqueue);
+	if (files && status == 0) {
+		*files = reached;
+		*nfiles = nreached;
+	} else {
+		strings_free(reached, (long)nreached);
+	}
 	return status;
 }

@@ -12,11 +12,10 @@
  * '#'): each must name a file, in quotes, below `folder`, the student's folder (NULL: a
  * lone file, which may include nothing). A file named through a macro, in angle
  * brackets, by an absolute path or one that climbs out (.., a link) is refused. Returns
- * 0, or -1 with the first refused directive in diags at its line and column. */
-int includes_check(const char *path, const char *folder, struct diag_list *diags);
-/* includes_check, also listing in *files (caller frees each and the array; NULL on
- * refusal) the files the kernel reaches: itself first, then each it includes, once. */
-int includes_reached(const char *path, const char *folder, struct diag_list *diags,
-		     char ***files, size_t *nfiles);
+ * 0, or -1 with the first refused directive in diags at its line and column. Where
+ * `files` is given, a check that passes lists there the files the kernel reaches, itself
+ * first, then each it includes, once (caller frees each and the array; NULL otherwise). */
+int includes_check(const char *path, const char *folder, struct diag_list *diags, char ***files,
+		   size_t *nfiles);
 
 #endif
