@@ -195,6 +195,18 @@ START_TEST(test_assignment_mistakes_at_their_lines)
 		  "{case: nowhere.yaml}}\n  - {name: b, points: 1, simulate: {case: "
 		  "nowhere.yaml}}\n",
 		  "expected the check's name", 3, 6 },
+		{ "kernels:\n  - kernel void reduce_sum(global const int *in, uint n, local int *s, "
+		  "global int *out)\nchecks:\n  - {name: c, points: 1, correct: {case: "
+		  "cases/student/guard_with_identity.yaml}}\n  - {name: r, points: 1, requires: "
+		  "[c, d], forbid: [race], simulate: {case: "
+		  "cases/student/guard_with_identity.yaml}}\n",
+		  "requires names d, which is no correct check listed before this one (those are: "
+		  "c)",
+		  5, 40 },
+		{ "kernels:\n  - kernel void reduce_sum(global const int *in, uint n, local int *s, "
+		  "global int *out)\nchecks:\n  - {name: c, points: 1, requires: [c], correct: "
+		  "{case: cases/student/guard_with_identity.yaml}}\n",
+		  "requires belongs to a simulate check, not a correct one", 4, 26 },
 		{ "%\xff\n", "not UTF-8 text", 1, 1 },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

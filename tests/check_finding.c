@@ -260,6 +260,60 @@ START_TEST(test_merge_adds_counts)
 }
 END_TEST
 
+/* A finding made by hand: kind, lines and accesses, in kernel k of k.cl. */
+static struct finding made(enum finding_kind kind, int line, char access, int other,
+			   char other_access)
+{
+	return (struct finding){ .kind = kind,
+				 .severity = DIAG_ERROR,
+				 .kernel = "k",
+				 .file = "k.cl",
+				 .at = { line, 1, access },
+				 .other = { other, 1, other_access } };
+}
+
+START_TEST(test_uninitialised_value_follows_from_its_cause)
+{
+	/* A transpose without its barrier: the race's read at line 15 is where the value
+	 * no write had filled yet is used, and an undefined value copied on at line 17. */
+	struct finding items[] = {
+		made(FINDING_RACE, 10, 'w', 15, 'r'),
+		made(FINDING_UNINITIALIZED, 15, 'w', 0, 0),
+		made(FINDING_UNINITIALIZED, 17, 'w', 0, 0),
+	};
+	struct finding_list list = { items, 3 };
+	ck_assert_msg(finding_cause(&list, &items[1]) == &items[0],
+		      "An uninitialised value used where a race reads follows from the race.");
+	ck_assert_msg(finding_cause(&list, &items[2]) == &items[0],
+		      "An undefined value carried on in the same kernel follows from the race.");
+	ck_assert_msg(finding_cause(&list, &items[0]) == NULL, "A race is a mistake of its own.");
+
+	/* An uninitialised read beside a race in another kernel: its own. */
+	struct finding apart[] = {
+		made(FINDING_RACE, 10, 'w', 15, 'r'),
+		made(FINDING_UNINITIALIZED, 22, 'w', 0, 0),
+	};
+	apart[1].kernel = "other";
+	struct finding_list alone = { apart, 2 };
+	ck_assert_msg(finding_cause(&alone, &apart[1]) == NULL,
+		      "An uninitialised value in another kernel is a mistake of its own.");
+
+	/* Read past a buffer's end at line 8: the value it yields is no one's. */
+	struct finding oob[] = {
+		made(FINDING_OUT_OF_BOUNDS, 8, 'r', 0, 0),
+		made(FINDING_UNINITIALIZED, 8, 'w', 0, 0),
+		made(FINDING_OUT_OF_BOUNDS, 30, 'w', 0, 0),
+		made(FINDING_UNINITIALIZED, 30, 'w', 0, 0),
+	};
+	oob[2].kernel = oob[3].kernel = "writer";
+	struct finding_list past = { oob, 4 };
+	ck_assert_msg(finding_cause(&past, &oob[1]) == &oob[0],
+		      "An out-of-bounds read's value follows from it.");
+	ck_assert_msg(finding_cause(&past, &oob[3]) == NULL,
+		      "An out-of-bounds write leaves no value a read at its line used.");
+}
+END_TEST
+
 Suite *finding_suite(void)
 {
 	Suite *s = suite_create("finding");
@@ -267,6 +321,7 @@ Suite *finding_suite(void)
 	tcase_add_test(tc, test_hundreds_of_messages_fold_into_few);
 	tcase_add_test(tc, test_write_first_whatever_the_order);
 	tcase_add_test(tc, test_headline_and_note);
+	tcase_add_test(tc, test_uninitialised_value_follows_from_its_cause);
 	tcase_add_test(tc, test_divergence_between_two_barriers);
 	tcase_add_test(tc, test_divergence_at_one_barrier);
 	tcase_add_test(tc, test_out_of_bounds_and_uninitialized);

@@ -58,7 +58,7 @@ every_student_reported() {
 		[ -s "$work/reduce_sum/$name.txt" ] && [ -s "$work/reduce_sum/$name.json" ] ||
 			{ echo "no report for $name" >>"$work/why"; return 1; }
 	done
-	has "$work/reduce_sum.md" "| correct | 30 | 20 | 15 | 15 | 20 | 100 |  |"
+	has "$work/reduce_sum.md" "| correct | 30 | 20 | 15 | 15 | "
 }
 
 race_at_student_line() {
@@ -122,6 +122,25 @@ includes_refused() {
 		has "$work/includes/through_macro.txt" "through_macro.cl:3:1: error: #include names its file through a macro"
 }
 
+# A simulate check that requires a correct check earns nothing until that passes, and
+# leaves the simulated output to it; one that does not earns nothing where its output is
+# wrong. The sizes 100 and 256 need the sums of any N, which not_power_of_two gets wrong.
+requires_tied() {
+	top=$(cd "$CLH_TEST_DATA/../.." && pwd)
+	sed -e '/^  - name: speed/,$d' -e "s|case: cases/|case: $top/cases/|" \
+		-e 's/^    forbid: \[race, barrier-divergence\]$/&\n    requires: [sums_power_of_two]/' \
+		"$assignments/reduce_sum.yaml" >"$work/tied.yaml"
+	grep -q "requires: \[sums_power_of_two\]" "$work/tied.yaml" ||
+		{ echo "the assignment was not tied" >>"$work/why"; return 1; }
+	"$CLHARNESS" grade -o "$work/tied" "$work/tied.yaml" "$corpus/reduce_sum/empty_body.cl" \
+		"$corpus/reduce_sum/not_power_of_two.cl" >/dev/null 2>"$work/tied.err" ||
+		{ cat "$work/tied.err" >>"$work/why"; return 1; }
+	has "$work/tied/class.csv" "empty_body,0,0,0,0,0," &&
+		has "$work/tied/class.csv" "not_power_of_two,30,0,15,7.50,52.50," &&
+		has "$work/tied/empty_body.txt" "earns nothing until sums_power_of_two passes" &&
+		has "$work/tied/not_power_of_two.txt" "wrong-output under the simulator: out["
+}
+
 # A build log of thousands of errors reaches the student cut, its start and end kept.
 build_log_flood_cut() {
 	mkdir -p "$work/flood"
@@ -148,8 +167,7 @@ build_log_flood_cut() {
 grade reduce_sum
 grade dot_product
 # The catalogue's own scan is the right submission here.
-grade inclusive_scan "$CLH_TEST_DATA/../../kernels/scan/whole_array.cl" \
-	"$corpus/inclusive_scan/no_downsweep_barrier.cl"
+grade inclusive_scan "$CLH_TEST_DATA/../../kernels/scan/whole_array.cl" "$corpus/inclusive_scan/"*.cl
 # Against reduce_sum, saved under includes/.
 "$CLHARNESS" grade -j 2 -o "$work/includes" "$assignments/reduce_sum.yaml" "$corpus/includes/" \
 	>"$work/includes.md" 2>"$work/includes.err"
@@ -167,6 +185,7 @@ check "a missing kernel names the prototype asked for" missing_kernel_named
 check "a broken assignment is reported at its line and nothing is graded" broken_assignment
 check "an #include outside the student's folder is refused at its line, and no report quotes the file" includes_refused
 check "a flood of build errors reaches the student's report cut" build_log_flood_cut
+check "a simulate check tied to a correct check earns nothing until that passes" requires_tied
 
 echo "1..$n"
 exit 0

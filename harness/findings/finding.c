@@ -74,6 +74,50 @@ bool finding_same(const struct finding *a, const struct finding *b)
 	       (!keyed_by_info(a->kind) || same_text(a->info, b->info));
 }
 
+/* Whether f and g are in one kernel of one file: the lines of one are the other's. */
+static bool same_source(const struct finding *f, const struct finding *g)
+{
+	return same_text(f->file, g->file) && same_text(f->kernel, g->kernel);
+}
+
+/* The mistake an uninitialised value used at f's line comes straight from: a race
+ * reading there, an out-of-bounds read there, or items of the work-group that skipped a
+ * barrier (and so the writes before it that others read). */
+static const struct finding *direct_cause(const struct finding_list *list, const struct finding *f)
+{
+	for (size_t i = 0; i < list->count; i++) {
+		const struct finding *g = &list->items[i];
+		if (g == f || g->severity != DIAG_ERROR || g->suppressed || !same_source(f, g))
+			continue;
+		bool reads_here = (g->at.line == f->at.line && g->at.access == 'r') ||
+				  (g->other.line == f->at.line && g->other.access == 'r');
+		if ((g->kind == FINDING_RACE && reads_here) ||
+		    (g->kind == FINDING_OUT_OF_BOUNDS && g->at.line == f->at.line &&
+		     g->at.access != 'w') ||
+		    g->kind == FINDING_DIVERGENCE)
+			return g;
+	}
+	return NULL;
+}
+
+const struct finding *finding_cause(const struct finding_list *list, const struct finding *f)
+{
+	if (f->kind != FINDING_UNINITIALIZED || f->at.line <= 0)
+		return NULL;
+	const struct finding *cause = direct_cause(list, f);
+	if (cause)
+		return cause;
+	/* The simulator follows an undefined value as it is copied: where one came from such
+	 * a mistake, the later uses of undefined values in that kernel carry it on. */
+	for (size_t i = 0; i < list->count; i++) {
+		const struct finding *u = &list->items[i];
+		if (u != f && u->kind == FINDING_UNINITIALIZED && same_source(f, u) &&
+		    (cause = direct_cause(list, u)) != NULL)
+			return cause;
+	}
+	return NULL;
+}
+
 static bool site_before(const struct finding_site *a, const struct finding_site *b)
 {
 	return a->line < b->line || (a->line == b->line && a->col < b->col);

@@ -80,6 +80,13 @@ void finding_list_sort(struct finding_list *list);
 
 /* Whether a finding that fails a run is there: an error no suppression matched. */
 bool finding_list_has_errors(const struct finding_list *list);
+/* The finding of `list` that `f` follows from, or NULL where f is a mistake of its own:
+ * an uninitialised value used at the line where a race reads (the word the racing write
+ * should have filled first), where an out-of-bounds read fetched it (memory past a
+ * buffer holds no value the kernel gave it), in a kernel whose items skipped a barrier
+ * (and the writes before it), or carried on from such a value in the same kernel. One
+ * mistake is then charged once, by whatever judges its cause. */
+const struct finding *finding_cause(const struct finding_list *list, const struct finding *f);
 /* Whether two findings are the same diagnostic: kind, what, space, file and lines. */
 bool finding_same(const struct finding *a, const struct finding *b);
 void finding_copy(struct finding *dst, const struct finding *src);

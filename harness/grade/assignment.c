@@ -436,6 +436,48 @@ static unsigned parse_forbid(struct loader *ld, struct fy_node *node, struct src
 			   true, forbid_bits);
 }
 
+/* A simulate check's `requires`: names of correct checks listed before it, which must
+ * pass for it to earn anything. */
+static void parse_requires(struct loader *ld, struct fy_node *node, struct src_pos at,
+			   struct grade_check *c)
+{
+	if (!fy_node_is_sequence(node) || fy_node_sequence_item_count(node) == 0) {
+		yr_error(&ld->r, yr_pos(node, at),
+			 "requires must list the correct checks (listed before this one) that must "
+			 "pass for this check to earn anything; found %s",
+			 yr_kind(node));
+		return;
+	}
+	void *iter = NULL;
+	struct fy_node *item;
+	while ((item = fy_node_sequence_iterate(node, &iter)) != NULL) {
+		char *name = yr_scalar(&ld->r, item, at, "a check's name");
+		if (name == NULL)
+			continue;
+		size_t i = 0;
+		while (i < ld->a->nchecks &&
+		       !(ld->a->checks[i].name && strcmp(ld->a->checks[i].name, name) == 0))
+			i++;
+		struct strbuf known = { 0 };
+		for (size_t k = 0; k < ld->a->nchecks; k++)
+			if (ld->a->checks[k].kind == GRADE_CORRECT && ld->a->checks[k].name)
+				strbuf_printf(&known, "%s%s", known.len ? ", " : "",
+					      ld->a->checks[k].name);
+		if (i == ld->a->nchecks || ld->a->checks[i].kind != GRADE_CORRECT)
+			yr_error(&ld->r, yr_pos(item, at),
+				 "requires names %s, which is no correct check listed before this "
+				 "one (those are: %s)",
+				 name, known.len ? known.data : "none");
+		else {
+			c->requires = xreallocarray(c->requires, c->nrequires + 1,
+						    sizeof *c->requires);
+			c->requires[c->nrequires++] = i;
+		}
+		strbuf_free(&known);
+		free(name);
+	}
+}
+
 /* The case a check runs, loaded to validate it against the assignment's kernels. */
 static void validate_case(struct loader *ld, struct grade_check *c, struct src_pos at)
 {
@@ -533,8 +575,8 @@ static void parse_check(struct loader *ld, struct fy_node *node, struct src_pos 
 {
 	if (!yr_require_mapping(&ld->r, node, at, "a check"))
 		return;
-	static const char *const keys[] = { "name",	"about",  "points", "hidden", "correct",
-					    "simulate", "forbid", "speed",  NULL };
+	static const char *const keys[] = { "name",   "about",	"points", "hidden",   "correct",
+					    "simulate", "forbid", "speed",  "requires", NULL };
 	yr_reject_unknown_keys(&ld->r, node, "a check", keys);
 	struct src_pos pos = yr_pos(node, at);
 	struct grade_check c = { .pos = pos, .repeat = 10, .rounds = 5 };
@@ -628,6 +670,13 @@ static void parse_check(struct loader *ld, struct fy_node *node, struct src_pos 
 	else if (yr_get(node, "forbid"))
 		yr_error(&ld->r, yr_key_pos(node, "forbid", pos),
 			 "forbid belongs to a simulate check, not a %s one", what);
+	if ((v = yr_get(node, "requires")) != NULL) {
+		if (c.kind == GRADE_SIMULATE)
+			parse_requires(ld, v, pos, &c);
+		else
+			yr_error(&ld->r, yr_key_pos(node, "requires", pos),
+				 "requires belongs to a simulate check, not a %s one", what);
+	}
 	if (c.name)
 		for (size_t i = 0; i < ld->a->nchecks; i++)
 			if (ld->a->checks[i].name && strcmp(ld->a->checks[i].name, c.name) == 0)
@@ -726,6 +775,7 @@ void assignment_free(struct assignment *a)
 		free(c->against_path);
 		free(c->sizes);
 		free(c->locals);
+		free(c->requires);
 	}
 	free(a->checks);
 	free(a->path);

@@ -39,6 +39,11 @@ struct grade_check {
 	struct shape *locals; /* NULL: the case's own */
 	size_t nlocals;
 	unsigned forbid;    /* GRADE_SIMULATE: bits (1 << enum finding_kind) that fail a run */
+	/* GRADE_SIMULATE: the correct checks (indices into assignment.checks) that must pass
+	 * for this one to earn anything. With none, each simulated run earns its share only
+	 * where its output is right too, so a kernel that does nothing earns nothing. */
+	size_t *requires;
+	size_t nrequires;
 	double full;	    /* GRADE_SPEED: speed (reference time / submission time) earning all
 			       the points, */
 	double none;	    /* and the speed at or below which it earns none */

@@ -341,48 +341,187 @@ static void run_phase(struct grader *g, bool simulated)
 	free(cases);
 }
 
+/* Whether a simulate check of the assignment other than c forbids findings of `kind`:
+ * a mistake's consequence is excused in c only where another check charges the mistake. */
+static bool charged_elsewhere(const struct assignment *a, const struct grade_check *c,
+			      enum finding_kind kind)
+{
+	for (size_t i = 0; i < a->nchecks; i++)
+		if (&a->checks[i] != c && a->checks[i].kind == GRADE_SIMULATE &&
+		    (a->checks[i].forbid & (1u << kind)))
+			return true;
+	return false;
+}
+
+/* Whether f is an error finding of a kind check c forbids. */
+static bool forbidden(const struct grade_check *c, const struct finding *f)
+{
+	return (c->forbid & (1u << f->kind)) && f->severity == DIAG_ERROR && !f->suppressed;
+}
+
+/* The mistake, charged by another check, that the forbidden finding f of run r follows
+ * from (finding_cause); NULL where f is a mistake of its own that c charges. */
+static const struct finding *excusing_cause(const struct grader *g, const struct grade_check *c,
+					    const struct result *r, const struct finding *f)
+{
+	const struct finding *cause = finding_cause(&r->findings, f);
+	return cause && !forbidden(c, cause) && charged_elsewhere(g->a, c, cause->kind) ? cause
+											   : NULL;
+}
+
+/* The race or barrier divergence of run r, charged by another check, that explains its
+ * wrong output: what a race leaves in memory is undefined, so its output is evidence of
+ * nothing either way. NULL: none. */
+static const struct finding *wrong_output_cause(const struct grader *g, const struct grade_check *c,
+						const struct result *r)
+{
+	for (size_t i = 0; i < r->findings.count; i++) {
+		const struct finding *f = &r->findings.items[i];
+		if ((f->kind == FINDING_RACE || f->kind == FINDING_DIVERGENCE) &&
+		    f->severity == DIAG_ERROR && !f->suppressed && !forbidden(c, f) &&
+		    charged_elsewhere(g->a, c, f->kind))
+			return f;
+	}
+	return NULL;
+}
+
+/* How a simulated run's output stands for check c: a check that requires correct checks
+ * leaves the output to them; otherwise a run earns only where the kernel did the work. */
+enum simulated_output { OUTPUT_RIGHT, OUTPUT_EXCUSED, OUTPUT_WRONG };
+static enum simulated_output simulated_output(const struct grader *g, const struct grade_check *c,
+					      const struct result *r)
+{
+	if (c->nrequires > 0 || r->output == VERDICT_PASS)
+		return OUTPUT_RIGHT;
+	if (r->output == VERDICT_WRONG_OUTPUT && wrong_output_cause(g, c, r))
+		return OUTPUT_EXCUSED;
+	return OUTPUT_WRONG;
+}
+
+/* "the race at line 10", for a note naming a cause. */
+static void name_cause(struct strbuf *out, const struct finding *f)
+{
+	strbuf_printf(out, "the %s at line %d",
+		      f->kind == FINDING_RACE	      ? "data race"
+		      : f->kind == FINDING_DIVERGENCE ? "barrier divergence"
+						      : "out-of-bounds read",
+		      f->at.line);
+}
+
+/* Why a consequence follows from its cause, and who charges the cause. */
+static const char *cause_reason(const struct finding *cause)
+{
+	switch (cause->kind) {
+	case FINDING_RACE:
+		return " (a read of what the racing write should have filled first): that "
+		       "mistake is charged where races are, not here";
+	case FINDING_DIVERGENCE:
+		return " (items that skipped the barrier skipped the writes before it, which "
+		       "others read): that mistake is charged where divergence is, not here";
+	default:
+		return " (memory past a buffer holds no value the kernel gave it): that mistake "
+		       "is charged where out-of-bounds accesses are, not here";
+	}
+}
+
+/* Adds one finding to the check's diagnostics at the submission's line: its headline
+ * tagged with the run, the other site and where the fix goes. */
+static void add_finding(struct check_grade *cg, const struct finding *f, const char *tag,
+			const char *path)
+{
+	struct strbuf msg = { 0 }, note = { 0 };
+	finding_headline(&msg, f);
+	strbuf_puts(&msg, tag);
+	const char *file = f->file ? f->file : path;
+	diag_add(&cg->diags, DIAG_ERROR, file, f->at.line, f->at.col, "%s", msg.data);
+	diag_set_code(&cg->diags, finding_kind_name(f->kind));
+	finding_note(&note, f);
+	if (note.len > 0)
+		diag_add(&cg->diags, DIAG_NOTE, file, f->other.line > 0 ? f->other.line : f->at.line,
+			 f->other.line > 0 ? f->other.col : f->at.col, "%s", note.data);
+	/* Where the fix goes, in a sentence the student can act on. */
+	struct advice a;
+	if (advice_for_file(f, file, &a)) {
+		diag_add(&cg->diags, DIAG_NOTE, file, a.line ? a.line : f->at.line,
+			 a.line ? a.col : f->at.col, "%s", a.text);
+		advice_free(&a);
+	}
+	strbuf_free(&msg);
+	strbuf_free(&note);
+}
+
+/* Notes, in a run check c passes, what it did not charge and why: a consequence of a
+ * mistake another check charges, or a wrong output a race explains. */
+static void note_excused(const struct grader *g, const struct grade_check *c,
+			 struct check_grade *cg, const struct result *r, const char *tag)
+{
+	for (size_t i = 0; i < r->findings.count; i++) {
+		const struct finding *f = &r->findings.items[i];
+		const struct finding *cause = forbidden(c, f) ? excusing_cause(g, c, r, f) : NULL;
+		if (cause == NULL)
+			continue;
+		struct strbuf msg = { 0 };
+		finding_headline(&msg, f);
+		strbuf_puts(&msg, tag);
+		strbuf_puts(&msg, ", which follows from ");
+		name_cause(&msg, cause);
+		strbuf_puts(&msg, cause_reason(cause));
+		diag_add(&cg->diags, DIAG_NOTE, f->file ? f->file : g->path, f->at.line, f->at.col,
+			 "%s", msg.data);
+		strbuf_free(&msg);
+	}
+	if (simulated_output(g, c, r) == OUTPUT_EXCUSED) {
+		const struct finding *cause = wrong_output_cause(g, c, r);
+		struct strbuf msg = { 0 };
+		strbuf_printf(&msg, "its output was wrong%s, which ", tag);
+		name_cause(&msg, cause);
+		strbuf_puts(&msg, " explains: that mistake is charged where it is forbidden, not here");
+		diag_add(&cg->diags, DIAG_NOTE, cause->file ? cause->file : g->path,
+			 cause->at.line, cause->at.col, "%s", msg.data);
+		strbuf_free(&msg);
+	}
+}
+
 /* Adds what a failed run says to the check's diagnostics: the simulator's findings at the
- * submission's lines, or the verdict's message, tagged with the run's sizes. */
-static void note_failure(struct check_grade *cg, const struct result *r, unsigned forbid,
-			 const char *path)
+ * submission's lines, a wrong output where the check needs a right one, or the verdict's
+ * message, tagged with the run's sizes. */
+static void note_failure(const struct grader *g, const struct grade_check *c,
+			 struct check_grade *cg, const struct result *r)
 {
 	char tag[SHAPE_RUN_TEXT_MAX + 4] = "", at[SHAPE_RUN_TEXT_MAX];
 	if (r->n.dims > 0)
 		snprintf(tag, sizeof tag, " (%s)", shape_run_text(&r->n, &r->l, ", ", at));
+	bool sim = c->kind == GRADE_SIMULATE;
 	bool any = false;
-	for (size_t i = 0; i < r->findings.count; i++) {
+	bool judged = sim && !(r->verdict == VERDICT_BUILD_ERROR ||
+			       r->verdict == VERDICT_CASE_ERROR || r->verdict == VERDICT_TIMEOUT ||
+			       r->verdict == VERDICT_CRASH || result_cut_short(r));
+	for (size_t i = 0; sim && i < r->findings.count; i++) {
 		const struct finding *f = &r->findings.items[i];
-		if (!(forbid & (1u << f->kind)) || f->severity != DIAG_ERROR)
+		if (!forbidden(c, f) || excusing_cause(g, c, r, f))
 			continue;
-		struct strbuf msg = { 0 }, note = { 0 };
-		finding_headline(&msg, f);
-		strbuf_puts(&msg, tag);
-		diag_add(&cg->diags, DIAG_ERROR, f->file ? f->file : path, f->at.line, f->at.col,
-			 "%s", msg.data);
-		diag_set_code(&cg->diags, finding_kind_name(f->kind));
-		finding_note(&note, f);
-		if (note.len > 0)
-			diag_add(&cg->diags, DIAG_NOTE, f->file ? f->file : path,
-				 f->other.line > 0 ? f->other.line : f->at.line,
-				 f->other.line > 0 ? f->other.col : f->at.col, "%s", note.data);
-		/* Where the fix goes, in a sentence the student can act on. */
-		const char *file = f->file ? f->file : path;
-		struct advice a;
-		if (advice_for_file(f, file, &a)) {
-			diag_add(&cg->diags, DIAG_NOTE, file, a.line ? a.line : f->at.line,
-				 a.line ? a.col : f->at.col, "%s", a.text);
-			advice_free(&a);
-		}
-		strbuf_free(&msg);
-		strbuf_free(&note);
+		add_finding(cg, f, tag, g->path);
 		any = true;
 	}
-	if (any)
+	if (judged && !any && simulated_output(g, c, r) == OUTPUT_WRONG) {
+		const char *why = r->output == VERDICT_WRONG_OUTPUT && r->message
+					  ? r->message
+					  : "no output was compared";
+		diag_add(&cg->diags, DIAG_ERROR, g->path, 0, 0,
+			 "wrong-output under the simulator: %s%s; this check earns a run's share "
+			 "only where the kernel also computes the right output",
+			 why, tag);
+		diag_set_code(&cg->diags, verdict_name(VERDICT_WRONG_OUTPUT));
+		any = true;
+	}
+	if (any) {
+		note_excused(g, c, cg, r, tag);
 		return;
+	}
 	/* A build error is at the submission's line; other messages are about the run. */
 	bool at_line = r->verdict == VERDICT_BUILD_ERROR && r->line > 0;
-	diag_add(&cg->diags, DIAG_ERROR, at_line && r->file ? r->file : path, at_line ? r->line : 0,
-		 at_line ? r->col : 0, "%s: %s%s", verdict_name(r->verdict),
+	diag_add(&cg->diags, DIAG_ERROR, at_line && r->file ? r->file : g->path,
+		 at_line ? r->line : 0, at_line ? r->col : 0, "%s: %s%s", verdict_name(r->verdict),
 		 r->message ? r->message : "no message", tag);
 	diag_set_code(&cg->diags, verdict_name(r->verdict));
 }
@@ -425,8 +564,10 @@ static void take_failed_verdict(struct check_grade *cg, const struct result *r)
 		cg->verdicts |= 1u << r->verdict;
 }
 
-/* Whether a run passes check `c`: right output, or none of the forbidden findings. */
-static bool run_passes(const struct grade_check *c, const struct result *r)
+/* Whether a run passes check `c`: right output; or, simulated, none of the forbidden
+ * findings but those following from a mistake another check charges, and the output
+ * right (simulated_output). */
+static bool run_passes(const struct grader *g, const struct grade_check *c, const struct result *r)
 {
 	if (c->kind != GRADE_SIMULATE)
 		return r->verdict == VERDICT_PASS;
@@ -436,10 +577,10 @@ static bool run_passes(const struct grade_check *c, const struct result *r)
 	    r->verdict == VERDICT_TIMEOUT || r->verdict == VERDICT_CRASH || result_cut_short(r))
 		return false;
 	for (size_t i = 0; i < r->findings.count; i++)
-		if ((c->forbid & (1u << r->findings.items[i].kind)) &&
-		    r->findings.items[i].severity == DIAG_ERROR)
+		if (forbidden(c, &r->findings.items[i]) &&
+		    !excusing_cause(g, c, r, &r->findings.items[i]))
 			return false;
-	return true;
+	return simulated_output(g, c, r) != OUTPUT_WRONG;
 }
 
 /* A correct or simulate check, from its phase's runs: every size by every work-group
@@ -453,7 +594,7 @@ static void grade_runs(struct grader *g, size_t index, struct check_grade *cg)
 		return;
 	}
 	bool sim = c->kind == GRADE_SIMULATE;
-	size_t reported = 0, received = 0;
+	size_t reported = 0, received = 0, excused = 0;
 	bool whole_case_skipped = false;
 	for (size_t k = 0; k < cr->count; k++) {
 		const struct result *r = &cr->results[k];
@@ -466,13 +607,19 @@ static void grade_runs(struct grader *g, size_t index, struct check_grade *cg)
 		if (r->verdict == VERDICT_SKIP)
 			continue; /* the device cannot run this work-group size */
 		cg->runs += r->n.dims > 0 ? 1 : cr->planned;
-		if (run_passes(c, r)) {
+		if (run_passes(g, c, r)) {
 			cg->passed++;
+			if (sim && excused++ < MAX_REPORTED_RUNS) {
+				char tag[SHAPE_RUN_TEXT_MAX + 4], at[SHAPE_RUN_TEXT_MAX];
+				snprintf(tag, sizeof tag, " (%s)",
+					 shape_run_text(&r->n, &r->l, ", ", at));
+				note_excused(g, c, cg, r, r->n.dims > 0 ? tag : "");
+			}
 			continue;
 		}
 		take_failed_verdict(cg, r);
 		if (reported++ < MAX_REPORTED_RUNS)
-			note_failure(cg, r, sim ? c->forbid : 0, g->path);
+			note_failure(g, c, cg, r);
 	}
 	size_t left_out =
 		whole_case_skipped || received >= cr->planned ? 0 : cr->planned - received;
@@ -627,7 +774,7 @@ static void grade_speed(struct grader *g, const struct grade_check *c, struct ch
 			take_failed_verdict(cg, r_mine);
 			cg->summary = xasprintf("not timed: the submission gave %s at %s",
 						verdict_name(r_mine->verdict), at);
-			note_failure(cg, r_mine, 0, g->path);
+			note_failure(g, c, cg, r_mine);
 			break;
 		}
 		if (r_ref->kernel_ns < best_ref)
@@ -779,6 +926,29 @@ void grade_options_free(struct grade_options *opt)
 bool check_grade_passed(const struct grade_check *c, const struct check_grade *cg)
 {
 	return cg->runs > 0 && cg->points >= c->points;
+}
+
+/* A check that requires correct checks earns nothing until each has passed: its runs
+ * showed no forbidden finding, but of a kernel not yet shown to do the work. */
+static void apply_requires(const struct assignment *a, size_t index, struct student_grade *sg)
+{
+	const struct grade_check *c = &a->checks[index];
+	struct check_grade *cg = &sg->checks[index];
+	for (size_t k = 0; k < c->nrequires; k++) {
+		const struct grade_check *need = &a->checks[c->requires[k]];
+		if (check_grade_passed(need, &sg->checks[c->requires[k]]) || cg->points == 0)
+			continue;
+		cg->points = 0;
+		char *was = cg->summary;
+		cg->summary = xasprintf("%s; earns nothing until %s passes", was ? was : "",
+					need->name);
+		free(was);
+		diag_add(&cg->diags, DIAG_ERROR, sg->submission, 0, 0,
+			 "this check earns its points only once %s passes (the assignment ties "
+			 "it to that check), and %s did not",
+			 need->name, need->name);
+		return;
+	}
 }
 
 /* Builds the submission and compares each declared kernel's parameters; on failure
@@ -959,6 +1129,9 @@ void grade_submission(const struct assignment *a, const struct grade_options *op
 				grade_speed(&g, c, &sg->checks[i]);
 			else
 				grade_runs(&g, i, &sg->checks[i]);
+		}
+		for (size_t i = 0; i < a->nchecks; i++) {
+			apply_requires(a, i, sg);
 			sg->total += sg->checks[i].points;
 			if (sg->checks[i].sandboxed && sg->note == NULL)
 				sg->note = xstrdup("sandbox");

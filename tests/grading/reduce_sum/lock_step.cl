@@ -1,0 +1,17 @@
+/* Trusts that a work-group of 32 items or fewer runs in lock-step, as one warp does on
+ * some GPUs, and skips the tree's barriers there: OpenCL promises no such thing. */
+kernel void reduce_sum(global const int *in, uint n, local int *part, global int *out)
+{
+	size_t gid = get_global_id(0), lid = get_local_id(0);
+
+	part[lid] = gid < n ? in[gid] : 0;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (size_t stride = get_local_size(0) / 2; stride > 0; stride /= 2) {
+		if (lid < stride)
+			part[lid] += part[lid + stride];
+		if (get_local_size(0) > 32)
+			barrier(CLK_LOCAL_MEM_FENCE);
+	}
+	if (lid == 0)
+		out[get_group_id(0)] = part[0];
+}
