@@ -124,6 +124,52 @@ START_TEST(test_without_the_source_the_advice_rests_on_the_finding)
 }
 END_TEST
 
+static const char leaves_early[] =
+	"kernel void k(global const int *in, uint n, local int *s)\n" /* 1 */
+	"{\n"
+	"\tsize_t gid = get_global_id(0);\n"
+	"\tif (gid >= n) // the items past the end have nothing to add\n"
+	"\t\treturn;\n" /* 5 */
+	"\ts[get_local_id(0)] = in[gid];\n"
+	"\tbarrier(CLK_LOCAL_MEM_FENCE);\n" /* 7 */
+	"\tfor (size_t k = 1; k < 4; k *= 2) {\n"
+	"\t\ts[get_local_id(0)] += s[get_local_id(0) ^ k];\n" /* 9 */
+	"\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n" /* 10 */
+	"\t}\n"
+	"}\n";
+
+START_TEST(test_divergence_names_an_early_return_before_the_barrier)
+{
+	/* Not the loop around the barrier at line 10: the return at line 5 is the fix's
+	 * place. */
+	struct finding f = make(FINDING_DIVERGENCE, "barrier", NULL, 10, 0, 0, 0);
+	expect(&f, leaves_early, 5, "the `return` at line 5 lets some work-items leave");
+	struct finding first = make(FINDING_DIVERGENCE, "barrier", NULL, 7, 0, 0, 0);
+	expect(&first, leaves_early, 5, "before the barrier at line 7");
+	/* A return word in a comment or a name is none. */
+	static const char named[] = "kernel void k(global int *x)\n"
+				    "{\n"
+				    "\tint returned = 0; // return early? no\n"
+				    "\tif (get_local_id(0) < 3)\n"
+				    "\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n"
+				    "}\n";
+	struct finding g = make(FINDING_DIVERGENCE, "barrier", NULL, 5, 0, 0, 0);
+	expect(&g, named, 4, "for which `if (get_local_id(0) < 3)` decides so");
+}
+END_TEST
+
+START_TEST(test_identity_advice_only_where_a_line_accumulates)
+{
+	struct finding sum = make(FINDING_UNINITIALIZED, "written", "local", 9, 0, 0, 0);
+	expect(&sum, leaves_early, 0, "the identity of the operation, 0 for a sum");
+	struct finding copy = make(FINDING_UNINITIALIZED, "written", "local", 6, 0, 0, 0);
+	struct advice a;
+	ck_assert_msg(advice_for(&copy, leaves_early, &a) && strstr(a.text, "identity") == NULL,
+		      "A value copied, not added, gets no word of identities: %s", a.text);
+	advice_free(&a);
+}
+END_TEST
+
 Suite *advice_suite(void)
 {
 	Suite *s = suite_create("advice");
@@ -135,6 +181,8 @@ Suite *advice_suite(void)
 	tcase_add_test(tc, test_a_lost_update_needs_an_atomic);
 	tcase_add_test(tc, test_divergence_names_the_branch_around_the_barrier);
 	tcase_add_test(tc, test_without_the_source_the_advice_rests_on_the_finding);
+	tcase_add_test(tc, test_divergence_names_an_early_return_before_the_barrier);
+	tcase_add_test(tc, test_identity_advice_only_where_a_line_accumulates);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -331,6 +331,43 @@ static void race_advice(const struct finding *f, const char *source, struct advi
 	free_chain(chain, depth);
 }
 
+/* Whether line n holds `word` as a whole word of code, outside a // comment. */
+static bool line_has_word(const char *source, int n, const char *word)
+{
+	size_t len, wlen = strlen(word);
+	const char *p = line_at(source, n, &len);
+	if (p == NULL)
+		return false;
+	for (size_t i = 0; i + wlen <= len; i++) {
+		if (p[i] == '/' && i + 1 < len && p[i + 1] == '/')
+			return false;
+		if (memcmp(p + i, word, wlen) == 0 &&
+		    (i == 0 || !(isalnum((unsigned char)p[i - 1]) || p[i - 1] == '_')) &&
+		    (i + wlen == len ||
+		     !(isalnum((unsigned char)p[i + wlen]) || p[i + wlen] == '_')))
+			return true;
+	}
+	return false;
+}
+
+/* The last `return`, `break` or `continue` before line n in its kernel (from the line
+ * naming `kernel` at or above it): an item that leaves there never reaches the barrier
+ * at line n that the others wait at. Returns its line, the word in *word; 0: none. */
+static int early_exit_before(const char *source, int n, const char **word)
+{
+	static const char *const exits[] = { "return", "break", "continue" };
+	for (int k = n - 1; k >= 1; k--) {
+		for (size_t e = 0; e < sizeof exits / sizeof exits[0]; e++)
+			if (line_has_word(source, k, exits[e])) {
+				*word = exits[e];
+				return k;
+			}
+		if (line_has_word(source, k, "kernel") || line_has_word(source, k, "__kernel"))
+			return 0;
+	}
+	return 0;
+}
+
 static void divergence_advice(const struct finding *f, const char *source, struct advice *a)
 {
 	if (strcmp(f->what, "fence flags") == 0) {
@@ -339,6 +376,18 @@ static void divergence_advice(const struct finding *f, const char *source, struc
 				"constants rather than a value that differs between items "
 				"(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE where some items need "
 				"each)");
+		return;
+	}
+	const char *exit_word = NULL;
+	int exit_line = source ? early_exit_before(source, f->at.line, &exit_word) : 0;
+	if (exit_line > 0) {
+		a->line = exit_line;
+		a->text = xasprintf(
+			"fix: the `%s` at line %d lets some work-items leave before the %s at "
+			"line %d, which the others then wait at: every item of a work-group must "
+			"reach the same barriers, so keep every item to the barrier and guard "
+			"only its work (if (i < n) { ... }) instead of leaving early",
+			exit_word, exit_line, f->what, f->at.line);
 		return;
 	}
 	char *chain[CHAIN_MAX];
@@ -435,10 +484,17 @@ bool advice_for(const struct finding *f, const char *source, struct advice *a)
 				  "event_t never set is no event");
 		return true;
 	case FINDING_UNINITIALIZED:
-		a->text =
-			xstrdup("fix: a value is used before anything wrote it: give every "
-				"element a value first, on every path (0, the identity of +, for a "
-				"sum), and a barrier before others read it");
+		/* The identity is a reduction's word: only where the line adds into what
+		 * it reads. */
+		a->text = xstrdup(
+			source && read_modify_write(source, f->at.line)
+				? "fix: a value is used before anything wrote it: give every "
+				  "element a value first, on every path (the identity of the "
+				  "operation, 0 for a sum, for the items past the end), and a "
+				  "barrier before others read it"
+				: "fix: a value is used before anything wrote it: give every "
+				  "element a value first, on every path, and a barrier between "
+				  "the writes and others' reads");
 		return true;
 	default:
 		return false;
