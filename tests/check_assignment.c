@@ -207,6 +207,16 @@ START_TEST(test_assignment_mistakes_at_their_lines)
 		  "global int *out)\nchecks:\n  - {name: c, points: 1, requires: [c], correct: "
 		  "{case: cases/student/guard_with_identity.yaml}}\n",
 		  "requires belongs to a simulate check, not a correct one", 4, 26 },
+		{ "kernels:\n  - kernel void transpose_tiled(global const float *in, global float "
+		  "*out, int width, int height, local float *tile)\nchecks:\n  - {name: square, "
+		  "points: 1, correct: {case: cases/matrix/transpose_tiled.yaml, sizes: [64, 256], "
+		  "local: [[8, 8], 16]}}\n",
+		  "check square's size 64 has 1 dimension, but ", 4, 90 },
+		{ "kernels:\n  - kernel void transpose_tiled(global const float *in, global float "
+		  "*out, int width, int height, local float *tile)\nchecks:\n  - {name: square, "
+		  "points: 1, correct: {case: cases/matrix/transpose_tiled.yaml, local: [[8, 8], "
+		  "16]}}\n",
+		  "launches 2-D work-groups (L x LY): write each shape as [16, 16]", 4, 91 },
 		{ "%\xff\n", "not UTF-8 text", 1, 1 },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

@@ -26,6 +26,17 @@ command_help() {
 unknown_option() { run 2 run --bogus && has "run does not take the option '--bogus'" && has "Try 'clharness run --help'."; }
 missing_value() { run 2 hunt --budget && has "the option '--budget' needs a value"; }
 missing_path() { run 2 run "$cases/no_such.yaml"; }
+# A 1-D size for a 2-D case would run a 256 x 1 matrix: it is that case's error, at the
+# option, with the dimensions to write; the other case still runs.
+size_of_other_dimensions() {
+	run 1 run --device pocl --size 256 "$top/cases/matrix/transpose_tiled.yaml" \
+		"$top/cases/reduce/halving.yaml" &&
+		has "transpose_tiled.yaml: error: --size 256 has 1 dimension, but " &&
+		has "launches 2-D work (N x M): write each size as --size 256x256" &&
+		has "pass               reduce/halving                   pocl-cpu       N=256 L=64" &&
+		run 1 run --device pocl --size 64x48 --local 8 "$top/cases/matrix/transpose_tiled.yaml" &&
+		has "error: --local 8 has 1 dimension, but " && has "write each shape as --local 8x8"
+}
 # A folder that holds no case file would run nothing, and the run would read as clean.
 empty_folder() {
 	mkdir -p "$out.empty" && : >"$out.empty/notes.txt" &&
@@ -93,6 +104,7 @@ check "each command prints its own options with --help, and help COMMAND does th
 check "an unknown option is a usage error (exit 2) that points at the command's help" unknown_option
 check "an option without its value is a usage error (exit 2)" missing_value
 check "a case path that does not exist is a usage error (exit 2)" missing_path
+check "a size or work-group shape of other dimensions than a case's is that case's error, at the option" size_of_other_dimensions
 check "a folder that holds no case file is a usage error (exit 2), not a run of nothing" empty_folder
 check "an unknown command is a usage error (exit 2)" unknown_command
 check "a JUnit report that cannot be written is a usage error (exit 2)" junit_unwritable
@@ -211,7 +223,7 @@ two_dimensions() {
 		has '"N":[32,16],"L":[8,4],"shape":"N=32x16 L=8x4"' &&
 		run 2 run --size 32xx16 "$cases/nd_good.yaml" && has "--size takes a positive whole number, or one a dimension like 1024x768, found '32xx16'" &&
 		run 1 run --device pocl --size 32x16 --local 8 "$cases/nd_good.yaml" &&
-		has "global has 2 dimensions but the work-group shape L=8 has 1" &&
+		has "error: --local 8 has 1 dimension, but " && has "write each shape as --local 8x8" &&
 		run 0 run --device pocl,oclgrind "$cases/offset.yaml" && [ "$(count '^pass ')" -eq 3 ]
 }
 # Every OpenCL C type: vectors, 3-vectors' padding, 64-bit and half storage, lane-wise

@@ -112,3 +112,46 @@ struct scalar_value scalar_value_copy(const struct scalar_value *v)
 	}
 	return copy;
 }
+
+/* The dimensions tc's sizes (N, M, K) or work-group shapes (L, LY, LZ) have: those of its
+ * own lists, else of its first launch's global size. */
+static unsigned case_dims(const struct test_case *tc, bool local)
+{
+	const struct shape *own = local ? tc->locals : tc->sizes;
+	size_t count = local ? tc->nlocals : tc->nsizes;
+	if (count > 0 && own[0].dims > 0)
+		return own[0].dims;
+	return tc->nsteps > 0 ? tc->steps[0].global_dims : 1;
+}
+
+char *case_shape_mismatch(const struct test_case *tc, bool local, const struct shape *given,
+			  const char *where, enum shape_spelling spelling)
+{
+	unsigned dims = case_dims(tc, local);
+	if (given->dims == dims || given->dims == 0)
+		return NULL;
+	static const char *const size_names[] = { "N", "M", "K" };
+	static const char *const local_names[] = { "L", "LY", "LZ" };
+	struct strbuf names = { 0 }, fixed = { 0 };
+	char text[SHAPE_TEXT_MAX];
+	for (unsigned d = 0; d < dims && d < SHAPE_MAX_DIMS; d++) {
+		strbuf_printf(&names, "%s%s", d ? " x " : "", local ? local_names[d] : size_names[d]);
+		/* The written extent kept where there is one, the first repeated after it. */
+		long long v = given->d[d < given->dims ? d : 0];
+		if (spelling == SHAPE_AS_OPTION)
+			strbuf_printf(&fixed, "%s%lld", d ? "x" : "", v);
+		else
+			strbuf_printf(&fixed, "%s%lld", d ? ", " : "[", v);
+	}
+	if (spelling == SHAPE_AS_YAML)
+		strbuf_puts(&fixed, "]");
+	char *message = xasprintf(
+		"%s %s has %u dimension%s, but %s launches %u-D %s (%s): write %s as %s%s%s",
+		where, shape_format(given, text), given->dims, given->dims == 1 ? "" : "s",
+		tc->path, dims, local ? "work-groups" : "work", names.data, local ? "each shape" : "each size",
+		spelling == SHAPE_AS_OPTION ? where : "", spelling == SHAPE_AS_OPTION ? " " : "",
+		fixed.data);
+	strbuf_free(&names);
+	strbuf_free(&fixed);
+	return message;
+}

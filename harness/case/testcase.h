@@ -205,4 +205,15 @@ size_t buffer_element_bytes(const struct buffer_decl *buf);
  * ".yaml" (cases/reduce/halving.yaml -> reduce/halving). Caller frees. */
 char *case_name_from_path(const char *path);
 
+/* How a shape given for a case is written, for the message of one whose dimensions are
+ * not the case's: as an option ("--size 4097x4097") or in YAML ("[4097, 4097]"). */
+enum shape_spelling { SHAPE_AS_OPTION, SHAPE_AS_YAML };
+/* Whether `given`, a size N (local false) or a work-group shape L (local true) written
+ * where `where` says ("--size", "sizes: of check square"), has the dimensions tc
+ * launches: NULL when it does, else a message (caller frees) naming those dimensions and
+ * how to write it with them. A shape is never padded with 1s behind its writer's back: a
+ * 2-D transpose given N=64 would run a 64 x 1 matrix, where a copy is a transpose. */
+char *case_shape_mismatch(const struct test_case *tc, bool local, const struct shape *given,
+			  const char *where, enum shape_spelling spelling);
+
 #endif

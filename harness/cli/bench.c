@@ -168,6 +168,7 @@ static int bench_main(int argc, char **argv)
 	struct reporter reporter;
 	report_init(&reporter, REPORT_TEXT, stderr, false);
 	cases = cli_load_cases(&paths, &ncases, cli_case_broken, &reporter);
+	cli_drop_misshapen(cases, &ncases, &shared, cli_case_broken, &reporter);
 	copy = copy_case_path(cases, ncases);
 	rq.copy_case = copy;
 	interrupt_install();

@@ -186,6 +186,7 @@ static int run_main(int argc, char **argv)
 
 	/* Load every case first: a broken one is reported and the others still run. */
 	cases = cli_load_cases(&paths, &ncases, cli_case_broken, &reporter);
+	cli_drop_misshapen(cases, &ncases, &shared, cli_case_broken, &reporter);
 
 	struct run_options opt = { .sizes = shared.sizes,
 				   .nsizes = shared.nsizes,

@@ -336,6 +336,35 @@ struct test_case **cli_load_cases(const struct walk *paths, size_t *ncases,
 	return cases;
 }
 
+void cli_drop_misshapen(struct test_case **cases, size_t *ncases, const struct cli_shared *s,
+			void (*broken)(void *ctx, const char *path, const struct diag_list *diags),
+			void *ctx)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < *ncases; i++) {
+		struct test_case *tc = cases[i];
+		char *why = NULL;
+		for (size_t k = 0; why == NULL && k < s->nsizes; k++)
+			why = case_shape_mismatch(tc, false, &s->sizes[k], "--size", SHAPE_AS_OPTION);
+		for (size_t k = 0; why == NULL && k < s->nlocals; k++)
+			why = case_shape_mismatch(tc, true, &s->locals[k], "--local", SHAPE_AS_OPTION);
+		if (why == NULL) {
+			cases[kept++] = tc;
+			continue;
+		}
+		struct diag_list diags = { 0 };
+		diag_add(&diags, DIAG_ERROR, tc->path, 0, 0, "%s", why);
+		if (broken)
+			broken(ctx, tc->path, &diags);
+		else
+			cli_print_diags(&diags);
+		diag_list_free(&diags);
+		free(why);
+		case_free(tc);
+	}
+	*ncases = kept;
+}
+
 void cli_case_broken(void *ctx, const char *path, const struct diag_list *diags)
 {
 	report_broken_case(ctx, path, diags);

@@ -150,6 +150,12 @@ struct test_case **cli_load_cases(const struct walk *paths, size_t *ncases,
 				  void (*broken)(void *ctx, const char *path,
 						 const struct diag_list *diags),
 				  void *ctx);
+/* Drops from `cases` each case that --size or --local does not fit (another number of
+ * dimensions than it launches), each to broken() with the option, the case's dimensions
+ * and how to write the shape; the others still run. */
+void cli_drop_misshapen(struct test_case **cases, size_t *ncases, const struct cli_shared *s,
+			void (*broken)(void *ctx, const char *path, const struct diag_list *diags),
+			void *ctx);
 /* A broken case's diagnostics, to the reporter `ctx`. */
 void cli_case_broken(void *ctx, const char *path, const struct diag_list *diags);
 /* Writes each diagnostic to stderr as GCC would. */

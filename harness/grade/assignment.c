@@ -537,6 +537,23 @@ static void validate_case(struct loader *ld, struct grade_check *c, struct src_p
 				c->case_path, tc->buffers[tc->checks[k].buffer].name,
 				tc->checks[k].ref->kind == REF_KERNEL ? "a reference kernel"
 								      : "the other targets");
+	/* A shape of other dimensions than the case's would run padded with 1s. */
+	char *where = xasprintf("check %s's size", c->name);
+	char *why = NULL;
+	for (size_t i = 0; why == NULL && i < c->nsizes; i++)
+		why = case_shape_mismatch(tc, false, &c->sizes[i], where, SHAPE_AS_YAML);
+	if (why)
+		yr_error(&ld->r, c->sizes_pos, "%s", why);
+	free(why);
+	free(where);
+	where = xasprintf("check %s's work-group shape", c->name);
+	why = NULL;
+	for (size_t i = 0; why == NULL && i < c->nlocals; i++)
+		why = case_shape_mismatch(tc, true, &c->locals[i], where, SHAPE_AS_YAML);
+	if (why)
+		yr_error(&ld->r, c->locals_pos, "%s", why);
+	free(why);
+	free(where);
 	if (c->kind == GRADE_SIMULATE && c->sizes == NULL && tc->nsim_sizes == 0)
 		yr_error(&ld->r, at,
 			 "case %s has no sim_sizes, so check %s needs its own sizes (small: the "
@@ -634,6 +651,8 @@ static void parse_check(struct loader *ld, struct fy_node *node, struct src_pos 
 		c.locals = xcalloc(1, sizeof *c.locals);
 		c.nsizes = yr_shape(&ld->r, yr_get(spec, "size"), pos, "size", c.sizes);
 		c.nlocals = yr_shape(&ld->r, yr_get(spec, "local"), pos, "local", c.locals);
+		c.sizes_pos = yr_pos(yr_get(spec, "size"), pos);
+		c.locals_pos = yr_pos(yr_get(spec, "local"), pos);
 		if (yr_number(&ld->r, yr_get(spec, "full"), pos, "full", &c.full) &&
 		    yr_number(&ld->r, yr_get(spec, "none"), pos, "none", &c.none) &&
 		    !(c.none >= 0 && c.full > c.none))
@@ -660,10 +679,14 @@ static void parse_check(struct loader *ld, struct fy_node *node, struct src_pos 
 			c.rounds = (unsigned)n;
 		}
 	} else {
-		if ((v = yr_get(spec, "sizes")) != NULL)
+		if ((v = yr_get(spec, "sizes")) != NULL) {
 			yr_shape_list(&ld->r, v, pos, "sizes", &c.sizes, &c.nsizes);
-		if ((v = yr_get(spec, "local")) != NULL)
+			c.sizes_pos = yr_pos(v, pos);
+		}
+		if ((v = yr_get(spec, "local")) != NULL) {
 			yr_shape_list(&ld->r, v, pos, "local", &c.locals, &c.nlocals);
+			c.locals_pos = yr_pos(v, pos);
+		}
 	}
 	if (c.kind == GRADE_SIMULATE)
 		c.forbid = parse_forbid(ld, yr_get(node, "forbid"), pos);

@@ -38,6 +38,7 @@ struct grade_check {
 	size_t nsizes;
 	struct shape *locals; /* NULL: the case's own */
 	size_t nlocals;
+	struct src_pos sizes_pos, locals_pos; /* where they are written */
 	unsigned forbid;    /* GRADE_SIMULATE: bits (1 << enum finding_kind) that fail a run */
 	/* GRADE_SIMULATE: the correct checks (indices into assignment.checks) that must pass
 	 * for this one to earn anything. With none, each simulated run earns its share only
