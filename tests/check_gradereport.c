@@ -42,25 +42,44 @@ START_TEST(test_hidden_check_shows_no_detail)
 	struct assignment a;
 	struct grade_check checks[2];
 	two_checks(&a, checks);
+	checks[1].about = "the hidden sizes 1000 and 4097";
 	struct student_grade g;
 	failed_both(&a, "alice", &g);
-	struct strbuf text = { 0 }, json = { 0 };
-	grade_report_text(&text, &a, &g, false);
+	g.checks[1].points = 15; /* part of the hidden check's points */
+	g.total = 27.5;
+	struct strbuf text = { 0 }, full = { 0 }, json = { 0 }, html = { 0 };
+	grade_report_text(&text, &a, &g, GRADE_FOR_STUDENT, false);
+	grade_report_text(&full, &a, &g, GRADE_FOR_INSTRUCTOR, false);
 	grade_report_json(&json, &a, &g);
+	grade_report_html(&html, &a, &g);
 	ck_assert_msg(strstr(text.data, "visible   12.50 / 30  1 of 4 runs right") &&
-			      strstr(text.data, "secret        0 / 20  failed (hidden check)") &&
-			      strstr(text.data, "total     12.50 / 50"),
-		      "Each check's line gives its points and outcome:\n%s", text.data);
+			      strstr(text.data, "secret        hidden  failed (hidden check)") &&
+			      strstr(text.data, "visible   12.50 / 30\n") &&
+			      strstr(text.data, "0 of 1 hidden check passed"),
+		      "The student's lines give a visible check's points and a hidden one's "
+		      "outcome alone:\n%s",
+		      text.data);
 	ck_assert_msg(strstr(text.data, "student.cl:3:5: error: wrong-output: out[0]"),
 		      "A visible check's diagnostic is in the report:\n%s", text.data);
-	ck_assert_msg(!strstr(text.data, "secret race") && !strstr(json.data, "secret race") &&
-			      !strstr(json.data, "0 of 2 race-free"),
-		      "A hidden check's diagnostics and summary stay out of both reports.");
+	ck_assert_msg(!strstr(text.data, "secret race") && !strstr(text.data, "15") &&
+			      !strstr(text.data, "27.5") && !strstr(text.data, "1000") &&
+			      !strstr(html.data, "secret race") && !strstr(html.data, "15 of 20") &&
+			      !strstr(html.data, "27.5") && !strstr(html.data, "4097"),
+		      "A hidden check's points, the total holding them, its about and "
+		      "diagnostics stay out of the student's text and page:\n%s",
+		      text.data);
+	ck_assert_msg(strstr(full.data, "secret       15 / 20  0 of 2 race-free (hidden check)") &&
+			      strstr(full.data, "total     27.50 / 50") &&
+			      strstr(full.data, "student.cl:7:1: error: the secret race"),
+		      "The instructor's report holds the hidden check whole:\n%s", full.data);
 	ck_assert_msg(strstr(json.data, "\"name\":\"secret\",\"kind\":\"simulate\",\"hidden\":true,"
-					"\"points\":0.00,\"max\":20.00,\"passed\":false}"),
-		      "JSON gives a hidden check's points and pass or fail alone:\n%s", json.data);
+					"\"points\":15.00,\"max\":20.00,\"passed\":false,\"runs\":2") &&
+			      strstr(json.data, "the secret race"),
+		      "The instructor's JSON record holds the hidden check whole:\n%s", json.data);
 	strbuf_free(&text);
+	strbuf_free(&full);
 	strbuf_free(&json);
+	strbuf_free(&html);
 	student_grade_free(&g);
 }
 END_TEST

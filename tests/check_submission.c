@@ -53,9 +53,20 @@ START_TEST(test_class_folder_names_every_student)
 	ck_assert_msg(strcmp(subs[2].student, "dave") == 0 && subs[2].path == NULL &&
 			      strstr(subs[2].problem, "holds no .cl file"),
 		      "An empty folder is a student with a problem, still graded.");
-	ck_assert_msg(strcmp(subs[3].student, "erin") == 0 &&
-			      strstr(subs[3].problem, "holds 2 .cl files"),
-		      "Two .cl files in a student's folder are a problem, not a guess.");
+	ck_assert_msg(strcmp(subs[3].student, "erin") == 0 && subs[3].path == NULL &&
+			      subs[3].nfiles == 2 && strstr(subs[3].files[0], "erin/a.cl") &&
+			      strstr(subs[3].files[1], "erin/b.cl"),
+		      "Two .cl files in a student's folder are one student with both files, for "
+		      "the grader to choose between.");
+	submissions_free(subs, n);
+
+	/* Each argument one student's: a folder of lone .cl files is one hand-in, not a
+	 * class. */
+	char *each[] = { erin };
+	ck_assert_msg(submissions_collect_each(each, 1, &subs, &n, &diags) == 0 && n == 1 &&
+			      strcmp(subs[0].student, "erin") == 0 && subs[0].nfiles == 2,
+		      "A folder given as one student's is that student, however many .cl files "
+		      "it holds.");
 	submissions_free(subs, n);
 
 	char *bob = xasprintf("%s/bob.cl", cls);

@@ -68,11 +68,24 @@ race_at_student_line() {
 		has "$r" "       | 	          ^"
 }
 
+# The student's text, and their log with --student-log, say pass or fail of a hidden
+# check and nothing more (not its points, nor the total holding them); the instructor's
+# report and JSON record hold its points, sizes and mismatches.
 hidden_check_says_only_pass_or_fail() {
 	r=$work/reduce_sum/not_power_of_two.txt
-	has "$r" "sums_any_n              0 / 20  failed (hidden check)" &&
-		lacks "$r" "sums_any_n:" &&
-		lacks "$work/reduce_sum/not_power_of_two.json" "N=1000"
+	has "$r" "sums_any_n              hidden  failed (hidden check)" &&
+		has "$r" "0 of 1 hidden check passed" &&
+		lacks "$r" "sums_any_n:" && lacks "$r" "N=1000" && lacks "$r" "/ 100" &&
+		lacks "$r" "not a multiple" || return 1
+	i=$work/reduce_sum/instructor/not_power_of_two.txt
+	has "$i" "sums_any_n              0 / 20  0 of 6 runs right (hidden check)" &&
+		has "$i" "sums_any_n (hidden check): every work-group's sum is right when N is not a multiple" &&
+		has "$i" "(N=1000, L=64)" && has "$work/reduce_sum/not_power_of_two.json" "N=1000" || return 1
+	"$CLHARNESS" grade --student-log -o "$work/log" "$assignments/reduce_sum.yaml" \
+		"$corpus/reduce_sum/not_power_of_two.cl" >"$work/log.out" 2>&1
+	has "$work/log.out" "sums_any_n              hidden  failed (hidden check)" &&
+		lacks "$work/log.out" "N=1000" && lacks "$work/log.out" "| student |" &&
+		lacks "$work/log.out" "/ 100" && lacks "$work/log.out" "not a multiple"
 }
 
 build_error_with_log() {
@@ -141,6 +154,23 @@ requires_tied() {
 		has "$work/tied/not_power_of_two.txt" "wrong-output under the simulator: out["
 }
 
+# A student's folder of two .cl files is one student: graded where one file defines the
+# kernel, with a note; told which files were found and what is expected where both do.
+# In the Classroom form (--each-a-student), a folder of two lone files is one student too.
+two_files_one_student() {
+	scores hand_in || return 1
+	has "$work/hand_in/chose_a_file.txt" "note: 2 .cl files: graded reduce_sum.cl (the one defining the kernel)" &&
+		has "$work/hand_in/two_kernels.txt" "two_kernels holds 2 .cl files (reduce_sum.cl, reduce_sum_old.cl), and several of them define reduce_sum: hand in one .cl file" || return 1
+	mkdir -p "$work/classroom/submission"
+	cp "$corpus/reduce_sum/correct.cl" "$work/classroom/submission/reduce_sum.cl"
+	cp "$corpus/reduce_sum/racy.cl" "$work/classroom/submission/other.cl"
+	"$CLHARNESS" grade --each-a-student -o "$work/classroom/out" "$assignments/reduce_sum.yaml" \
+		"$work/classroom/submission" >"$work/classroom.md" 2>/dev/null
+	[ "$(grep -c '^| submission |' "$work/classroom.md")" -eq 1 ] &&
+		[ "$(wc -l <"$work/classroom/out/class.csv")" -eq 2 ] ||
+		{ cat "$work/classroom.md" >>"$work/why"; return 1; }
+}
+
 # A build log of thousands of errors reaches the student cut, its start and end kept.
 build_log_flood_cut() {
 	mkdir -p "$work/flood"
@@ -168,10 +198,12 @@ grade reduce_sum
 grade dot_product
 # The catalogue's own scan is the right submission here.
 grade inclusive_scan "$CLH_TEST_DATA/../../kernels/scan/whole_array.cl" "$corpus/inclusive_scan/"*.cl
-# Against reduce_sum, saved under includes/.
-"$CLHARNESS" grade -j 2 -o "$work/includes" "$assignments/reduce_sum.yaml" "$corpus/includes/" \
-	>"$work/includes.md" 2>"$work/includes.err"
-echo $? >"$work/includes.status"
+# Against reduce_sum, saved under includes/ and hand_in/.
+for set in includes hand_in; do
+	"$CLHARNESS" grade -j 2 -o "$work/$set" "$assignments/reduce_sum.yaml" "$corpus/$set/" \
+		>"$work/$set.md" 2>"$work/$set.err"
+	echo $? >"$work/$set.status"
+done
 check "every sample submission for reduce_sum gets its expected score" reduce_scores
 check "the dot-product samples get their expected scores" dot_scores
 check "the inclusive-scan samples get their expected scores" scan_scores
@@ -186,6 +218,7 @@ check "a broken assignment is reported at its line and nothing is graded" broken
 check "an #include outside the student's folder is refused at its line, and no report quotes the file" includes_refused
 check "a flood of build errors reaches the student's report cut" build_log_flood_cut
 check "a simulate check tied to a correct check earns nothing until that passes" requires_tied
+check "a folder of two .cl files is one student, graded or told what was found" two_files_one_student
 
 echo "1..$n"
 exit 0

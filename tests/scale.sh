@@ -76,10 +76,11 @@ missing_shard_named() {
 
 unfinished_shard_named() {
 	cp -r "$work/shard2" "$work/shard2-cut"
-	rm "$work/shard2-cut/racy.json"
+	student=$(basename "$(ls "$work"/shard2-cut/*.json | head -n 1)" .json)
+	rm "$work/shard2-cut/$student.json"
 	"$CLHARNESS" merge -o "$work/cut" "$assignment" "$work/shard1" "$work/shard2-cut" \
 		"$work/shard3" >/dev/null 2>"$work/cut.err"
-	[ $? -eq 2 ] && has "$work/cut.err" "no report for racy of shard 2 of 3" &&
+	[ $? -eq 2 ] && has "$work/cut.err" "no report for $student of shard 2 of 3" &&
 		has "$work/cut.err" "--shard 2/3 --resume"
 }
 
@@ -144,13 +145,14 @@ stopped_then_resumed() {
 	[ $status -eq 130 ] || { echo "stopped grading exited $status, not 130" >>"$work/why"; return 1; }
 	finished=$(ls "$out"/*.json | wc -l)
 	rows=$(($(wc -l <"$out/class.csv") - 1))
-	[ "$finished" -eq "$rows" ] && [ "$finished" -lt 11 ] ||
+	class=$(ls "$corpus"/reduce_sum/*.cl | wc -l)
+	[ "$finished" -eq "$rows" ] && [ "$finished" -lt "$class" ] ||
 		{ echo "$finished reports, $rows rows in the table" >>"$work/why"; return 1; }
 	"$CLHARNESS" grade -j 2 --resume -o "$out" "$assignment" "$corpus/reduce_sum/" >/dev/null \
 		2>"$work/resume.err" || { cat "$work/resume.err" >>"$work/why"; return 1; }
 	kept=$(grep -c '^kept ' "$work/resume.err")
 	graded=$(grep -c '^graded ' "$work/resume.err")
-	[ "$kept" -eq "$finished" ] && [ "$graded" -eq $((11 - finished)) ] ||
+	[ "$kept" -eq "$finished" ] && [ "$graded" -eq $((class - finished)) ] ||
 		{ echo "kept $kept, graded $graded after $finished finished" >>"$work/why"; return 1; }
 	same "$work/one/class.csv" "$out/class.csv"
 }
@@ -182,8 +184,12 @@ gradescope_results() {
 	sed 's/"status":"passed"/"status":"fine"/' "$r" >"$work/gs/bad.json"
 	! "$schema" "$work/gs/bad.json" 2>/dev/null || { echo "the checker took a bad status" >>"$work/why"; return 1; }
 	"$CLHARNESS" grade --gradescope "$work/gs/results" -o "$work/gs/out" "$assignment" \
-		"$corpus/reduce_sum/" >/dev/null 2>"$work/gs/many.err"
-	[ $? -eq 2 ] && has "$work/gs/many.err" "--gradescope grades one submission"
+		"$corpus/reduce_sum/racy.cl" "$corpus/reduce_sum/correct.cl" >/dev/null 2>"$work/gs/many.err"
+	[ $? -eq 2 ] && has "$work/gs/many.err" "--gradescope grades one submission" || return 1
+	# Gradescope's submission folder is one student's, however many .cl files it holds.
+	"$CLHARNESS" grade --gradescope "$work/gs/results" -o "$work/gs/out" "$assignment" \
+		"$corpus/hand_in/two_kernels" >/dev/null 2>>"$work/why" &&
+		has "$r" "two_kernels holds 2 .cl files (reduce_sum.cl, reduce_sum_old.cl)"
 }
 
 # tools/gradescope/run_autograder in Gradescope's layout: the submission folder graded,

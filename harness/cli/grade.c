@@ -21,7 +21,8 @@
 #include "grade/gradereport.h"
 #include "grade/submission.h"
 
-enum { OPT_RESUME = CLI_OWN, OPT_GRADESCOPE, OPT_MIN_SCORE, OPT_NO_SANDBOX };
+enum { OPT_RESUME = CLI_OWN, OPT_GRADESCOPE, OPT_MIN_SCORE, OPT_NO_SANDBOX, OPT_STUDENT_LOG,
+       OPT_EACH_A_STUDENT };
 
 static const struct cli_option grade_opts[] = {
 	CLI_OPT_JOBS("grade N submissions side by side (default 1)"),
@@ -46,6 +47,13 @@ static const struct cli_option grade_opts[] = {
 	CLI_OPT_SARIF,
 	CLI_OPT_HTML,
 	{ OPT_MIN_SCORE, "min-score", "P", "exit 1 unless every student scored at least P points" },
+	{ OPT_EACH_A_STUDENT, "each-a-student", NULL,
+	  "each SUBMISSION is one student's hand-in, a folder however many .cl files it holds "
+	  "(GitHub Classroom's form; --gradescope implies it): not a class" },
+	{ OPT_STUDENT_LOG, "student-log", NULL,
+	  "print each student's own report, hidden checks as passed or failed, instead of the "
+	  "class table and the points of each student graded: for a log the student reads (a "
+	  "GitHub Classroom job); the instructor's files are written as ever" },
 	{ OPT_NO_SANDBOX, "no-sandbox", NULL,
 	  "grade even where the sandbox cannot confine the submissions in full (no Landlock or "
 	  "no seccomp in this Linux kernel, or CLHARNESS_SANDBOX=off): a kernel compiled to "
@@ -76,6 +84,7 @@ const struct cli_command cli_grade = {
  * line under them, redrawn in place, that a pipe or a CI log never gets. */
 struct grade_watch {
 	const struct assignment *a;
+	bool student_log; /* no points: a hidden check's would show in the total */
 	bool live;
 	bool shown; /* the progress line is on the screen */
 	uint64_t start_ns;
@@ -107,9 +116,13 @@ static void grade_progress(void *ctx, const struct student_grade *g, double seco
 			g->blocker ? verdict_name(g->blocker_verdict) : "");
 		return;
 	}
-	fprintf(stderr, "graded %s: %.2f / %.2f%s%s (%.1f s)\n", g->student, g->total,
-		w->a->max_points, g->blocker ? ", " : "",
-		g->blocker ? verdict_name(g->blocker_verdict) : "", seconds);
+	if (w->student_log)
+		fprintf(stderr, "graded %s%s%s (%.1f s)\n", g->student, g->blocker ? ": " : "",
+			g->blocker ? verdict_name(g->blocker_verdict) : "", seconds);
+	else
+		fprintf(stderr, "graded %s: %.2f / %.2f%s%s (%.1f s)\n", g->student, g->total,
+			w->a->max_points, g->blocker ? ", " : "",
+			g->blocker ? verdict_name(g->blocker_verdict) : "", seconds);
 }
 
 static void grade_tick(void *ctx, size_t done, size_t total, const char *current)
@@ -140,15 +153,21 @@ static size_t graded_only(struct student_grade *grades, size_t n)
 	return graded;
 }
 
-/* --min-score: 1 (and says who) when a student's total is below it. */
-static int below_min_score(const struct student_grade *grades, size_t n, double min_score)
+/* --min-score: 1 (and says who) when a student's total is below it; the total itself
+ * only where it is no student's log, as it holds the hidden checks' points. */
+static int below_min_score(const struct student_grade *grades, size_t n, double min_score,
+			   bool student_log)
 {
 	size_t below = 0;
 	for (size_t i = 0; i < n; i++)
 		if (grades[i].total < min_score) {
-			fprintf(stderr,
-				"clharness: %s scored %.2f, below the --min-score of %.2f\n",
-				grades[i].student, grades[i].total, min_score);
+			if (student_log)
+				fprintf(stderr, "clharness: %s scored below the --min-score of %.2f\n",
+					grades[i].student, min_score);
+			else
+				fprintf(stderr,
+					"clharness: %s scored %.2f, below the --min-score of %.2f\n",
+					grades[i].student, grades[i].total, min_score);
 			below++;
 		}
 	return below ? EXIT_MISMATCH : 0;
@@ -162,6 +181,8 @@ struct grade_flags {
 	struct class_outputs outputs;
 	double min_score;
 	bool unsandboxed;
+	bool student_log;
+	bool each_a_student;
 };
 
 /* Takes one of grade's own options; -1 after a usage error. */
@@ -180,6 +201,12 @@ static int take_grade_option(struct grade_flags *f, int id, const char *value)
 		return 0;
 	case OPT_NO_SANDBOX:
 		f->unsandboxed = true;
+		return 0;
+	case OPT_STUDENT_LOG:
+		f->student_log = true;
+		return 0;
+	case OPT_EACH_A_STUDENT:
+		f->each_a_student = true;
 		return 0;
 	case OPT_MIN_SCORE:
 		f->min_score = strtod(value, &end);
@@ -240,7 +267,10 @@ static int grade_class(int argc, char **argv, int first, const struct grade_flag
 	struct assignment *a = assignment_load(argv[first], &diags);
 	struct submission *subs = NULL;
 	size_t nsubs = 0, nall = 0;
-	if (a)
+	if (a && (f->each_a_student || outputs.gradescope_dir))
+		submissions_collect_each(argv + first + 1, (size_t)(argc - first - 1), &subs,
+					 &nall, &diags);
+	else if (a)
 		submissions_collect(argv + first + 1, (size_t)(argc - first - 1), &subs, &nall,
 				    &diags);
 	/* A shard keeps every N-th student of the whole class, in the class's order. */
@@ -250,6 +280,7 @@ static int grade_class(int argc, char **argv, int first, const struct grade_flag
 			free(subs[i].path);
 			free(subs[i].problem);
 			free(subs[i].folder);
+			strings_free(subs[i].files, (long)subs[i].nfiles);
 			continue;
 		}
 		subs[nsubs++] = subs[i];
@@ -318,7 +349,9 @@ static int grade_class(int argc, char **argv, int first, const struct grade_flag
 			fprintf(stderr, "clharness: warning: %s\n", note);
 		free(note);
 	}
-	struct grade_watch watch = { .a = a, .live = progress_wanted(), .start_ns = start };
+	struct grade_watch watch = {
+		.a = a, .student_log = f->student_log, .live = progress_wanted(), .start_ns = start
+	};
 	struct batch_options bo = { .assignment = a,
 				    .grade = &gopt,
 				    .out_dir = out_dir,
@@ -346,8 +379,20 @@ static int grade_class(int argc, char **argv, int first, const struct grade_flag
 	unwritten += class_outputs_write(&outputs, a, grades, graded, &table, &unwritable);
 	cli_print_diags(&unwritable);
 	diag_list_free(&unwritable);
-	fputs(table, stdout);
+	if (f->student_log) {
+		for (size_t i = 0; i < graded; i++) {
+			struct strbuf text = { 0 };
+			grade_report_text(&text, a, &grades[i], GRADE_FOR_STUDENT, false);
+			printf("%s%s", i ? "\n" : "", text.data);
+			strbuf_free(&text);
+		}
+	} else {
+		fputs(table, stdout);
+	}
 	free(table);
+	/* Under GitHub Actions, the visible checks' errors on the student's lines. */
+	for (size_t i = 0; i < graded; i++)
+		grade_annotate(a, &grades[i]);
 	fprintf(stderr,
 		"grade: %zu submission%s of %s graded on %s%s%s in %.1f s; reports in "
 		"%s/\n",
@@ -372,7 +417,7 @@ static int grade_class(int argc, char **argv, int first, const struct grade_flag
 		status = EXIT_MISMATCH;
 	}
 	if (status == 0 && f->min_score >= 0)
-		status = below_min_score(grades, graded, f->min_score);
+		status = below_min_score(grades, graded, f->min_score, f->student_log);
 	for (size_t i = 0; i < nsubs; i++)
 		student_grade_free(&grades[i]);
 	free(grades);

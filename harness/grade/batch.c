@@ -19,21 +19,28 @@
 #include "grade/gradeload.h"
 #include "grade/gradereport.h"
 
-/* Writes a student's text and JSON reports. */
+/* Writes a student's reports: the student's text (NAME.txt), and the instructor's text
+ * (instructor/NAME.txt) and JSON record (NAME.json), which hold the hidden checks in full. */
 static int write_reports(const struct batch_options *bo, const struct student_grade *g)
 {
-	struct strbuf text = { 0 }, json = { 0 };
-	grade_report_text(&text, bo->assignment, g, false);
+	struct strbuf text = { 0 }, full = { 0 }, json = { 0 };
+	grade_report_text(&text, bo->assignment, g, GRADE_FOR_STUDENT, false);
+	grade_report_text(&full, bo->assignment, g, GRADE_FOR_INSTRUCTOR, false);
 	grade_report_json(&json, bo->assignment, g);
 	char *text_name = xasprintf("%s.txt", g->student);
 	char *json_name = xasprintf("%s.json", g->student);
+	char *instructor = xasprintf("%s/" GRADE_INSTRUCTOR_DIR, bo->out_dir);
 	int status = write_text_file(bo->out_dir, text_name, text.data) < 0 ||
+				     (mkdir(instructor, 0777) < 0 && errno != EEXIST) ||
+				     write_text_file(instructor, text_name, full.data) < 0 ||
 				     write_text_file(bo->out_dir, json_name, json.data) < 0
 			     ? -1
 			     : 0;
 	free(text_name);
 	free(json_name);
+	free(instructor);
 	strbuf_free(&text);
+	strbuf_free(&full);
 	strbuf_free(&json);
 	return status;
 }

@@ -1,6 +1,7 @@
 /* grade.c - grades one submission: its kernels' signatures, then every check's runs. */
 #include "config.h"
 
+#include <ctype.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
@@ -562,6 +563,13 @@ static void take_failed_verdict(struct check_grade *cg, const struct result *r)
 		cg->sandboxed = true;
 	else
 		cg->verdicts |= 1u << r->verdict;
+	if ((r->verdict == VERDICT_TIMEOUT || r->verdict == VERDICT_CRASH) && !r->sandbox_stop &&
+	    cg->stopped_at == NULL) {
+		char at[SHAPE_RUN_TEXT_MAX];
+		cg->stopped = r->verdict;
+		cg->stopped_at = r->n.dims > 0 ? xstrdup(shape_run_text(&r->n, &r->l, " ", at))
+					       : xstrdup("its build");
+	}
 }
 
 /* Whether a run passes check `c`: right output; or, simulated, none of the forbidden
@@ -983,11 +991,13 @@ static bool kernels_match(struct grader *g, struct student_grade *sg)
 		    0) {
 			ok = false;
 			sg->blocker_verdict = failure.verdict;
-			if (failure.verdict == VERDICT_CASE_ERROR)
+			if (failure.verdict == VERDICT_CASE_ERROR) {
 				sg->blocker =
 					xasprintf("no kernel named %s: the assignment asks for "
 						  "'%s'",
 						  want->name, want->text);
+				sg->note = xasprintf("no kernel %s", want->name);
+			}
 			else
 				sg->blocker = xasprintf("%s: %s", verdict_name(failure.verdict),
 							failure.message ? failure.message : "");
@@ -1007,6 +1017,12 @@ static bool kernels_match(struct grader *g, struct student_grade *sg)
 				sg->blocker = xasprintf("kernel %s has other parameters than the "
 							"assignment's '%s': %s",
 							want->name, want->text, why);
+				/* "parameter 1 is '...'", "it takes 3 parameters, ...": the
+				 * parameter, or the count. */
+				size_t head = strncmp(why, "parameter ", 10) == 0
+						      ? 10 + strspn(why + 10, "0123456789")
+						      : strcspn(why, ",");
+				sg->note = xasprintf("signature: %.*s", (int)head, why);
 				free(why);
 			}
 		}
@@ -1076,10 +1092,95 @@ static bool refuse_native_code(const struct assignment *a, const struct submissi
 	return true;
 }
 
-void grade_submission(const struct assignment *a, const struct grade_options *opt,
-		      const struct submission *sub, struct student_grade *sg)
+/* The class table's note of an #include refused: the file it names, where it names one
+ * in quotes (includes.c's messages start with the directive). */
+static char *include_note(const char *message)
 {
-	const char *student = sub->student, *path = sub->path;
+	const char *open = strncmp(message, "#include \"", 10) == 0 ? message + 9 : NULL;
+	const char *close = open ? strchr(open + 1, '"') : NULL;
+	if (close == NULL)
+		return xstrdup(strstr(message, "macro") ? "include refused: through a macro"
+							: "include refused");
+	return xasprintf("include refused: %.*s", (int)(close - open - 1), open + 1);
+}
+
+/* Whether the OpenCL C text `text` defines kernel `name`: the name, as a word, followed by
+ * its parameter list, in a declaration that says kernel or __kernel. Read as text, which a
+ * student's choice between files needs no more than. */
+static bool defines_kernel(const char *text, const char *name)
+{
+	size_t len = strlen(name);
+	for (const char *p = strstr(text, name); p; p = strstr(p + 1, name)) {
+		bool word_start = p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+		const char *after = p + len;
+		while (*after == ' ' || *after == '\t' || *after == '\n')
+			after++;
+		if (!word_start || *after != '(')
+			continue;
+		/* Back to the start of the declaration. */
+		const char *start = p;
+		while (start > text && start[-1] != ';' && start[-1] != '}')
+			start--;
+		char *head = xstrndup(start, (size_t)(p - start));
+		bool kernel = strstr(head, "kernel") != NULL;
+		free(head);
+		if (kernel)
+			return true;
+	}
+	return false;
+}
+
+/* A student's folder of several .cl files: the one that defines every kernel the
+ * assignment asks for, where exactly one does, graded with a note saying so; otherwise
+ * the student is told which files were found and what is expected. Returns the file to
+ * grade (the submission's), or NULL with sg blocked. */
+static const char *choose_file(const struct assignment *a, const struct submission *sub,
+			       struct student_grade *sg)
+{
+	const char *chosen = NULL;
+	size_t defining = 0;
+	struct strbuf found = { 0 }, listed = { 0 }, kernels = { 0 };
+	for (size_t k = 0; k < a->nkernels; k++)
+		strbuf_printf(&kernels, "%s%s", k ? ", " : "", a->kernels[k].name);
+	for (size_t i = 0; i < sub->nfiles; i++) {
+		const char *base = strrchr(sub->files[i], '/');
+		strbuf_printf(&found, "%s%s", i ? ", " : "", base ? base + 1 : sub->files[i]);
+		/* The table's note is a CSV cell a script may split at commas. */
+		strbuf_printf(&listed, "%s%s", i ? " " : "", base ? base + 1 : sub->files[i]);
+		char *text = read_file(sub->files[i], NULL);
+		bool all = text != NULL;
+		for (size_t k = 0; all && k < a->nkernels; k++)
+			all = defines_kernel(text, a->kernels[k].name);
+		free(text);
+		if (all && defining++ == 0)
+			chosen = sub->files[i];
+	}
+	if (defining == 1) {
+		const char *base = strrchr(chosen, '/');
+		sg->note = xasprintf("%zu .cl files: graded %s (the one defining the kernel%s)",
+				     sub->nfiles, base ? base + 1 : chosen, a->nkernels == 1 ? "" : "s");
+	} else {
+		char *why = xasprintf(
+			"%s holds %zu .cl files (%s), and %s of them define%s %s: hand in one .cl "
+			"file that defines the assignment's kernel%s",
+			sub->folder, sub->nfiles, found.data, defining == 0 ? "none" : "several",
+			defining == 0 ? "s" : "", kernels.data, a->nkernels == 1 ? "" : "s");
+		grade_blocked(a, sub->student, NULL, VERDICT_CASE_ERROR, why, sg);
+		free(why);
+		sg->note = xasprintf("%zu .cl files: %s", sub->nfiles, listed.data);
+		chosen = NULL;
+	}
+	strbuf_free(&found);
+	strbuf_free(&listed);
+	strbuf_free(&kernels);
+	return chosen;
+}
+
+/* Grades the kernel file at `path`, the submission's. */
+static void grade_file(const struct assignment *a, const struct grade_options *opt,
+		       const struct submission *sub, const char *path, struct student_grade *sg)
+{
+	const char *student = sub->student;
 	if (sub->problem || path == NULL || access(path, R_OK) != 0) {
 		char *why = sub->problem ? xstrdup(sub->problem)
 			    : path	 ? xasprintf("cannot read %s", path)
@@ -1095,6 +1196,7 @@ void grade_submission(const struct assignment *a, const struct grade_options *op
 	size_t nfiles;
 	if (includes_check(path, sub->folder, &refused, &files, &nfiles) < 0) {
 		grade_blocked(a, student, path, VERDICT_BUILD_ERROR, refused.items[0].message, sg);
+		sg->note = include_note(refused.items[0].message);
 		diag_list_move(&sg->blocker_diags, &refused);
 		sg->source_hash = source_hash;
 		return;
@@ -1155,6 +1257,28 @@ void grade_submission(const struct assignment *a, const struct grade_options *op
 	sg->source_hash = source_hash;
 }
 
+void grade_submission(const struct assignment *a, const struct grade_options *opt,
+		      const struct submission *sub, struct student_grade *sg)
+{
+	if (sub->nfiles <= 1) {
+		grade_file(a, opt, sub, sub->path, sg);
+		return;
+	}
+	struct student_grade chose = { 0 };
+	const char *path = choose_file(a, sub, &chose);
+	if (path == NULL) {
+		*sg = chose;
+		return;
+	}
+	grade_file(a, opt, sub, path, sg);
+	/* What blocked it says more than the choice that came before. */
+	if (sg->note == NULL) {
+		sg->note = chose.note;
+		chose.note = NULL;
+	}
+	student_grade_free(&chose);
+}
+
 uint64_t submission_hash(const char *path)
 {
 	size_t len;
@@ -1170,6 +1294,7 @@ void student_grade_free(struct student_grade *g)
 		return;
 	for (size_t i = 0; i < g->nchecks; i++) {
 		free(g->checks[i].summary);
+		free(g->checks[i].stopped_at);
 		diag_list_free(&g->checks[i].diags);
 	}
 	free(g->checks);

@@ -47,6 +47,10 @@ struct check_grade {
 	/* A run the sandbox stopped for a system call it forbids: a crash, counted here rather
 	 * than in verdicts, so the class table names it. */
 	bool sandboxed;
+	/* The first run that hung or crashed: its verdict and launch ("N=1024 L=32", "its
+	 * build"), which the class table names; NULL: none did. */
+	enum verdict stopped;
+	char *stopped_at;
 	struct diag_list diags; /* what went wrong, at the submission's lines where known */
 };
 
@@ -65,9 +69,11 @@ struct student_grade {
 	/* Bits (1 << enum verdict) of failed runs known only as a whole: a report read back
 	 * names the timeouts and crashes of its hidden checks without saying which. */
 	unsigned verdicts;
-	/* The class table's word for what happened, where no verdict's name says it:
+	/* The class table's words for what happened, where no verdict's name says it:
 	 * "inline-assembly" or "function-pointers" (refused before it was built), "sandbox"
-	 * (a run stopped for a system call the sandbox forbids); NULL: none. */
+	 * (a run stopped for a system call the sandbox forbids), and for a blocked
+	 * submission what blocked it: "include refused: helpers.h", "2 .cl files: a.cl,
+	 * b.cl", "signature: parameter 1", "no kernel scan_blocks"; NULL: none. */
 	char *note;
 	/* FNV-1a of the submission's kernel file as graded (0: none), so --resume can tell a
 	 * report of the file handed in now from one of an earlier hand-in. */

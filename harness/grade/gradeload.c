@@ -50,17 +50,16 @@ static int read_check(struct fy_node *node, const struct grade_check *c, struct 
 	if (!same)
 		return -1;
 	cg->points = json_number(node, "points", 0);
-	bool passed = json_bool(node, "passed");
-	if (c->hidden) {
-		/* All a hidden check's report holds: enough for check_grade_passed. */
-		cg->runs = 1;
-		cg->passed = passed;
-		return 0;
-	}
 	cg->runs = (size_t)json_whole(node, "runs", 0, INT_MAX, 0);
 	cg->passed = (size_t)json_whole(node, "runs_passed", 0, INT_MAX, 0);
 	cg->speed = json_number(node, "speed", 0);
 	cg->summary = json_text(node, "summary");
+	char *stopped = json_text(node, "stopped");
+	if (stopped && verdict_from_name(stopped, &cg->stopped)) {
+		cg->verdicts |= 1u << cg->stopped;
+		cg->stopped_at = json_text(node, "stopped_at");
+	}
+	free(stopped);
 	read_diags(json_member(node, "diagnostics"), &cg->diags);
 	return 0;
 }
@@ -135,8 +134,9 @@ int grade_report_read(const char *path, const struct assignment *a, struct stude
 	free(source);
 	char *note = json_text(root, "note");
 	g->verdicts = note_verdicts(note);
-	g->note = note_word(note);
-	free(note);
+	g->note = json_text(root, "own_note");
+	if (g->note == NULL)
+		g->note = note_word(note); /* a report written before own_note was */
 	struct fy_node *blocker = json_member(root, "blocker");
 	if (blocker && fy_node_is_mapping(blocker)) {
 		char *verdict = json_text(blocker, "verdict");
@@ -149,6 +149,7 @@ int grade_report_read(const char *path, const struct assignment *a, struct stude
 		g->blocker_log = json_text(blocker, "log");
 		read_diags(json_member(blocker, "diagnostics"), &g->blocker_diags);
 	}
+	free(note);
 	for (size_t i = 0; i < a->nchecks; i++) {
 		if (read_check(fy_node_sequence_get_by_index(checks, (int)i), &a->checks[i],
 			       &g->checks[i]) < 0) {

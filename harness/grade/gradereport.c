@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/annotate.h"
 #include "grade/gradereport.h"
 #include "results/html.h"
 #include "results/report.h"
@@ -46,32 +47,82 @@ static void blocker_text(struct strbuf *out, const struct student_grade *g, bool
 	}
 }
 
-void grade_report_text(struct strbuf *out, const struct assignment *a,
-		       const struct student_grade *g, bool colour)
+/* Whether the student's report hides anything: the total, with the hidden checks' points
+ * in it, would give away what a hidden check earned. */
+static bool any_hidden(const struct assignment *a)
 {
-	strbuf_printf(out, "%s: %s (%s)\n", a->name, g->student,
-		      g->submission ? g->submission : "no submission");
-	size_t width = 5;
+	for (size_t i = 0; i < a->nchecks; i++)
+		if (a->checks[i].hidden)
+			return true;
+	return false;
+}
+
+/* The points of the visible checks, earned and at most. */
+static void visible_points(const struct assignment *a, const struct student_grade *g,
+			   double *earned, double *most)
+{
+	*earned = *most = 0;
+	for (size_t i = 0; i < a->nchecks && i < g->nchecks; i++)
+		if (!a->checks[i].hidden) {
+			*earned += g->checks[i].points;
+			*most += a->checks[i].points;
+		}
+}
+
+void grade_report_text(struct strbuf *out, const struct assignment *a,
+		       const struct student_grade *g, enum grade_view view, bool colour)
+{
+	bool student = view == GRADE_FOR_STUDENT;
+	strbuf_printf(out, "%s: %s (%s)%s\n", a->name, g->student,
+		      g->submission ? g->submission : "no submission",
+		      student ? "" : ", the instructor's report: hidden checks in full");
+	size_t width = 7;
 	for (size_t i = 0; i < a->nchecks; i++)
 		if (strlen(a->checks[i].name) > width)
 			width = strlen(a->checks[i].name);
+	size_t hidden = 0, hidden_passed = 0;
 	for (size_t i = 0; i < a->nchecks; i++) {
 		const struct grade_check *c = &a->checks[i];
 		const struct check_grade *cg = &g->checks[i];
 		struct strbuf pts = { 0 };
-		points_text(&pts, cg->points);
-		strbuf_puts(&pts, " / ");
-		points_text(&pts, c->points);
-		strbuf_printf(out, "  %-*s  %11s  %s\n", (int)width, c->name, pts.data,
-			      g->blocker ? "not run" : check_outcome(c, cg));
+		if (student && c->hidden) {
+			hidden++;
+			hidden_passed += !g->blocker && check_grade_passed(c, cg);
+			strbuf_puts(&pts, "hidden");
+		} else {
+			points_text(&pts, cg->points);
+			strbuf_puts(&pts, " / ");
+			points_text(&pts, c->points);
+		}
+		const char *outcome = g->blocker	 ? "not run"
+				      : student	 ? check_outcome(c, cg)
+				      : cg->summary ? cg->summary
+						    : "";
+		strbuf_printf(out, "  %-*s  %11s  %s%s\n", (int)width, c->name, pts.data, outcome,
+			      !student && c->hidden ? " (hidden check)" : "");
 		strbuf_free(&pts);
 	}
 	struct strbuf total = { 0 };
-	points_text(&total, g->total);
-	strbuf_puts(&total, " / ");
-	points_text(&total, a->max_points);
-	strbuf_printf(out, "  %-*s  %11s\n", (int)width, "total", total.data);
+	if (student && hidden > 0) {
+		double earned, most;
+		visible_points(a, g, &earned, &most);
+		points_text(&total, earned);
+		strbuf_puts(&total, " / ");
+		points_text(&total, most);
+		strbuf_printf(out, "  %-*s  %11s\n", (int)width, "visible", total.data);
+		strbuf_printf(out,
+			      "  %zu of %zu hidden check%s passed; the total, with their points, "
+			      "is your course's to publish\n",
+			      hidden_passed, hidden, hidden == 1 ? "" : "s");
+	} else {
+		points_text(&total, g->total);
+		strbuf_puts(&total, " / ");
+		points_text(&total, a->max_points);
+		strbuf_printf(out, "  %-*s  %11s\n", (int)width, "total", total.data);
+	}
 	strbuf_free(&total);
+	if (g->note && !g->blocker)
+		strbuf_printf(out, "  note: %s\n", g->note);
 
 	if (g->blocker) {
 		strbuf_puts(out, "\n");
@@ -81,10 +132,10 @@ void grade_report_text(struct strbuf *out, const struct assignment *a,
 	for (size_t i = 0; i < a->nchecks; i++) {
 		const struct grade_check *c = &a->checks[i];
 		const struct check_grade *cg = &g->checks[i];
-		if (c->hidden || cg->diags.count == 0)
+		if ((student && c->hidden) || cg->diags.count == 0)
 			continue;
-		strbuf_printf(out, "\n%s%s%s:\n", c->name, c->about ? ": " : "",
-			      c->about ? c->about : "");
+		strbuf_printf(out, "\n%s%s%s%s:\n", c->name, c->hidden ? " (hidden check)" : "",
+			      c->about ? ": " : "", c->about ? c->about : "");
 		diag_list_render(out, &cg->diags, colour);
 	}
 }
@@ -94,7 +145,8 @@ const size_t grade_noted_count = sizeof grade_noted_verdicts / sizeof grade_note
 
 /* What the table says beside a student's points: why the checks could not run, or that
  * runs hung, crashed or were cut short. */
-static void row_note(struct strbuf *out, const struct student_grade *g)
+static void row_note(struct strbuf *out, const struct assignment *a,
+		     const struct student_grade *g)
 {
 	if (g->blocker) {
 		strbuf_puts(out, g->note ? g->note : verdict_name(g->blocker_verdict));
@@ -108,11 +160,20 @@ static void row_note(struct strbuf *out, const struct student_grade *g)
 		strbuf_puts(out, g->note);
 		sep = " and ";
 	}
-	for (size_t k = 0; k < grade_noted_count; k++)
-		if (seen & (1u << grade_noted_verdicts[k])) {
-			strbuf_printf(out, "%s%s", sep, verdict_name(grade_noted_verdicts[k]));
-			sep = " and ";
-		}
+	for (size_t k = 0; k < grade_noted_count; k++) {
+		enum verdict v = grade_noted_verdicts[k];
+		if (!(seen & (1u << v)))
+			continue;
+		strbuf_printf(out, "%s%s", sep, verdict_name(v));
+		sep = " and ";
+		/* Which check hung or crashed first, at which launch. */
+		for (size_t i = 0; a && i < g->nchecks && i < a->nchecks; i++)
+			if (g->checks[i].stopped == v && g->checks[i].stopped_at) {
+				strbuf_printf(out, " in %s at %s", a->checks[i].name,
+					      g->checks[i].stopped_at);
+				break;
+			}
+	}
 }
 
 static void json_diags(struct strbuf *out, const struct diag_list *list)
@@ -147,9 +208,14 @@ void grade_report_json(struct strbuf *out, const struct assignment *a,
 		strbuf_puts(out, "null");
 	strbuf_printf(out, ",\"total\":%.2f,\"max\":%.2f,\"note\":", g->total, a->max_points);
 	struct strbuf note = { 0 };
-	row_note(&note, g);
+	row_note(&note, a, g);
 	json_string(out, note.data ? note.data : "");
 	strbuf_free(&note);
+	/* The grader's own words, apart from the verdicts the note adds, for the read-back. */
+	if (g->note) {
+		strbuf_puts(out, ",\"own_note\":");
+		json_string(out, g->note);
+	}
 	if (g->source_hash)
 		strbuf_printf(out, ",\"source\":\"%016llx\"", (unsigned long long)g->source_hash);
 	strbuf_puts(out, ",\"blocker\":");
@@ -179,16 +245,16 @@ void grade_report_json(struct strbuf *out, const struct assignment *a,
 			      "\"passed\":%s",
 			      grade_kind_name(c->kind), c->hidden ? "true" : "false", cg->points,
 			      c->points, check_grade_passed(c, cg) ? "true" : "false");
-		if (!c->hidden) {
-			strbuf_printf(out, ",\"runs\":%zu,\"runs_passed\":%zu", cg->runs,
-				      cg->passed);
-			if (c->kind == GRADE_SPEED)
-				strbuf_printf(out, ",\"speed\":%.4f", cg->speed);
-			strbuf_puts(out, ",\"summary\":");
-			json_string(out, cg->summary ? cg->summary : "");
-			strbuf_puts(out, ",\"diagnostics\":");
-			json_diags(out, &cg->diags);
-		}
+		strbuf_printf(out, ",\"runs\":%zu,\"runs_passed\":%zu", cg->runs, cg->passed);
+		if (c->kind == GRADE_SPEED)
+			strbuf_printf(out, ",\"speed\":%.4f", cg->speed);
+		if (cg->stopped_at)
+			strbuf_printf(out, ",\"stopped\":\"%s\",\"stopped_at\":\"%s\"",
+				      verdict_name(cg->stopped), cg->stopped_at);
+		strbuf_puts(out, ",\"summary\":");
+		json_string(out, cg->summary ? cg->summary : "");
+		strbuf_puts(out, ",\"diagnostics\":");
+		json_diags(out, &cg->diags);
 		strbuf_puts(out, "}");
 	}
 	strbuf_puts(out, "]}\n");
@@ -212,7 +278,7 @@ void grade_table_csv(struct strbuf *out, const struct assignment *a,
 		strbuf_puts(out, ",");
 		points_text(out, grades[s].total);
 		struct strbuf note = { 0 };
-		row_note(&note, &grades[s]);
+		row_note(&note, a, &grades[s]);
 		strbuf_puts(out, ",");
 		csv_string(out, note.data ? note.data : "");
 		strbuf_puts(out, "\n");
@@ -256,7 +322,7 @@ void grade_table_markdown(struct strbuf *out, const struct assignment *a,
 		strbuf_puts(out, " ");
 		points_text(out, grades[s].total);
 		struct strbuf note = { 0 };
-		row_note(&note, &grades[s]);
+		row_note(&note, a, &grades[s]);
 		strbuf_puts(out, " | ");
 		md_cell(out, note.data ? note.data : "");
 		strbuf_puts(out, " |\n");
@@ -269,7 +335,7 @@ void grade_table_markdown(struct strbuf *out, const struct assignment *a,
 static void check_text(struct strbuf *out, const struct grade_check *c,
 		       const struct check_grade *cg, const struct student_grade *g)
 {
-	if (c->about)
+	if (c->about && !c->hidden)
 		strbuf_printf(out, "%s\n", c->about);
 	strbuf_printf(out, "%s\n", g->blocker ? "not run" : check_outcome(c, cg));
 	if (!c->hidden && !g->blocker && cg->diags.count > 0) {
@@ -343,11 +409,16 @@ void grade_report_junit(struct strbuf *out, const struct assignment *a,
 			check_text(&text, c, cg, g);
 			if (g->blocker)
 				blocker_text(&text, g, false);
+			/* A hidden check's points would say how much of it failed. */
 			struct strbuf pts = { 0 };
-			points_text(&pts, cg->points);
-			strbuf_puts(&pts, " of ");
-			points_text(&pts, c->points);
-			strbuf_puts(&pts, " points");
+			if (c->hidden) {
+				strbuf_puts(&pts, check_outcome(c, cg));
+			} else {
+				points_text(&pts, cg->points);
+				strbuf_puts(&pts, " of ");
+				points_text(&pts, c->points);
+				strbuf_puts(&pts, " points");
+			}
 			if (check_grade_passed(c, cg)) {
 				strbuf_puts(out, "\n      <system-out>");
 				xml_text(out, pts.data);
@@ -399,14 +470,23 @@ void grade_student_findings(struct findlog *log, const struct assignment *a,
 void grade_report_html(struct strbuf *out, const struct assignment *a,
 		       const struct student_grade *g)
 {
+	/* The student's page: with hidden checks, the visible points only, as in the text. */
+	bool hiding = any_hidden(a);
+	double earned = g->total, most = a->max_points;
+	if (hiding)
+		visible_points(a, g, &earned, &most);
 	struct strbuf total = { 0 }, max = { 0 };
-	points_text(&total, g->total);
-	points_text(&max, a->max_points);
-	char *title = xasprintf("%s: %s, %s of %s", a->name, g->student, total.data, max.data);
+	points_text(&total, earned);
+	points_text(&max, most);
+	char *title = xasprintf("%s: %s, %s of %s%s", a->name, g->student, total.data, max.data,
+				hiding ? " visible points" : "");
 	char *heading = xasprintf("%s: %s", a->name, g->student);
 	html_page_begin(out, title, heading, NULL);
-	strbuf_printf(out, "<section id=\"score\"><h2>%s of %s points</h2>", total.data,
-		      max.data);
+	strbuf_printf(out, "<section id=\"score\"><h2>%s of %s %spoints</h2>", total.data,
+		      max.data, hiding ? "visible " : "");
+	if (hiding)
+		strbuf_puts(out, "<p class=\"meta\">Hidden checks say only whether they passed; "
+				 "the total, with their points, is your course's to publish.</p>");
 	if (g->submission) {
 		strbuf_puts(out, "<p class=\"meta\">graded: <code>");
 		xml_text(out, g->submission);
@@ -417,18 +497,22 @@ void grade_report_html(struct strbuf *out, const struct assignment *a,
 	for (size_t i = 0; i < a->nchecks && i < g->nchecks; i++) {
 		const struct grade_check *c = &a->checks[i];
 		const struct check_grade *cg = &g->checks[i];
-		bool full = cg->points >= c->points;
-		strbuf_printf(out, "<tr class=\"%s\"><td>", full ? "pass" : "failed");
+		bool passed = !g->blocker && check_grade_passed(c, cg);
+		strbuf_printf(out, "<tr class=\"%s\"><td>", passed ? "pass" : "failed");
 		xml_text(out, c->name);
-		if (c->about) {
+		if (c->about && !c->hidden) {
 			strbuf_puts(out, "<br><span class=\"meta\">");
 			xml_text(out, c->about);
 			strbuf_puts(out, "</span>");
 		}
 		strbuf_puts(out, "</td><td class=\"v\">");
-		points_text(out, cg->points);
-		strbuf_puts(out, " of ");
-		points_text(out, c->points);
+		if (c->hidden) {
+			strbuf_puts(out, "hidden");
+		} else {
+			points_text(out, cg->points);
+			strbuf_puts(out, " of ");
+			points_text(out, c->points);
+		}
 		strbuf_puts(out, "</td><td>");
 		xml_text(out, g->blocker ? "not run: the submission could not be graded"
 					     : check_outcome(c, cg));
@@ -483,7 +567,7 @@ void grade_table_html(struct strbuf *out, const struct assignment *a,
 		points_text(out, g->total);
 		strbuf_puts(out, "</b></td><td>");
 		struct strbuf note = { 0 };
-		row_note(&note, g);
+		row_note(&note, a, g);
 		xml_text(out, note.data ? note.data : "");
 		strbuf_free(&note);
 		strbuf_puts(out, "</td></tr>\n");
@@ -491,4 +575,27 @@ void grade_table_html(struct strbuf *out, const struct assignment *a,
 	strbuf_puts(out, "</tbody></table></section>\n");
 	html_page_end(out);
 	free(title);
+}
+
+void grade_annotate(const struct assignment *a, const struct student_grade *g)
+{
+	const char *where = g->submission ? g->submission : g->student;
+	if (g->blocker) {
+		if (g->blocker_diags.count == 0)
+			annotate_diag(where, 0, 0, DIAG_ERROR, g->blocker);
+		for (size_t d = 0; d < g->blocker_diags.count; d++) {
+			const struct diag *x = &g->blocker_diags.items[d];
+			annotate_diag(x->file, x->line, x->col, x->severity, x->message);
+		}
+		return;
+	}
+	for (size_t i = 0; i < a->nchecks && i < g->nchecks; i++) {
+		if (a->checks[i].hidden)
+			continue;
+		for (size_t d = 0; d < g->checks[i].diags.count; d++) {
+			const struct diag *x = &g->checks[i].diags.items[d];
+			annotate_diag(x->file && *x->file ? x->file : where, x->line, x->col,
+				      x->severity, x->message);
+		}
+	}
 }

@@ -18,11 +18,20 @@
 extern const enum verdict grade_noted_verdicts[];
 extern const size_t grade_noted_count;
 
-/* The student's report: points per check, then each visible check's diagnostics at the
- * submission's lines with a caret under the column. */
+/* Whose report it is. A student's shows a hidden check as passed or failed and nothing
+ * more: not its points (its share of the total, which is left out with it), its about,
+ * its runs or its diagnostics. An instructor's holds every point and every reason. */
+enum grade_view { GRADE_FOR_STUDENT, GRADE_FOR_INSTRUCTOR };
+/* The folder, under a grading's output folder, of the instructor's text reports. */
+#define GRADE_INSTRUCTOR_DIR "instructor"
+
+
+/* A report: points per check, then each check's diagnostics at the submission's lines
+ * with a caret under the column (for a student, the visible checks' alone). */
 void grade_report_text(struct strbuf *out, const struct assignment *a,
-		       const struct student_grade *g, bool colour);
-/* The same as one JSON object on one line. */
+		       const struct student_grade *g, enum grade_view view, bool colour);
+/* The instructor's record as one JSON object on one line: every check whole, hidden or
+ * not, which grade_report_read reads back. */
 void grade_report_json(struct strbuf *out, const struct assignment *a,
 		       const struct student_grade *g);
 
@@ -56,5 +65,10 @@ void grade_table_html(struct strbuf *out, const struct assignment *a,
  * every report a student reads. */
 void grade_student_findings(struct findlog *log, const struct assignment *a,
 			    const struct student_grade *g);
+
+/* Annotates (base/annotate.h, under GitHub Actions) what blocked the student's checks and
+ * each visible check's errors and warnings at the student's lines; never a hidden
+ * check's. */
+void grade_annotate(const struct assignment *a, const struct student_grade *g);
 
 #endif

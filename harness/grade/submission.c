@@ -34,7 +34,7 @@ static void add(struct submission **out, size_t *count, char *student, char *pat
 		char *folder)
 {
 	*out = xreallocarray(*out, *count + 1, sizeof **out);
-	(*out)[(*count)++] = (struct submission){ student, path, problem, folder };
+	(*out)[(*count)++] = (struct submission){ student, path, problem, folder, NULL, 0 };
 }
 
 /* Why the .cl entry `path` cannot be graded, or NULL. Only a regular file of the folder's
@@ -88,12 +88,20 @@ static void add_student_dir(struct submission **out, size_t *count, const char *
 	char *problem = NULL;
 	if (kernels == 0)
 		problem = xasprintf("%s holds no .cl file", dir);
-	else if (kernels > 1)
-		problem = xasprintf("%s holds %zu .cl files; a submission is one .cl file", dir,
-				    kernels);
-	else
+	else if (kernels == 1)
 		problem = kernel_file_problem(found);
-	add(out, count, student_name(dir), problem ? NULL : xstrdup(found), problem, xstrdup(dir));
+	if (kernels <= 1) {
+		add(out, count, student_name(dir), problem ? NULL : xstrdup(found), problem,
+		    xstrdup(dir));
+		return;
+	}
+	/* Several: the grader picks the one that defines the kernels asked for, if one does. */
+	add(out, count, student_name(dir), NULL, NULL, xstrdup(dir));
+	struct submission *sub = &(*out)[*count - 1];
+	sub->files = xcalloc(kernels + 1, sizeof *sub->files);
+	for (long i = 0; i < n; i++)
+		if (is_kernel_file(paths[i]))
+			sub->files[sub->nfiles++] = xstrdup(paths[i]);
 }
 
 /* A student whose one .cl file is `path` (the caller's, now the submission's). */
@@ -103,6 +111,48 @@ static void add_kernel_file(struct submission **out, size_t *count, char *path)
 	add(out, count, student_name(path), problem ? NULL : path, problem, NULL);
 	if (problem)
 		free(path);
+}
+
+/* Two submissions of one name are an error in diags. */
+static void same_names(const struct submission *subs, size_t count, struct diag_list *diags)
+{
+	for (size_t i = 0; i < count; i++)
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(subs[i].student, subs[j].student) == 0)
+				diag_add(diags, DIAG_ERROR,
+					 subs[i].path ? subs[i].path : subs[i].student, 0, 0,
+					 "a second submission of student %s (the first is %s): "
+					 "rename one",
+					 subs[i].student, subs[j].path ? subs[j].path : subs[j].student);
+}
+
+int submissions_collect_each(char *const *args, size_t nargs, struct submission **out,
+			     size_t *count, struct diag_list *diags)
+{
+	*out = NULL;
+	*count = 0;
+	size_t errors_before = diag_error_count(diags);
+	for (size_t a = 0; a < nargs; a++) {
+		if (!is_dir(args[a])) {
+			if (is_kernel_file(args[a]))
+				add_kernel_file(out, count, xstrdup(args[a]));
+			else
+				diag_add(diags, DIAG_ERROR, args[a], 0, 0,
+					 "a submission is a .cl file or a folder");
+			continue;
+		}
+		char **paths;
+		long n = dir_entries(args[a], true, &paths);
+		if (n < 0) {
+			diag_add(diags, DIAG_ERROR, args[a], 0, 0, "cannot read the folder: %s",
+				 strerror(errno));
+			continue;
+		}
+		add_student_dir(out, count, args[a], paths, n);
+		strings_free(paths, n);
+	}
+	same_names(*out, *count, diags);
+	return diag_error_count(diags) > errors_before ? -1 : 0;
 }
 
 int submissions_collect(char *const *args, size_t nargs, struct submission **out, size_t *count,
@@ -172,16 +222,7 @@ int submissions_collect(char *const *args, size_t nargs, struct submission **out
 		}
 		strings_free(paths, n);
 	}
-	for (size_t i = 0; i < *count; i++)
-		for (size_t j = 0; j < i; j++)
-			if (strcmp((*out)[i].student, (*out)[j].student) == 0)
-				diag_add(
-					diags, DIAG_ERROR,
-					(*out)[i].path ? (*out)[i].path : (*out)[i].student, 0, 0,
-					"a second submission of student %s (the first is %s): rename "
-					"one",
-					(*out)[i].student,
-					(*out)[j].path ? (*out)[j].path : (*out)[j].student);
+	same_names(*out, *count, diags);
 	return diag_error_count(diags) > errors_before ? -1 : 0;
 }
 
@@ -192,6 +233,7 @@ void submissions_free(struct submission *subs, size_t count)
 		free(subs[i].path);
 		free(subs[i].problem);
 		free(subs[i].folder);
+		strings_free(subs[i].files, (long)subs[i].nfiles);
 	}
 	free(subs);
 }

@@ -15,6 +15,10 @@ struct submission {
 	/* The student's own folder, whose files the .cl file may #include; NULL for a lone
 	 * .cl file, which may include none, since the files beside it are others'. */
 	char *folder;
+	/* A student's folder holding several .cl files: each of them, which the grader reads
+	 * for the one defining the assignment's kernels (path and problem are then NULL). */
+	char **files;
+	size_t nfiles;
 };
 
 /* Expands the command line's submissions, in name order. A folder whose entries are
@@ -24,6 +28,11 @@ struct submission {
  * submission with a problem, graded 0, so the batch still finishes. */
 int submissions_collect(char *const *args, size_t nargs, struct submission **out, size_t *count,
 			struct diag_list *diags);
+/* The same where each argument is one student's hand-in, a file or a folder whatever it
+ * holds: Gradescope's and GitHub Classroom's form, where a folder of two .cl files is one
+ * student who handed in two, not a class of two. */
+int submissions_collect_each(char *const *args, size_t nargs, struct submission **out,
+			     size_t *count, struct diag_list *diags);
 void submissions_free(struct submission *subs, size_t count);
 
 #endif

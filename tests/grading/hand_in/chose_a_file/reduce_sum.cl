@@ -1,0 +1,16 @@
+/* A right reduction for any n: items past the end load 0, every item reaches every
+ * barrier, and the tree halves its stride. */
+kernel void reduce_sum(global const int *in, uint n, local int *part, global int *out)
+{
+	size_t gid = get_global_id(0), lid = get_local_id(0);
+
+	part[lid] = gid < n ? in[gid] : 0;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (size_t stride = get_local_size(0) / 2; stride > 0; stride /= 2) {
+		if (lid < stride)
+			part[lid] += part[lid + stride];
+		barrier(CLK_LOCAL_MEM_FENCE);
+	}
+	if (lid == 0)
+		out[get_group_id(0)] = part[0];
+}
