@@ -58,7 +58,7 @@ every_student_reported() {
 		[ -s "$work/reduce_sum/$name.txt" ] && [ -s "$work/reduce_sum/$name.json" ] ||
 			{ echo "no report for $name" >>"$work/why"; return 1; }
 	done
-	has "$work/reduce_sum.md" "| correct | 30 | 20 | 15 | 15 | "
+	has "$work/reduce_sum.md" "| correct | 25 | 15 | 25 | 15 | "
 }
 
 race_at_student_line() {
@@ -78,7 +78,7 @@ hidden_check_says_only_pass_or_fail() {
 		lacks "$r" "sums_any_n:" && lacks "$r" "N=1000" && lacks "$r" "/ 100" &&
 		lacks "$r" "not a multiple" || return 1
 	i=$work/reduce_sum/instructor/not_power_of_two.txt
-	has "$i" "sums_any_n              0 / 20  0 of 6 runs right (hidden check)" &&
+	has "$i" "sums_any_n              0 / 15  0 of 6 runs right (hidden check)" &&
 		has "$i" "sums_any_n (hidden check): every work-group's sum is right when N is not a multiple" &&
 		has "$i" "(N=1000, L=64)" && has "$work/reduce_sum/not_power_of_two.json" "N=1000" || return 1
 	"$CLHARNESS" grade --student-log -o "$work/log" "$assignments/reduce_sum.yaml" \
@@ -149,7 +149,7 @@ requires_tied() {
 		"$corpus/reduce_sum/not_power_of_two.cl" >/dev/null 2>"$work/tied.err" ||
 		{ cat "$work/tied.err" >>"$work/why"; return 1; }
 	has "$work/tied/class.csv" "empty_body,0,0,0,0,0," &&
-		has "$work/tied/class.csv" "not_power_of_two,30,0,15,7.50,52.50," &&
+		has "$work/tied/class.csv" "not_power_of_two,25,0,25,7.50,57.50," &&
 		has "$work/tied/empty_body.txt" "earns nothing until sums_power_of_two passes" &&
 		has "$work/tied/not_power_of_two.txt" "wrong-output under the simulator: out["
 }

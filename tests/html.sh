@@ -68,7 +68,7 @@ grade_pages() {
 		"$data/../grading/reduce_sum/racy.cl" "$data/../grading/reduce_sum/not_compiling.cl" \
 		--min-score 100 &&
 		page "$work/gh/index.html" && has "link racy.html" && has "link not_compiling.html" &&
-		page "$work/gh/racy.html" && has "title: reduce_sum: racy, " && has " of 80 visible points" &&
+		page "$work/gh/racy.html" && has "title: reduce_sum: racy, " && has " of 85 visible points" &&
 		has "race error " && has "racy.cl:8" && has "| hit 12" &&
 		grep -q "passed (hidden check)" "$work/gh/racy.html" &&
 		! grep -q "sums_any_n.*runs right" "$work/gh/racy.html" &&

@@ -30,9 +30,10 @@ fi
 # each survivor is shown at its line with a caret; the exit status says one survived.
 survivors_at_their_lines() {
 	run 1 mutate --device pocl "$data/cases/needless_barrier.yaml" &&
-		has "score: $data/cases/needless_barrier.yaml: 6 of 8 mutants killed (75.0%); 2 survived" &&
-		has "needless_barrier.cl:7:2: warning: mutant 7 survived (barrier): barrier(CLK_GLOBAL_MEM_FENCE) removed" &&
-		has "needless_barrier.cl:7:10: warning: mutant 8 survived (fence): CLK_GLOBAL_MEM_FENCE made CLK_LOCAL_MEM_FENCE" &&
+		has "score: $data/cases/needless_barrier.yaml: 8 of 11 mutants killed (72.7%); 3 survived" &&
+		has "needless_barrier.cl:7:2: warning: mutant 9 survived (barrier): barrier(CLK_GLOBAL_MEM_FENCE) removed" &&
+		has "needless_barrier.cl:7:2: warning: mutant 10 survived (lockstep): barrier(CLK_GLOBAL_MEM_FENCE) taken only by work-groups of more than 32 items" &&
+		has "needless_barrier.cl:7:10: warning: mutant 11 survived (fence): CLK_GLOBAL_MEM_FENCE made CLK_LOCAL_MEM_FENCE" &&
 		has "       | 	^" &&
 		has "killed     index    $data/kernels/needless_barrier.cl:6:6  [i] made [(i) + 1]  [the check of out on pocl-cpu N=64 L=16"
 }
@@ -41,7 +42,7 @@ survivors_at_their_lines() {
 operators_json_and_save() {
 	run 0 mutate --device pocl --operators index --json --save "$work/saved" "$data/cases/needless_barrier.yaml" &&
 		[ "$(count '"fate":"killed"')" -eq 4 ] && lacks '"operator":"barrier"' &&
-		has '"score":1.0000,"killed":4,"survived":0,"stillborn":0,"timed_out":0,"unjudged":0,"mutants":4}' &&
+		has '"score":1.0000,"killed":4,"survived":0,"weak":0,"stillborn":0,"timed_out":0,"unjudged":0,"mutants":4}' &&
 		[ "$(ls "$work/saved" | wc -l)" -eq 4 ] &&
 		grep -q "^	out\[(i) + 1\] = in\[i\];" "$work/saved/needless_barrier-m01-index-l6.cl" &&
 		[ "$(wc -l <"$work/saved/needless_barrier-m01-index-l6.cl")" -eq "$(wc -l <"$data/kernels/needless_barrier.cl")" ] &&
@@ -76,10 +77,29 @@ left_nothing() {
 # An assignment: its reference solution's mutants graded as students, the matrix of its
 # checks against them, and what each check catches that no other does.
 assignment_matrix() {
-	run 0 mutate --operators barrier,fence "$top/assignments/reduce_sum.yaml" &&
+	mkdir "$work/tmp-assignment" &&
+		TMPDIR=$work/tmp-assignment run 0 mutate --operators barrier,fence "$top/assignments/reduce_sum.yaml" &&
 		has "mutants of its reference solution" && has "checks against mutants" &&
 		has "  C race_free" && has "  E speed (speed: not asked)" &&
-		[ "$(count '^killed ')" -eq 4 ] && has "4 of 4 mutants killed (100.0%)"
+		[ "$(count '^killed ')" -eq 4 ] && has "4 of 4 mutants killed (100.0%)" &&
+		left_nothing "$work/tmp-assignment"
+}
+# The mistakes a class shows: the body emptied, the output's write removed, a barrier
+# only for work-groups over 32 items, a guard made an early return. A mutant that keeps
+# --kill-below of the points or more is a weak catch, listed with its points, no kill;
+# the only visible correctness check is never called a spare.
+assignment_holes() {
+	run 1 mutate --operators empty,write,lockstep,return --kill-below 0.6 "$top/assignments/reduce_sum.yaml" &&
+		has "killed     empty    $top/kernels/student/guard_with_identity.cl:5:1  the body of kernel reduce_sum emptied  [sums_power_of_two 0 of 25;" &&
+		has "killed     write    $top/kernels/student/guard_with_identity.cl:16:3  the write to out[get_group_id(0)] removed" &&
+		has "survived   lockstep $top/kernels/student/guard_with_identity.cl:9:2  barrier(CLK_LOCAL_MEM_FENCE) taken only by work-groups of more than 32 items  [a weak catch: it keeps 68.8% of the points, at least the 60% --kill-below asks it to lose: race_free 0 of 25" &&
+		has "mistake that keeps 68.8% of the points: mutant 2" &&
+		has "warning: mutant 2 survived, a weak catch (lockstep)" &&
+		lacks "nothing of its own" &&
+		run 0 mutate --operators empty,write,lockstep,return "$top/assignments/reduce_sum.yaml" &&
+		has "5 of 5 mutants killed (100.0%)" &&
+		run 2 mutate --kill-below 1.5 "$top/assignments/reduce_sum.yaml" &&
+		has "--kill-below takes a share of the points above 0 and at most 1, as 0.5 or 50%, found '1.5'"
 }
 # Bad input: clang's errors at their lines and no mutants; a case that fails on its own
 # is no measure of its checks.
@@ -122,6 +142,7 @@ check "--operators picks the mistakes, --json prints a line a mutant, --save kee
 check "a target that cannot run here is said before the first case and with its score" unavailable_target_said
 check "a catalogue case's barrier and fence mutants are caught on PoCL and Oclgrind, leaving nothing in TMPDIR" catalogue_case_killed
 check "an assignment's mutants are graded, with the matrix of checks against mutants" assignment_matrix
+check "empty, write, lockstep and return mutants find an assignment's holes, weak catches said" assignment_holes
 check "a kernel clang cannot parse and a case that fails on its own are said" bad_input_said
 check "a known-buggy case is not mutated, and nothing measured is no clean result" known_bug_not_mutated
 check "Ctrl-C keeps the mutants already judged and leaves none behind" stopped_keeps_judged

@@ -16,11 +16,19 @@
 #include "cli/shared.h"
 #include "exec/select.h"
 #include "grade/batch.h"
+#include "grade/gradereport.h"
 #include "mutate/mutate.h"
 #include "results/report.h"
 #include "source/kernelsrc.h"
 
-enum { OPT_OPERATORS = CLI_OWN, OPT_SAVE };
+enum { OPT_OPERATORS = CLI_OWN, OPT_SAVE, OPT_KILL_BELOW };
+
+/* An assignment's mutant is killed only where it keeps less than this share of the
+ * reference's points (speed aside). A missing barrier, which a CPU device often runs right
+ * and whose consequences are charged once (grade.c), costs the race check's points
+ * alone: a check forbidding races worth more than a quarter of the points, failed at
+ * every simulated launch, is what kills it. 87.5 of 100 is no kill. */
+#define DEFAULT_KILL_BELOW 0.75
 
 static const struct cli_option mutate_opts[] = {
 	{ OPT_OPERATORS, "operators", "LIST",
@@ -29,7 +37,15 @@ static const struct cli_option mutate_opts[] = {
 	  "read-modify-write in its plain form), bound (< and <=, > and >= swapped), index "
 	  "(an index off by one, +1 and -1), id (get_local_id and get_global_id swapped, "
 	  "get_group_id for either), guard (an if without else made if (1)), step (a loop's "
-	  "halving made quartering, doubling tripling); default: all" },
+	  "halving made quartering, doubling tripling), empty (a kernel's body emptied), write "
+	  "(a write to a global buffer removed), lockstep (a barrier taken only by work-groups "
+	  "of more than 32 items), return (a guard made an early return before a later "
+	  "barrier); default: all" },
+	{ OPT_KILL_BELOW, "kill-below", "SHARE",
+	  "an assignment's mutant is killed only where it keeps less than SHARE of the "
+	  "reference solution's points, speed aside (0.75 or 75%; default 0.75, under which a "
+	  "missing barrier cannot pass where races cost more than a quarter); one that loses "
+	  "points but keeps more is a weak catch, listed with its points" },
 	CLI_OPT_DEVICE("judge a case's mutants on the devices NAME selects (default: every "
 		       "device and oclgrind), an assignment's on the first device it selects"),
 	CLI_OPT_JOBS("judge N mutants side by side (default: one a core)"),
@@ -47,15 +63,18 @@ static int mutate_main(int argc, char **argv);
 
 const struct cli_command cli_mutate = {
 	.name = "mutate",
-	.synopsis = "[--operators LIST] [--json] [-j N] [--save DIR] CASE|DIR|ASSIGNMENT...",
+	.synopsis = "[--operators LIST] [--kill-below SHARE] [--json] [-j N] [--save DIR] "
+		    "CASE|DIR|ASSIGNMENT...",
 	.summary = "seed the classic GPU mistakes into a kernel and count what the checks catch",
 	.about = "Finds in the kernel's syntax (libclang) each barrier, fence flag, atomic, "
 		 "relational bound, array index, work-item function, guarding if and loop step, "
 		 "and makes a mutant of one mistake there. A case's mutants run through its "
 		 "targets and golden as `clharness run` runs it; an assignment's reference "
-		 "solution's mutants are graded as students, check by check. Each mutant is "
-		 "killed (with what caught it), survived, stillborn (does not build) or timed "
-		 "out; the score is killed over all but the stillborn. Survivors are shown at "
+		 "solution's mutants are graded as students, check by check, and one is killed "
+		 "only where it keeps less than --kill-below of the points. Each mutant is "
+		 "killed (with what caught it), survived (a weak catch where it lost too few "
+		 "points), stillborn (does not build) or timed out; the score is killed over all "
+		 "but the stillborn. Survivors are shown at "
 		 "their source line. Pick operators with --operators barrier,fence.",
 	.options = mutate_opts,
 	.after = "Exit status: 0 when every mutant that builds was killed, 1 when one survived "
@@ -74,6 +93,7 @@ struct mutate_tally {
 
 struct mutate_flags {
 	unsigned ops;
+	double kill_below;
 	const char *save_dir;
 	bool json, colour;
 	/* The targets a case's judging asks for that cannot run here, found once before the
@@ -156,9 +176,9 @@ static void summary(const struct mutant_set *s, const struct mutate_flags *f)
 		json_string(&out, s->subject);
 		fputs(out.data, stdout);
 		strbuf_free(&out);
-		printf(",\"score\":%.4f,\"killed\":%zu,\"survived\":%zu,\"stillborn\":%zu,"
-		       "\"timed_out\":%zu,\"unjudged\":%zu,\"mutants\":%zu",
-		       mutation_score_value(&sc), sc.killed, sc.survived, sc.stillborn,
+		printf(",\"score\":%.4f,\"killed\":%zu,\"survived\":%zu,\"weak\":%zu,"
+		       "\"stillborn\":%zu,\"timed_out\":%zu,\"unjudged\":%zu,\"mutants\":%zu",
+		       mutation_score_value(&sc), sc.killed, sc.survived, sc.weak, sc.stillborn,
 		       sc.timed_out, sc.unjudged, sc.total);
 		if (lacks_targets)
 			printf(",\"unavailable\":%s", f->unavailable_json);
@@ -171,15 +191,20 @@ static void summary(const struct mutant_set *s, const struct mutate_flags *f)
 		if (m->fate == FATE_SURVIVED || m->fate == FATE_TIMED_OUT)
 			diag_add(&survivors, DIAG_WARNING, m->file, m->m.line, m->m.col,
 				 "mutant %zu %s (%s): %s", i + 1,
-				 m->fate == FATE_SURVIVED ? "survived" : "timed out",
+				 m->fate == FATE_TIMED_OUT		   ? "timed out"
+				 : m->kept >= 0 && m->kept < 1 ? "survived, a weak catch"
+								 : "survived",
 				 mut_operator_name(m->m.op), m->m.what);
 	}
 	cli_print_diags(&survivors);
 	diag_list_free(&survivors);
-	printf("score: %s: %zu of %zu mutants killed (%.1f%%); %zu survived, %zu timed out, "
+	char weak[64] = "";
+	if (sc.weak)
+		snprintf(weak, sizeof weak, " (%zu of them weak catches)", sc.weak);
+	printf("score: %s: %zu of %zu mutants killed (%.1f%%); %zu survived%s, %zu timed out, "
 	       "%zu stillborn (do not build)%s",
 	       s->subject, sc.killed, sc.total - sc.stillborn - sc.unjudged,
-	       100.0 * mutation_score_value(&sc), sc.survived, sc.timed_out, sc.stillborn,
+	       100.0 * mutation_score_value(&sc), sc.survived, weak, sc.timed_out, sc.stillborn,
 	       sc.unjudged ? "; the run was stopped before every mutant was judged" : "");
 	if (lacks_targets)
 		printf("; judged without %s (unavailable), so a survivor may be one only it "
@@ -391,9 +416,11 @@ static int write_class(const struct mutant_set *s, const struct solution *sol, c
 }
 
 /* A mutant's fate from its grade beside the original's: caught by every check where it
- * earned less; speed checks are not asked, since a timing's noise would read as a catch. */
+ * earned less; killed only where it kept less than `kill_below` of the original's points,
+ * else a survivor that lost some (a weak catch, its points said). Speed checks are not
+ * asked, since a timing's noise would read as a catch. */
 static void judge_grade(const struct assignment *a, const struct student_grade *original,
-			const struct student_grade *g, struct mutant *m)
+			const struct student_grade *g, double kill_below, struct mutant *m)
 {
 	m->caught_by = xcalloc(a->nchecks + 1, sizeof *m->caught_by);
 	if (g->student == NULL) {
@@ -405,26 +432,43 @@ static void judge_grade(const struct assignment *a, const struct student_grade *
 			  : g->blocker_verdict == VERDICT_TIMEOUT   ? FATE_TIMED_OUT
 								    : FATE_KILLED;
 		m->by = xstrdup(g->blocker);
+		m->kept = 0;
 		for (size_t c = 0; c < a->nchecks && m->fate == FATE_KILLED; c++)
 			m->caught_by[c] = a->checks[c].kind != GRADE_SPEED;
 		return;
 	}
 	struct strbuf by = { 0 };
 	bool caught = false, only_timeouts = true;
+	double earned = 0, most = 0;
 	for (size_t c = 0; c < a->nchecks; c++) {
 		if (a->checks[c].kind == GRADE_SPEED)
 			continue;
+		earned += g->checks[c].points;
+		most += original->checks[c].points;
 		if (grade_round(g->checks[c].points) < grade_round(original->checks[c].points)) {
 			m->caught_by[c] = true;
 			caught = true;
 			only_timeouts &= g->checks[c].verdicts == (1u << VERDICT_TIMEOUT);
 			const char *why = g->checks[c].summary;
-			strbuf_printf(&by, "%s%s%s%s%s", by.len ? "; " : "", a->checks[c].name,
-				      why && *why ? " (" : "", why && *why ? why : "",
-				      why && *why ? ")" : "");
+			strbuf_printf(&by, "%s%s %.4g of %.4g", by.len ? "; " : "", a->checks[c].name,
+				      g->checks[c].points, original->checks[c].points);
+			if (why && *why)
+				strbuf_printf(&by, " (%s)", why);
 		}
 	}
-	m->fate = !caught ? FATE_SURVIVED : only_timeouts ? FATE_TIMED_OUT : FATE_KILLED;
+	m->kept = most > 0 ? earned / most : 1;
+	bool enough = m->kept < kill_below;
+	m->fate = !caught		 ? FATE_SURVIVED
+		  : only_timeouts	 ? FATE_TIMED_OUT
+		  : enough		 ? FATE_KILLED
+					 : FATE_SURVIVED;
+	if (caught && !enough && !only_timeouts) {
+		char *lost = strbuf_take(&by);
+		strbuf_printf(&by, "a weak catch: it keeps %.1f%% of the points, at least the "
+				   "%.0f%% --kill-below asks it to lose: %s",
+			      100 * m->kept, 100 * kill_below, lost);
+		free(lost);
+	}
 	m->by = strbuf_take(&by);
 }
 
@@ -447,6 +491,10 @@ static void print_matrix(const struct assignment *a, const struct mutant_set *s)
 		printf("  %s %s:%d %s\n", mutant_fate_name(m->fate), mut_operator_name(m->m.op),
 		       m->m.line, m->m.what);
 	}
+	/* The visible correctness checks: what tells a student their output is wrong. */
+	size_t visible_correct = 0;
+	for (size_t c = 0; c < a->nchecks; c++)
+		visible_correct += a->checks[c].kind == GRADE_CORRECT && !a->checks[c].hidden;
 	for (size_t c = 0; c < a->nchecks; c++) {
 		if (a->checks[c].kind == GRADE_SPEED)
 			continue;
@@ -461,14 +509,34 @@ static void print_matrix(const struct assignment *a, const struct mutant_set *s)
 				others += d != c && m->caught_by[d];
 			alone += others == 0;
 		}
-		if (alone == 0)
-			printf("check %s catches %s: no mutant that another check does not\n",
-			       a->checks[c].name, any ? "nothing of its own" : "nothing");
+		if (alone > 0)
+			continue;
+		const struct grade_check *check = &a->checks[c];
+		if (any == 0) {
+			printf("check %s takes points from no mutant\n", check->name);
+			continue;
+		}
+		/* What it catches, said; never an invitation to drop the one check that tells
+		 * students their output is wrong. */
+		printf("check %s takes points from %zu mutant%s, each of which another check "
+		       "catches too%s\n",
+		       check->name, any, any == 1 ? "" : "s",
+		       check->kind == GRADE_CORRECT && !check->hidden && visible_correct == 1
+			       ? "; it is the only visible correctness check, the one that tells a "
+				 "student their output is wrong, so it is no spare"
+			       : "");
 	}
-	for (size_t i = 0; i < s->count; i++)
-		if (s->items[i].fate == FATE_SURVIVED)
+	for (size_t i = 0; i < s->count; i++) {
+		const struct mutant *m = &s->items[i];
+		if (m->fate != FATE_SURVIVED)
+			continue;
+		if (m->kept >= 1 || m->kept < 0)
 			printf("mistake that loses no points: mutant %zu, %s:%d: %s\n", i + 1,
-			       s->items[i].file, s->items[i].m.line, s->items[i].m.what);
+			       m->file, m->m.line, m->m.what);
+		else
+			printf("mistake that keeps %.1f%% of the points: mutant %zu, %s:%d: %s\n",
+			       100 * m->kept, i + 1, m->file, m->m.line, m->m.what);
+	}
 }
 
 static int mutate_assignment(const char *path, const struct mutate_flags *f,
@@ -546,7 +614,7 @@ static int mutate_assignment(const char *path, const struct mutate_flags *f,
 		struct mutant *m = &s.items[i];
 		if (m->same_as != i)
 			continue;
-		judge_grade(a, original, &grades[k++], m);
+		judge_grade(a, original, &grades[k++], f->kill_below, m);
 	}
 	for (size_t i = 0; i < s.count; i++) {
 		struct mutant *m = &s.items[i], *first = &s.items[m->same_as];
@@ -573,13 +641,20 @@ out:
 		report = xasprintf("%s/%s.txt", dir, subs[i].student);
 		unlink(report);
 		free(report);
+		report = xasprintf("%s/" GRADE_INSTRUCTOR_DIR "/%s.txt", dir, subs[i].student);
+		unlink(report);
+		free(report);
 		free(subs[i].student);
 		free(subs[i].path);
 		if (grades)
 			student_grade_free(&grades[i]);
 	}
-	if (dir)
+	if (dir) {
+		char *instructor = xasprintf("%s/" GRADE_INSTRUCTOR_DIR, dir);
+		rmdir(instructor);
+		free(instructor);
 		rmdir(dir);
+	}
 	free(dir);
 	free(dir_template);
 	free(subs);
@@ -610,7 +685,7 @@ static int mutate_main(int argc, char **argv)
 	struct cli_shared shared = { .timeout_s = 10 };
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	shared.jobs = cores > 0 ? (unsigned)cores : 1;
-	struct mutate_flags f = { .ops = (1u << MUT_OPERATORS) - 1 };
+	struct mutate_flags f = { .ops = MUT_ALL_OPERATORS, .kill_below = DEFAULT_KILL_BELOW };
 	struct cli_parser p;
 	cli_parser_open(&p, &cli_mutate, argc, argv);
 	int id;
@@ -628,6 +703,22 @@ static int mutate_main(int argc, char **argv)
 			}
 		} else if (id == OPT_SAVE) {
 			f.save_dir = value;
+		} else if (id == OPT_KILL_BELOW) {
+			char *end;
+			double share = strtod(value, &end);
+			if (end != value && *end == '%' && end[1] == '\0') {
+				share /= 100;
+				end++;
+			}
+			if (end == value || *end != '\0' || !(share > 0 && share <= 1)) {
+				cli_usage_error("--kill-below takes a share of the points above 0 and "
+						"at most 1, as 0.5 or 50%%, found '%s'",
+						value);
+				p.status = EXIT_USAGE;
+				id = CLI_STOP;
+				break;
+			}
+			f.kill_below = share;
 		}
 	}
 	for (int i = 1; i < argc; i++)

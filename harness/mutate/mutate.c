@@ -62,7 +62,7 @@ static int add_file(struct mutant_set *s, const char *path, const char *options,
 	s->items = xreallocarray(s->items, s->count + found.count + 1, sizeof *s->items);
 	for (size_t i = 0; i < found.count; i++) {
 		struct mutant *m = &s->items[s->count];
-		*m = (struct mutant){ .m = found.items[i], .file = s->files[f] };
+		*m = (struct mutant){ .m = found.items[i], .file = s->files[f], .kept = -1 };
 		m->text = mutation_apply(source, len, &m->m);
 		m->same_as = s->count;
 		for (size_t k = 0; k < s->count; k++)
@@ -504,6 +504,7 @@ struct mutation_score mutation_score_of(const struct mutant_set *s)
 			break;
 		case FATE_SURVIVED:
 			sc.survived++;
+			sc.weak += s->items[i].kept >= 0 && s->items[i].kept < 1;
 			break;
 		case FATE_STILLBORN:
 			sc.stillborn++;

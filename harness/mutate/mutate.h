@@ -31,6 +31,9 @@ struct mutant {
 	char *by; /* killed: the check, target and finding or output that caught it; timed
 		     out or stillborn: which run and why */
 	bool *caught_by; /* an assignment's: per check, whether it lost the mutant points */
+	/* An assignment's: the share of the original's points (speed checks aside) the
+	 * mutant kept, 0 to 1; -1 for a case's, or where it was not graded. */
+	double kept;
 };
 
 /* A subject's mutants: the kernel files of a case, or an assignment's reference solution. */
@@ -84,6 +87,7 @@ int mutate_case(struct mutant_set *s, const char *case_path, const struct case_j
 /* The score's parts: killed, and all but the stillborn and the unjudged. */
 struct mutation_score {
 	size_t killed, survived, stillborn, timed_out, unjudged, total;
+	size_t weak; /* of the survivors, those that lost some points, though too few */
 };
 struct mutation_score mutation_score_of(const struct mutant_set *s);
 /* killed / (total - stillborn - unjudged), 0 to 1; 1 where none counts. */

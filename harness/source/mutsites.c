@@ -9,6 +9,7 @@
 
 #include "source/mutsites.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,7 @@
 
 static const char *const operator_names[MUT_OPERATORS] = {
 	"barrier", "fence", "atomic", "bound", "index", "id", "guard", "step",
+	"empty",   "write", "lockstep", "return",
 };
 
 const char *mut_operator_name(enum mut_operator op)
@@ -25,7 +27,8 @@ const char *mut_operator_name(enum mut_operator op)
 
 const char *mut_operator_names(void)
 {
-	return "barrier, fence, atomic, bound, index, id, guard, step";
+	return "barrier, fence, atomic, bound, index, id, guard, step, empty, write, lockstep, "
+	       "return";
 }
 
 int mut_operators_parse(const char *list, unsigned *bits, char **why)
@@ -215,6 +218,12 @@ struct finder {
 	char *const *kernels; /* the kernels the subject runs; none: all */
 	size_t nkernels;
 	struct mutation_list *out;
+	/* The function being walked: where its text ends, whether it is a kernel, and the
+	 * names of its parameters that point to global memory (a kernel's outputs). */
+	size_t fn_end;
+	bool in_kernel;
+	char **globals;
+	size_t nglobals;
 };
 
 static void add(struct finder *f, enum mut_operator op, const struct tok *at, size_t start,
@@ -248,6 +257,13 @@ static void fence_call(struct finder *f, const struct toks *ts, bool barrier)
 	if (barrier && wants(f, MUT_BARRIER))
 		add(f, MUT_BARRIER, &ts->t[0], ts->t[0].start, ts->t[ts->n - 1].end,
 		    xstrdup("(void)0"), xasprintf("%s removed", call));
+	/* The lock-step myth: a work-group the size of a warp needs no barrier. */
+	if (barrier && wants(f, MUT_LOCKSTEP))
+		add(f, MUT_LOCKSTEP, &ts->t[0], ts->t[0].start, ts->t[ts->n - 1].end,
+		    xasprintf("(get_local_size(0) * get_local_size(1) * get_local_size(2) > 32 ? "
+			      "%s : (void)0)",
+			      call),
+		    xasprintf("%s taken only by work-groups of more than 32 items", call));
 	free(call);
 	if (!wants(f, MUT_FENCE))
 		return;
@@ -412,6 +428,112 @@ static void index_site(struct finder *f, CXCursor c)
 	toks_free(&ts);
 }
 
+/* Whether source bytes [from, to) call barrier or work_group_barrier: a word of its own
+ * followed by '('. */
+static bool barrier_in(const char *src, size_t from, size_t to)
+{
+	static const char *const names[] = { "barrier", "work_group_barrier" };
+	for (size_t i = from; i < to; i++)
+		for (size_t k = 0; k < 2; k++) {
+			size_t len = strlen(names[k]);
+			if (i + len >= to || strncmp(src + i, names[k], len) != 0 ||
+			    (i > 0 && (isalnum((unsigned char)src[i - 1]) || src[i - 1] == '_')))
+				continue;
+			size_t j = i + len;
+			while (j < to && (src[j] == ' ' || src[j] == '\t'))
+				j++;
+			if (j < to && src[j] == '(')
+				return true;
+		}
+	return false;
+}
+
+/* if (cond) BODY, in a kernel, with a barrier after it: made { if (!(cond)) return;
+ * BODY }, the items the guard kept out leaving before the barrier the others wait at. */
+static void return_site(struct finder *f, CXCursor c, const struct toks *ts, size_t close)
+{
+	if (!f->in_kernel || !wants(f, MUT_RETURN) ||
+	    !barrier_in(f->src, ts->t[ts->n - 1].end, f->fn_end))
+		return;
+	char *cond = text_between(f->src, ts, 2, close);
+	char *body = text_between(f->src, ts, close + 1, ts->n);
+	add(f, MUT_RETURN, &ts->t[0], ts->t[0].start, ts->t[ts->n - 1].end,
+	    xasprintf("{ if (!(%s)) return; %s; }", cond, body),
+	    xasprintf("if (%s) made an early return before a later barrier", cond));
+	free(cond);
+	free(body);
+	(void)c;
+}
+
+/* The body of a kernel emptied: the submission that does nothing. */
+static void empty_site(struct finder *f, CXCursor fn)
+{
+	struct toks ts;
+	if (!tokens_of(f->tu, fn, &ts))
+		return;
+	size_t open = 0;
+	while (open < ts.n && !is(&ts.t[open], "{"))
+		open++;
+	if (open + 1 < ts.n && is(&ts.t[ts.n - 1], "}") && open + 2 < ts.n) {
+		char *name = clang_api_text(clang_api.clang_getCursorSpelling(fn));
+		add(f, MUT_EMPTY, &ts.t[open], ts.t[open].start, ts.t[ts.n - 1].end,
+		    xstrdup("{\n}"), xasprintf("the body of kernel %s emptied", name));
+		free(name);
+	}
+	toks_free(&ts);
+}
+
+/* The parameters of function fn that point to global memory, by name, into f. */
+static void note_globals(struct finder *f, CXCursor fn)
+{
+	strings_free(f->globals, (long)f->nglobals);
+	f->globals = NULL;
+	f->nglobals = 0;
+	int n = clang_api.clang_Cursor_getNumArguments(fn);
+	for (int i = 0; i < n; i++) {
+		CXCursor p = clang_api.clang_Cursor_getArgument(fn, (unsigned)i);
+		struct toks ts;
+		if (!tokens_of(f->tu, p, &ts))
+			continue;
+		bool global = false;
+		for (size_t k = 0; k < ts.n; k++)
+			global |= is(&ts.t[k], "global") || is(&ts.t[k], "__global");
+		toks_free(&ts);
+		if (!global)
+			continue;
+		f->globals = xreallocarray(f->globals, f->nglobals + 1, sizeof *f->globals);
+		f->globals[f->nglobals++] = clang_api_text(clang_api.clang_getCursorSpelling(p));
+	}
+}
+
+/* A statement writing a global buffer (out[i] = v, out[i] += v) removed: an output never
+ * written, or written only in part. */
+static void write_site(struct finder *f, CXCursor c, CXCursor parent)
+{
+	enum CXCursorKind pk = clang_api.clang_getCursorKind(parent);
+	if (f->nglobals == 0 || (pk != CXCursor_CompoundStmt && pk != CXCursor_IfStmt))
+		return;
+	struct toks ts;
+	if (!tokens_of(f->tu, c, &ts))
+		return;
+	/* NAME [ ... ] then an assignment operator at the top level. */
+	bool to_global = false;
+	for (size_t g = 0; ts.n > 3 && g < f->nglobals && !to_global; g++)
+		to_global = is(&ts.t[0], f->globals[g]) && is(&ts.t[1], "[");
+	size_t close = to_global ? closing(&ts, 1) : ts.n;
+	static const char *const assigns[] = { "=", "+=", "-=", "*=", "/=", "|=", "&=", "^=" };
+	bool assign = false;
+	for (size_t k = 0; close + 1 < ts.n && k < sizeof assigns / sizeof *assigns; k++)
+		assign |= is(&ts.t[close + 1], assigns[k]);
+	if (assign) {
+		char *target = text_between(f->src, &ts, 0, close + 1);
+		add(f, MUT_WRITE, &ts.t[0], ts.t[0].start, ts.t[ts.n - 1].end, xstrdup("(void)0"),
+		    xasprintf("the write to %s removed", target));
+		free(target);
+	}
+	toks_free(&ts);
+}
+
 /* An if's children: its condition, its branch, its else where it has one. */
 struct if_parts {
 	CXCursor first;
@@ -451,17 +573,19 @@ static bool guard_site(struct finder *f, CXCursor c)
 	if (constant == 0 && parts.count == 2)
 		return false;
 	struct toks ts;
-	if (parts.count != 2 || constant == 1 || !wants(f, MUT_GUARD) ||
-	    !tokens_of(f->tu, c, &ts))
+	if (parts.count != 2 || constant == 1 ||
+	    !(wants(f, MUT_GUARD) || wants(f, MUT_RETURN)) || !tokens_of(f->tu, c, &ts))
 		return true;
 	if (ts.n > 3 && is(&ts.t[0], "if") && is(&ts.t[1], "(")) {
 		size_t close = closing(&ts, 1);
-		if (close < ts.n && close > 2) {
+		if (close < ts.n && close > 2 && wants(f, MUT_GUARD)) {
 			char *cond = text_between(f->src, &ts, 2, close);
 			add(f, MUT_GUARD, &ts.t[2], ts.t[2].start, ts.t[close - 1].end,
 			    xstrdup("1"), xasprintf("if (%s) removed (made if (1))", cond));
 			free(cond);
 		}
+		if (close + 1 < ts.n && close > 2)
+			return_site(f, c, &ts, close);
 	}
 	toks_free(&ts);
 	return true;
@@ -532,6 +656,23 @@ static bool other_kernel(const struct finder *f, CXCursor c)
 	return !runs;
 }
 
+/* Notes the function whose body the walk enters: a kernel's body may be emptied. */
+static void enter_function(struct finder *f, CXCursor fn)
+{
+	struct toks ts;
+	f->in_kernel = false;
+	f->fn_end = 0;
+	if (tokens_of(f->tu, fn, &ts)) {
+		for (size_t i = 0; i < ts.n && !is(&ts.t[i], "(") && !f->in_kernel; i++)
+			f->in_kernel = is(&ts.t[i], "kernel") || is(&ts.t[i], "__kernel");
+		f->fn_end = ts.t[ts.n - 1].end;
+		toks_free(&ts);
+	}
+	note_globals(f, fn);
+	if (f->in_kernel && wants(f, MUT_EMPTY))
+		empty_site(f, fn);
+}
+
 static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData data)
 {
 	struct finder *f = data;
@@ -541,13 +682,18 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
 	case CXCursor_FunctionDecl:
 		if (other_kernel(f, c))
 			return CXChildVisit_Continue;
+		if (clang_api.clang_isCursorDefinition(c))
+			enter_function(f, c);
 		break;
 	case CXCursor_CallExpr:
 		call_sites(f, c);
 		break;
 	case CXCursor_BinaryOperator:
+	case CXCursor_CompoundAssignOperator:
 		if (wants(f, MUT_BOUND))
 			bound_site(f, c);
+		if (wants(f, MUT_WRITE) && f->in_kernel)
+			write_site(f, c, parent);
 		break;
 	case CXCursor_ArraySubscriptExpr:
 		if (wants(f, MUT_INDEX))
@@ -626,9 +772,15 @@ static void find_in_child(void *ctx, struct strbuf *out)
 		diag_add(&diags, DIAG_ERROR, job->path, 0, 0, "cannot read it");
 	struct mutation_list found = { 0 };
 	if (tu) {
-		struct finder f = { tu, src, job->ops, job->kernels, job->nkernels, &found };
+		struct finder f = { .tu = tu,
+				    .src = src,
+				    .ops = job->ops,
+				    .kernels = job->kernels,
+				    .nkernels = job->nkernels,
+				    .out = &found };
 		clang_api.clang_visitChildren(clang_api.clang_getTranslationUnitCursor(tu), visit,
 					      &f);
+		strings_free(f.globals, (long)f.nglobals);
 		clang_api.clang_disposeTranslationUnit(tu);
 	}
 	clang_api.clang_disposeIndex(index);

@@ -21,6 +21,11 @@ enum mut_operator {
 	MUT_ID,	     /* get_local_id and get_global_id swapped, get_group_id for either */
 	MUT_GUARD,   /* a guarding if (one without else) removed */
 	MUT_STEP,    /* a loop's step: halving to quartering, doubling to tripling */
+	MUT_EMPTY,   /* a kernel's body emptied: the submission that does nothing */
+	MUT_WRITE,   /* a write to a global buffer removed: an output never written */
+	MUT_LOCKSTEP, /* a barrier taken only by work-groups of more than 32 items, as if
+			 those of a warp's size ran in lock-step */
+	MUT_RETURN,   /* a guard made an early return before a later barrier */
 	MUT_OPERATORS
 };
 
@@ -48,6 +53,9 @@ struct mutation_list {
 
 /* Whether this build can find mutation sites (it was built with libclang). */
 bool mutsites_available(void);
+/* The operators --operators takes by default: all. */
+#define MUT_ALL_OPERATORS ((1u << MUT_OPERATORS) - 1)
+
 /* Finds every mutation of the operators in `ops` (bits) in the file at `path`, parsed
  * with the program's build `options`, in source order: in the kernels named in `kernels`
  * (nkernels of them; none: every kernel) and in every function that is no kernel, which
