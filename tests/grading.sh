@@ -78,7 +78,7 @@ hidden_check_says_only_pass_or_fail() {
 		lacks "$r" "sums_any_n:" && lacks "$r" "N=1000" && lacks "$r" "/ 100" &&
 		lacks "$r" "not a multiple" || return 1
 	i=$work/reduce_sum/instructor/not_power_of_two.txt
-	has "$i" "sums_any_n              0 / 15  0 of 6 runs right (hidden check)" &&
+	has "$i" "sums_any_n              0 / 15  0 of 6 runs right (the first 3 failing shown) (hidden check)" &&
 		has "$i" "sums_any_n (hidden check): every work-group's sum is right when N is not a multiple" &&
 		has "$i" "(N=1000, L=64)" && has "$work/reduce_sum/not_power_of_two.json" "N=1000" || return 1
 	"$CLHARNESS" grade --student-log -o "$work/log" "$assignments/reduce_sum.yaml" \
@@ -166,6 +166,9 @@ two_files_one_student() {
 	cp "$corpus/reduce_sum/racy.cl" "$work/classroom/submission/other.cl"
 	"$CLHARNESS" grade --each-a-student -o "$work/classroom/out" "$assignments/reduce_sum.yaml" \
 		"$work/classroom/submission" >"$work/classroom.md" 2>/dev/null
+	"$CLHARNESS" grade --each-a-student --sarif "$work/two.sarif" -o "$work/two" "$assignments/reduce_sum.yaml" \
+		"$corpus/hand_in/two_kernels" >/dev/null 2>&1
+	lacks "$work/two.sarif" '"uri":""' && has "$work/two.sarif" 'two_kernels' || return 1
 	[ "$(grep -c '^| submission |' "$work/classroom.md")" -eq 1 ] &&
 		[ "$(wc -l <"$work/classroom/out/class.csv")" -eq 2 ] ||
 		{ cat "$work/classroom.md" >>"$work/why"; return 1; }

@@ -71,6 +71,8 @@ grade_pages() {
 		page "$work/gh/racy.html" && has "title: reduce_sum: racy, " && has " of 85 visible points" &&
 		has "race error " && has "racy.cl:8" && has "| hit 12" &&
 		grep -q "passed (hidden check)" "$work/gh/racy.html" &&
+		grep -q '<b>1</b>error</li>' "$work/gh/racy.html" &&
+		grep -q '<td class="t">racy: race_free</td><td>read-write data race on local memory' "$work/gh/racy.html" &&
 		! grep -q "sums_any_n.*runs right" "$work/gh/racy.html" &&
 		page "$work/gh/not_compiling.html" && has "build-error error " &&
 		grep -q "The build log" "$work/gh/not_compiling.html"

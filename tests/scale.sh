@@ -208,6 +208,32 @@ gradescope_autograder() {
 		[ -s "$ag/results/reports/submission.txt" ]
 }
 
+# make-zip packs a course kept anywhere (its assignment, cases and kernels, not committed
+# here) beside clharness's tree, and run_autograder grades from the unpacked zip.
+course_zip() {
+	top=$(cd "$CLH_TEST_DATA/../.." && pwd)
+	git -C "$top" rev-parse HEAD >/dev/null 2>&1 ||
+		{ echo "# no git tree to pack (a release tarball): nothing to check"; return 0; }
+	c=$work/my-course
+	mkdir -p "$c/assignments" "$c/cases" "$c/kernels"
+	cp "$top/kernels/matrix/transpose_tiled.cl" "$c/kernels/"
+	sed 's|kernels/matrix/transpose_tiled.cl|kernels/transpose_tiled.cl|' \
+		"$top/cases/matrix/transpose_tiled.yaml" >"$c/cases/transpose_tiled.yaml"
+	sed 's|cases/matrix/transpose_tiled.yaml|cases/transpose_tiled.yaml|' \
+		"$top/tests/grading/transpose.yaml" >"$c/assignments/transpose.yaml"
+	"$top/tools/gradescope/make-zip" "$c/assignments/transpose.yaml" "$work/ag.zip" \
+		>>"$work/why" 2>&1 || return 1
+	ag=$work/ag-course
+	mkdir -p "$ag/source" "$ag/submission"
+	(cd "$ag/source" && python3 -m zipfile -e "$work/ag.zip" .) || return 1
+	has "$ag/source/ASSIGNMENT" "course/assignments/transpose.yaml" &&
+		[ -f "$ag/source/course/kernels/transpose_tiled.cl" ] || return 1
+	cp "$top/kernels/matrix/transpose_tiled.cl" "$ag/submission/"
+	AUTOGRADER_ROOT=$ag CLHARNESS=$CLHARNESS sh "$ag/source/run_autograder" \
+		>"$work/ag-course.out" 2>&1 || { cat "$work/ag-course.out" >>"$work/why"; return 1; }
+	has "$ag/results/results.json" '"score":100.00'
+}
+
 classroom_exit_and_junit() {
 	"$CLHARNESS" grade --min-score 50 --junit "$work/ci.xml" -o "$work/ci" "$assignment" \
 		"$corpus/reduce_sum/racy.cl" >/dev/null 2>&1 || { echo "55 points failed --min-score 50" >>"$work/why"; return 1; }
@@ -241,6 +267,7 @@ check "a grading stopped by Ctrl-C keeps whole reports, and --resume grades only
 check "--resume grades again a student who handed in again" resubmitted_graded_again
 check "Gradescope's results.json has only the format's fields, with hidden checks after publishing" gradescope_results
 check "tools/gradescope/run_autograder grades Gradescope's submission folder into results.json" gradescope_autograder
+check "make-zip packs a course folder kept anywhere, and run_autograder grades from it" course_zip
 check "--min-score sets the exit status and --junit reports a test case a check" classroom_exit_and_junit
 check "the progress line shows on a terminal and never in a pipe" progress_on_a_terminal_only
 

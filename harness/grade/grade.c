@@ -644,6 +644,12 @@ static void grade_runs(struct grader *g, size_t index, struct check_grade *cg)
 					cg->passed, cg->runs);
 	else
 		cg->summary = xasprintf("%zu of %zu runs right", cg->passed, cg->runs);
+	if (reported > MAX_REPORTED_RUNS) {
+		char *counted = cg->summary;
+		cg->summary = xasprintf("%s (the first %d failing shown)", counted,
+					MAX_REPORTED_RUNS);
+		free(counted);
+	}
 	if (left_out > 0) {
 		char *counted = cg->summary;
 		cg->summary = g->hang ? xasprintf("%s; %zu not run, since the kernel hung at %s",
@@ -1165,7 +1171,8 @@ static const char *choose_file(const struct assignment *a, const struct submissi
 			"file that defines the assignment's kernel%s",
 			sub->folder, sub->nfiles, found.data, defining == 0 ? "none" : "several",
 			defining == 0 ? "s" : "", kernels.data, a->nkernels == 1 ? "" : "s");
-		grade_blocked(a, sub->student, NULL, VERDICT_CASE_ERROR, why, sg);
+		/* The folder stands for the submission, which no one file is. */
+		grade_blocked(a, sub->student, sub->folder, VERDICT_CASE_ERROR, why, sg);
 		free(why);
 		sg->note = xasprintf("%zu .cl files: %s", sub->nfiles, listed.data);
 		chosen = NULL;
@@ -1185,7 +1192,7 @@ static void grade_file(const struct assignment *a, const struct grade_options *o
 		char *why = sub->problem ? xstrdup(sub->problem)
 			    : path	 ? xasprintf("cannot read %s", path)
 					 : xstrdup("no kernel file to grade");
-		grade_blocked(a, student, path, VERDICT_CASE_ERROR, why, sg);
+		grade_blocked(a, student, path ? path : sub->folder, VERDICT_CASE_ERROR, why, sg);
 		free(why);
 		return;
 	}

@@ -319,7 +319,8 @@ void findlog_add_diags(struct findlog *log, const struct diag_list *diags,
 			}
 		}
 		strbuf_free(&text);
-		add_seen(same, seen_in);
+		/* What the run said there: the diagnostic's own words, without its notes. */
+		add_seen_saying(same, seen_in, d->message);
 	}
 }
 

@@ -310,9 +310,12 @@ static const char *run_class(const struct findlog_run *r)
 	return r->verdict == VERDICT_PASS ? "pass" : "expected";
 }
 
-static void count_item(struct strbuf *out, const char *class, size_t n, const char *what)
+/* One count of the summary, "1 error" or "2 errors": `one` and `many` its word. */
+static void count_item(struct strbuf *out, const char *class, size_t n, const char *one,
+		       const char *many)
 {
-	strbuf_printf(out, "<li class=\"%s\"><b>%zu</b>%s</li>", n ? class : "", n, what);
+	strbuf_printf(out, "<li class=\"%s\"><b>%zu</b>%s</li>", n ? class : "", n,
+		      n == 1 ? one : many);
 }
 
 static void summary(struct strbuf *out, const struct findlog *log)
@@ -337,14 +340,14 @@ static void summary(struct strbuf *out, const struct findlog *log)
 		strbuf_puts(out, ". No finding below is no evidence that there is none.</p>");
 	}
 	strbuf_puts(out, "<ul class=\"counts\">");
-	count_item(out, "bad", errors, "errors");
-	count_item(out, "warn", warnings, "warnings");
+	count_item(out, "bad", errors, "error", "errors");
+	count_item(out, "warn", warnings, "warning", "warnings");
 	if (log->nruns) {
-		count_item(out, "good", log->nruns, "runs");
-		count_item(out, "good", pass, "passed");
-		count_item(out, "warn", expected, "expected bugs");
-		count_item(out, "warn", skipped, "skipped");
-		count_item(out, "bad", failed, "failed");
+		count_item(out, "good", log->nruns, "run", "runs");
+		count_item(out, "good", pass, "passed", "passed");
+		count_item(out, "warn", expected, "expected bug", "expected bugs");
+		count_item(out, "warn", skipped, "skipped", "skipped");
+		count_item(out, "bad", failed, "failed", "failed");
 	}
 	strbuf_puts(out, "</ul></section>\n");
 }

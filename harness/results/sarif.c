@@ -184,10 +184,15 @@ static void write_result(struct strbuf *out, const struct findlog *log, const st
 		} else {
 			json_string(out, e->message);
 		}
-		strbuf_puts(out, "},\"locations\":[");
-		location(out, log, e->file ? e->file : "", e->line, e->col, 0, NULL);
-		strbuf_puts(out, "]");
-		if (e->other_line > 0) {
+		strbuf_puts(out, "}");
+		/* A result about no file (a tool's own trouble) has no location: an empty URI
+		 * is no artifact code scanning can show. */
+		if (e->file && *e->file) {
+			strbuf_puts(out, ",\"locations\":[");
+			location(out, log, e->file, e->line, e->col, 0, NULL);
+			strbuf_puts(out, "]");
+		}
+		if (e->other_line > 0 && e->file && *e->file) {
 			strbuf_puts(out, ",\"relatedLocations\":[");
 			location(out, log, e->file ? e->file : "", e->other_line, e->other_col, 1,
 				 e->other_note);
