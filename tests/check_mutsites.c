@@ -77,6 +77,20 @@ START_TEST(test_every_operator_at_its_construct)
 	ck_assert_msg(count_op(&l, MUT_GUARD, 15) == 0, "An if with an else guards nothing.");
 	ck_assert_msg(find(&l, MUT_STEP, 8, 48, "2") && find(&l, MUT_STEP, 13, 29, "*= 3"),
 		      "w >>= 1 quarters, d <<= 1 triples.");
+	/* The mistakes a class shows. */
+	ck_assert_msg(find(&l, MUT_EMPTY, 4, 1, "{\n}") != NULL, "The kernel's body is emptied.");
+	ck_assert_msg(find(&l, MUT_WRITE, 15, 16, "(void)0") != NULL &&
+			      count_op(&l, MUT_WRITE, 6) == 0 && count_op(&l, MUT_WRITE, 10) == 0,
+		      "The write to global out at 15:16 is removed; those to local s are not.");
+	ck_assert_msg(find(&l, MUT_LOCKSTEP, 7, 2,
+			   "(get_local_size(0) * get_local_size(1) * get_local_size(2) > 32 ? "
+			   "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE) : (void)0)") != NULL,
+		      "The barrier at 7:2 is taken only by work-groups of more than 32 items.");
+	ck_assert_msg(find(&l, MUT_RETURN, 9, 3, "{ if (!(lid < w)) return; s[lid] += s[lid + w]; }") !=
+			      NULL,
+		      "if (lid < w), with a barrier after it, becomes an early return.");
+	ck_assert_msg(count_op(&l, MUT_RETURN, 15) == 0,
+		      "No return is made where no barrier follows.");
 	const struct mutation *atomic =
 		find(&l, MUT_ATOMIC, 14, 3, "((*(count) += (1)) - (1))");
 	ck_assert_msg(atomic != NULL, "atomic_add(count, 1) becomes its plain form.");
@@ -140,8 +154,9 @@ START_TEST(test_only_the_kernels_run_and_their_helpers)
 		in_used += l.items[i].line == 3;
 		in_unused += l.items[i].line == 5;
 	}
-	ck_assert_msg(in_used == 4 && in_helper == 1 && in_unused == 0,
-		      "The kernel run (4) and its helper (1) are mutated, the other kernel not "
+	/* In the kernel run: two indices either way, its write removed, its body emptied. */
+	ck_assert_msg(in_used == 6 && in_helper == 1 && in_unused == 0,
+		      "The kernel run (6) and its helper (1) are mutated, the other kernel not "
 		      "(%zu, %zu, %zu).",
 		      in_used, in_helper, in_unused);
 	mutation_list_free(&l);
@@ -173,9 +188,9 @@ START_TEST(test_code_no_run_reaches_is_left_alone)
 		guards += l.items[i].op == MUT_GUARD;
 		live += l.items[i].line == 6;
 	}
-	ck_assert_msg(dead == 0 && guards == 0 && live == 2,
+	ck_assert_msg(dead == 0 && guards == 0 && live == 3,
 		      "Nothing in the dead branch (%zu), no guard of a constant (%zu), the live "
-		      "branch's index (%zu).",
+		      "branch's index either way and its write (%zu).",
 		      dead, guards, live);
 	mutation_list_free(&l);
 	unlink(path);

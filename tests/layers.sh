@@ -9,8 +9,9 @@
 #   results   results, reporters, goldens, results files, the catalogue page
 #   exec      OpenCL plumbing, backends, workers, the wire, dispatch, the runner
 #   source    a kernel's source as clang reads it, and the structs it defines
-#   bench capture check grade mutate  the commands' engines above the runner (none includes
+#   bench capture check grade  the commands' engines above the runner (none includes
 #             another); capture's layer library, inside applications, includes nothing
+#   mutate    mutation testing, whose assignment's mutants are graded as students
 #   cli       the command line: a file a command, its options and its flow
 # and harness/main.c, which only picks the command, on top of all.
 # Needs $CLH_TEST_DATA (make check sets it), to find the source tree.
@@ -23,7 +24,7 @@ n=0
 rank() {
 	case $1 in
 	base) echo 0 ;; case) echo 1 ;; findings) echo 2 ;; results) echo 3 ;; exec) echo 4 ;;
-	source) echo 5 ;; bench | capture | check | grade | mutate) echo 6 ;; cli) echo 7 ;;
+	source) echo 5 ;; bench | capture | check | grade) echo 6 ;; mutate) echo 7 ;; cli) echo 8 ;;
 	esac
 }
 

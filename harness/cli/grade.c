@@ -19,6 +19,7 @@
 #include "grade/grade.h"
 #include "grade/gradeout.h"
 #include "grade/gradereport.h"
+#include "grade/session.h"
 #include "grade/submission.h"
 
 enum { OPT_RESUME = CLI_OWN, OPT_GRADESCOPE, OPT_MIN_SCORE, OPT_NO_SANDBOX, OPT_STUDENT_LOG,
@@ -294,7 +295,7 @@ static int grade_class(int argc, char **argv, int first, const struct grade_flag
 	}
 	diag_list_free(&diags);
 	int status = 0;
-	char *device = NULL, *simulator = NULL;
+	struct grading_session session = { 0 };
 	if (outputs.gradescope_dir && nsubs != 1) {
 		status = cli_usage_error(
 			"--gradescope grades one submission, as Gradescope hands in "
@@ -316,44 +317,31 @@ static int grade_class(int argc, char **argv, int first, const struct grade_flag
 		status = EXIT_USAGE;
 		goto out;
 	}
-	status = cli_grading_targets(a, device_pattern, &device, &simulator);
-	if (status == 0)
-		status = sandbox_or_consent(f->unsandboxed);
+	status = sandbox_or_consent(f->unsandboxed);
 	if (status != 0)
 		goto out;
-
-	uint64_t start = clock_now_ns();
-	/* One lock for every grader of this user on this machine, so that two classes graded
-	 * at once do not slow each other's timed runs either. */
-	const char *tmp = getenv("TMPDIR");
-	char *lock = xasprintf("%s/clharness-timing-%u.lock", tmp && *tmp ? tmp : "/tmp",
-			       (unsigned)getuid());
-	struct grade_options gopt = { .device = device,
-				      .simulator = simulator,
+	struct session_options so = { .device_pattern = device_pattern,
 				      .wall_s = wall_s,
-				      .speed_lock = lock,
+				      .timing_lock = true,
 				      .unsandboxed = f->unsandboxed };
-	if (wall_s == 0) {
-		char *note = NULL;
-		grade_calibrate(a, &gopt, &note);
-		fprintf(stderr, "grade: a run may take %u s on %s",
-			gopt.device_run_s ? gopt.device_run_s : a->wall_s, device);
-		if (simulator)
-			fprintf(stderr, ", %u s on %s",
-				gopt.simulator_run_s ? gopt.simulator_run_s : a->wall_s, simulator);
-		fprintf(stderr,
-			" after its build (%d times the reference kernel's slowest run, "
-			"at least %d s)\n",
-			GRADE_LIMIT_FACTOR, GRADE_LIMIT_FLOOR_S);
-		if (note)
-			fprintf(stderr, "clharness: warning: %s\n", note);
-		free(note);
+	char *cause = NULL;
+	if (grading_session_open(&session, a, &so, &cause) < 0) {
+		fprintf(stderr, "clharness: %s\n", cause);
+		free(cause);
+		status = EXIT_USAGE;
+		goto out;
 	}
+	if (session.limits)
+		fprintf(stderr, "grade: %s\n", session.limits);
+	if (session.warning)
+		fprintf(stderr, "clharness: warning: %s\n", session.warning);
+	const char *device = session.device, *simulator = session.simulator;
+	uint64_t start = clock_now_ns();
 	struct grade_watch watch = {
 		.a = a, .student_log = f->student_log, .live = progress_wanted(), .start_ns = start
 	};
 	struct batch_options bo = { .assignment = a,
-				    .grade = &gopt,
+				    .grade = &session.opt,
 				    .out_dir = out_dir,
 				    .jobs = shared->jobs,
 				    .resume = f->resume,
@@ -364,8 +352,6 @@ static int grade_class(int argc, char **argv, int first, const struct grade_flag
 	interrupt_install();
 	size_t unwritten = batch_grade(&bo, subs, nsubs, grades);
 	progress_clear(&watch);
-	free(lock);
-	grade_options_free(&gopt);
 	/* After a stop, the table holds the students who were finished. */
 	size_t graded = graded_only(grades, nsubs);
 	grades_from_reports(out_dir, a, grades, graded);
@@ -422,8 +408,7 @@ static int grade_class(int argc, char **argv, int first, const struct grade_flag
 		student_grade_free(&grades[i]);
 	free(grades);
 out:
-	free(device);
-	free(simulator);
+	grading_session_close(&session);
 	submissions_free(subs, nsubs);
 	assignment_free(a);
 	return status;

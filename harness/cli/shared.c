@@ -386,50 +386,6 @@ int cli_make_out_dir(const char *dir, const char *what)
 	return -1;
 }
 
-/* The first device, and the simulator, grading runs on; exit status 2 after saying why
- * a target the assignment needs cannot run. */
-int cli_grading_targets(const struct assignment *a, const char *device_pattern, char **device,
-			   char **simulator)
-{
-	bool needs_simulator = false;
-	for (size_t i = 0; i < a->nchecks; i++)
-		needs_simulator |= a->checks[i].kind == GRADE_SIMULATE;
-	struct run_options opt = { .repeat = 1 };
-	char *patterns[] = { (char *)device_pattern, "oclgrind" };
-	struct selection sel;
-	selection_open(&sel, device_pattern ? patterns : NULL, device_pattern ? 2 : 0, NULL, 0,
-		       &opt, 60);
-	*device = *simulator = NULL;
-	for (size_t t = 0; t < sel.count; t++) {
-		const struct target *target = selection_target(&sel, t);
-		bool sim = strcmp(target->type, "simulator") == 0;
-		if (sim && *simulator == NULL)
-			*simulator = xstrdup(target->name);
-		else if (!sim && *device == NULL)
-			*device = xstrdup(target->name);
-	}
-	struct strbuf why = { 0 };
-	for (size_t m = 0; m < sel.nmissing; m++)
-		strbuf_printf(&why, "; %s: %s", sel.missing[m].backend->name,
-			      sel.missing[m].reason);
-	int status = 0;
-	if (*device == NULL) {
-		fprintf(stderr, "clharness: no OpenCL device %s%s to grade on%s\n",
-			device_pattern ? "matches " : "", device_pattern ? device_pattern : "",
-			why.data ? why.data : " (see clharness devices)");
-		status = EXIT_USAGE;
-	} else if (needs_simulator && *simulator == NULL) {
-		fprintf(stderr,
-			"clharness: %s's simulate checks need Oclgrind, which cannot run "
-			"here%s\n",
-			a->name, why.data ? why.data : "");
-		status = EXIT_USAGE;
-	}
-	strbuf_free(&why);
-	selection_free(&sel);
-	return status;
-}
-
 struct findlog *cli_findlog_open(const struct cli_shared *s, const char *command, int *status)
 {
 	if (s->sarif_path == NULL && s->html_dir == NULL)

@@ -166,10 +166,5 @@ int cli_stopped_status(void);
 /* Makes folder `dir` for output (`what`: "report"), saying why not on failure. */
 int cli_make_out_dir(const char *dir, const char *what);
 
-/* The device (the first selected real one) and the simulator an assignment is graded on,
- * each a copy the caller frees; 2 (EXIT_USAGE) after saying why where there is no
- * device, or no simulator where a check needs one. */
-int cli_grading_targets(const struct assignment *a, const char *device_pattern, char **device,
-			char **simulator);
 
 #endif

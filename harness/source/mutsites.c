@@ -224,6 +224,11 @@ struct finder {
 	bool in_kernel;
 	char **globals;
 	size_t nglobals;
+	/* Where each barrier call of the file is, as offsets of the text that makes it (a
+	 * macro's use, for a barrier written through one): the early-return mutant needs
+	 * one after its if. */
+	size_t *barriers;
+	size_t nbarriers;
 };
 
 static void add(struct finder *f, enum mut_operator op, const struct tok *at, size_t start,
@@ -428,23 +433,33 @@ static void index_site(struct finder *f, CXCursor c)
 	toks_free(&ts);
 }
 
-/* Whether source bytes [from, to) call barrier or work_group_barrier: a word of its own
- * followed by '('. */
-static bool barrier_in(const char *src, size_t from, size_t to)
+/* Records every barrier call's place, before the walk that mutates. */
+static enum CXChildVisitResult find_barriers(CXCursor c, CXCursor parent, CXClientData data)
 {
-	static const char *const names[] = { "barrier", "work_group_barrier" };
-	for (size_t i = from; i < to; i++)
-		for (size_t k = 0; k < 2; k++) {
-			size_t len = strlen(names[k]);
-			if (i + len >= to || strncmp(src + i, names[k], len) != 0 ||
-			    (i > 0 && (isalnum((unsigned char)src[i - 1]) || src[i - 1] == '_')))
-				continue;
-			size_t j = i + len;
-			while (j < to && (src[j] == ' ' || src[j] == '\t'))
-				j++;
-			if (j < to && src[j] == '(')
-				return true;
+	struct finder *f = data;
+	(void)parent;
+	if (clang_api.clang_getCursorKind(c) == CXCursor_CallExpr) {
+		char *name = clang_api_text(clang_api.clang_getCursorSpelling(c));
+		if (strcmp(name, "barrier") == 0 || strcmp(name, "work_group_barrier") == 0) {
+			unsigned offset;
+			CXFile file;
+			clang_api.clang_getExpansionLocation(clang_api.clang_getCursorLocation(c),
+							     &file, NULL, NULL, &offset);
+			f->barriers = xreallocarray(f->barriers, f->nbarriers + 1,
+						    sizeof *f->barriers);
+			f->barriers[f->nbarriers++] = offset;
 		}
+		free(name);
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* Whether a barrier is called in source bytes [from, to). */
+static bool barrier_in(const struct finder *f, size_t from, size_t to)
+{
+	for (size_t i = 0; i < f->nbarriers; i++)
+		if (f->barriers[i] >= from && f->barriers[i] < to)
+			return true;
 	return false;
 }
 
@@ -453,7 +468,7 @@ static bool barrier_in(const char *src, size_t from, size_t to)
 static void return_site(struct finder *f, CXCursor c, const struct toks *ts, size_t close)
 {
 	if (!f->in_kernel || !wants(f, MUT_RETURN) ||
-	    !barrier_in(f->src, ts->t[ts->n - 1].end, f->fn_end))
+	    !barrier_in(f, ts->t[ts->n - 1].end, f->fn_end))
 		return;
 	char *cond = text_between(f->src, ts, 2, close);
 	char *body = text_between(f->src, ts, close + 1, ts->n);
@@ -778,9 +793,13 @@ static void find_in_child(void *ctx, struct strbuf *out)
 				    .kernels = job->kernels,
 				    .nkernels = job->nkernels,
 				    .out = &found };
+		if (job->ops & (1u << MUT_RETURN))
+			clang_api.clang_visitChildren(clang_api.clang_getTranslationUnitCursor(tu),
+						      find_barriers, &f);
 		clang_api.clang_visitChildren(clang_api.clang_getTranslationUnitCursor(tu), visit,
 					      &f);
 		strings_free(f.globals, (long)f.nglobals);
+		free(f.barriers);
 		clang_api.clang_disposeTranslationUnit(tu);
 	}
 	clang_api.clang_disposeIndex(index);
