@@ -37,6 +37,12 @@ size_of_other_dimensions() {
 		run 1 run --device pocl --size 64x48 --local 8 "$top/cases/matrix/transpose_tiled.yaml" &&
 		has "error: --local 8 has 1 dimension, but " && has "write each shape as --local 8x8"
 }
+# 16 x 32 and 32 x 16 hold as many elements: the second's reference is its own transpose,
+# not the first's kept.
+transposed_shapes_apart() {
+	run 0 run --device pocl --size 16x32 --size 32x16 --local 8x8 "$top/cases/matrix/transpose_tiled.yaml" &&
+		[ "$(count '^pass .*transpose_tiled')" -eq 2 ]
+}
 # A folder that holds no case file would run nothing, and the run would read as clean.
 empty_folder() {
 	mkdir -p "$out.empty" && : >"$out.empty/notes.txt" &&
@@ -105,6 +111,7 @@ check "an unknown option is a usage error (exit 2) that points at the command's 
 check "an option without its value is a usage error (exit 2)" missing_value
 check "a case path that does not exist is a usage error (exit 2)" missing_path
 check "a size or work-group shape of other dimensions than a case's is that case's error, at the option" size_of_other_dimensions
+check "a matrix of N x M and one of M x N each get their own reference" transposed_shapes_apart
 check "a folder that holds no case file is a usage error (exit 2), not a run of nothing" empty_folder
 check "an unknown command is a usage error (exit 2)" unknown_command
 check "a JUnit report that cannot be written is a usage error (exit 2)" junit_unwritable

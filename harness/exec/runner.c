@@ -89,12 +89,14 @@ struct kept_reference {
 	size_t group;		/* 0 unless the reference is per group */
 	long long shift;
 	size_t count;
+	/* A matrix's shape: 16 x 32 and 32 x 16 hold as many elements, and transpose apart. */
+	size_t width, height;
 	struct ref_output out;
 };
 
 /* What a case keeps across its runs. A buffer is generated again only when its count
  * changes, so inputs are made once per size N, not once per work-group size; a reference
- * is computed again only when its inputs or its group, shift or count change, so one
+ * is computed again only when its inputs or its group, shift, count or shape change, so one
  * that does not depend on L (a whole-array sum, a scan) is computed once per N. */
 struct inputs {
 	void **data;
@@ -243,14 +245,16 @@ static const struct ref_output *reference_for(const struct test_case *tc, const 
 		.group = ck->ref->per_group ? pc->group : 0,
 		.shift = pc->shift,
 		.count = pc->count,
+		.width = pc->width,
+		.height = pc->height,
 	};
 	/* A data file's values never change: generation 0 always matches. */
 	for (int i = 0; i < ck->ref->inputs && ck->ref->kind != REF_FILE; i++)
 		key.generation[i] = in->generation[ck->of[i]];
 	struct kept_reference *kept = &in->refs[c];
 	if (kept->valid && kept->group == key.group && kept->shift == key.shift &&
-	    kept->count == key.count && kept->generation[0] == key.generation[0] &&
-	    kept->generation[1] == key.generation[1])
+	    kept->count == key.count && kept->width == key.width && kept->height == key.height &&
+	    kept->generation[0] == key.generation[0] && kept->generation[1] == key.generation[1])
 		return &kept->out;
 
 	const struct buffer_decl *out = &tc->buffers[ck->buffer];
