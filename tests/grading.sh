@@ -78,9 +78,20 @@ hidden_check_says_only_pass_or_fail() {
 		lacks "$r" "sums_any_n:" && lacks "$r" "N=1000" && lacks "$r" "/ 100" &&
 		lacks "$r" "not a multiple" || return 1
 	i=$work/reduce_sum/instructor/not_power_of_two.txt
-	has "$i" "sums_any_n              0 / 15  0 of 6 runs right (the first 3 failing shown) (hidden check)" &&
+	has "$i" "sums_any_n              0 / 15  0 of 6 runs right (hidden check)" &&
 		has "$i" "sums_any_n (hidden check): every work-group's sum is right when N is not a multiple" &&
 		has "$i" "(N=1000, L=64)" && has "$work/reduce_sum/not_power_of_two.json" "N=1000" || return 1
+	# A hang in a hidden check leaves the visible checks' runs out; their summaries say
+	# so without the hidden check's launch.
+	sed 's/^\tpart\[lid\] = gid < n ? in\[gid\] : 0;$/&\n\tif (n % get_local_size(0)) for (;;) ;/' \
+		"$corpus/reduce_sum/correct.cl" >"$work/hangs_when_not_a_multiple.cl"
+	grep -q "for (;;)" "$work/hangs_when_not_a_multiple.cl" || { echo "no hang made" >>"$work/why"; return 1; }
+	"$CLHARNESS" grade -o "$work/hidden_hang" "$assignments/reduce_sum.yaml" \
+		"$work/hangs_when_not_a_multiple.cl" >/dev/null 2>&1
+	h=$work/hidden_hang/hangs_when_not_a_multiple.txt
+	has "$h" "since the kernel hung in a hidden check" && lacks "$h" "N=1000" &&
+		has "$work/hidden_hang/instructor/hangs_when_not_a_multiple.txt" "(N=1000, L=64)" &&
+		has "$work/hidden_hang/class.csv" "timeout in sums_any_n at N=1000 L=64" || return 1
 	"$CLHARNESS" grade --student-log -o "$work/log" "$assignments/reduce_sum.yaml" \
 		"$corpus/reduce_sum/not_power_of_two.cl" >"$work/log.out" 2>&1
 	has "$work/log.out" "sums_any_n              hidden  failed (hidden check)" &&

@@ -42,6 +42,9 @@ struct grader {
 	/* The first run that hung, "N=65536, L=64 on pocl-cpu": every run after it, on any
 	 * target, is left out, since each would wait out the limit too. NULL: none hung. */
 	char *hang;
+	/* Whether that run was a hidden check's: a visible check's summary then names no
+	 * launch, which would tell the student a hidden check's sizes. */
+	bool hang_hidden;
 	/* The submission's own cache (run_options.private_cache); NULL where it runs
 	 * unconfined. */
 	char *private_cache;
@@ -281,6 +284,7 @@ static void take_phase_result(void *ctx, struct result *r)
 			continue;
 		if (r->verdict == VERDICT_TIMEOUT && g->hang == NULL) {
 			char at[SHAPE_RUN_TEXT_MAX];
+			g->hang_hidden = g->a->checks[i].hidden;
 			g->hang = r->n.dims > 0 ? xasprintf("%s on %s",
 							    shape_run_text(&r->n, &r->l, ", ", at),
 							    r->target)
@@ -542,11 +546,13 @@ static bool seen(const struct diag_list *list, size_t from, const struct diag *d
 	return false;
 }
 
-static void drop_repeats(struct diag_list *list)
+/* Drops the diagnostics that say what one before them said; returns how many errors. */
+static size_t drop_repeats(struct diag_list *list)
 {
-	size_t kept = 0;
+	size_t kept = 0, errors = 0;
 	for (size_t i = 0; i < list->count; i++) {
 		if (seen(list, kept, &list->items[i])) {
+			errors += list->items[i].severity == DIAG_ERROR;
 			free(list->items[i].file);
 			free(list->items[i].message);
 			continue;
@@ -554,6 +560,7 @@ static void drop_repeats(struct diag_list *list)
 		list->items[kept++] = list->items[i];
 	}
 	list->count = kept;
+	return errors;
 }
 
 /* Counts a failed run's verdict in the check's: a run the sandbox stopped, apart. */
@@ -632,7 +639,11 @@ static void grade_runs(struct grader *g, size_t index, struct check_grade *cg)
 	size_t left_out =
 		whole_case_skipped || received >= cr->planned ? 0 : cr->planned - received;
 	cg->runs += left_out;
-	drop_repeats(&cg->diags);
+	size_t repeated = drop_repeats(&cg->diags);
+	if (repeated > 0)
+		diag_add(&cg->diags, DIAG_NOTE, g->path, 0, 0,
+			 "%zu more failing run%s of this check said the same as one shown", repeated,
+			 repeated == 1 ? "" : "s");
 	if (reported > MAX_REPORTED_RUNS)
 		diag_add(&cg->diags, DIAG_NOTE, g->path, 0, 0,
 			 "%zu more failing run%s of this check not shown",
@@ -644,17 +655,15 @@ static void grade_runs(struct grader *g, size_t index, struct check_grade *cg)
 					cg->passed, cg->runs);
 	else
 		cg->summary = xasprintf("%zu of %zu runs right", cg->passed, cg->runs);
-	if (reported > MAX_REPORTED_RUNS) {
-		char *counted = cg->summary;
-		cg->summary = xasprintf("%s (the first %d failing shown)", counted,
-					MAX_REPORTED_RUNS);
-		free(counted);
-	}
 	if (left_out > 0) {
 		char *counted = cg->summary;
-		cg->summary = g->hang ? xasprintf("%s; %zu not run, since the kernel hung at %s",
-						  counted, left_out, g->hang)
-				      : xasprintf("%s; %zu not run", counted, left_out);
+		cg->summary = g->hang && g->hang_hidden && !c->hidden
+				      ? xasprintf("%s; %zu not run, since the kernel hung in a hidden "
+						  "check",
+						  counted, left_out)
+			      : g->hang ? xasprintf("%s; %zu not run, since the kernel hung at %s",
+						    counted, left_out, g->hang)
+					: xasprintf("%s; %zu not run", counted, left_out);
 		free(counted);
 	}
 }
@@ -725,7 +734,9 @@ static void grade_speed(struct grader *g, const struct grade_check *c, struct ch
 	if (g->hang) {
 		cg->runs = 1;
 		cg->verdicts |= 1u << VERDICT_TIMEOUT;
-		cg->summary = xasprintf("not timed, since the kernel hung at %s", g->hang);
+		cg->summary = g->hang_hidden && !c->hidden
+				      ? xstrdup("not timed, since the kernel hung in a hidden check")
+				      : xasprintf("not timed, since the kernel hung at %s", g->hang);
 		return;
 	}
 	struct test_case *mine = check_case(g, c, true, cg);
