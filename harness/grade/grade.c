@@ -1021,8 +1021,10 @@ static bool kernels_match(struct grader *g, struct student_grade *sg)
 			if (failure.verdict == VERDICT_BUILD_ERROR && failure.line > 0)
 				diag_add(&sg->blocker_diags, DIAG_ERROR, g->path, failure.line,
 					 failure.col, "%s", failure.message);
-			if (failure.sandbox_stop)
+			if (failure.sandbox_stop) {
+				free(sg->note);
 				sg->note = xstrdup("sandbox");
+			}
 			sg->blocker_log = failure.detail;
 			failure.detail = NULL;
 			text_cut(&sg->blocker_log, RESULT_DETAIL_MAX, "build log");
