@@ -96,8 +96,9 @@ assignment_holes() {
 		has "mistake that keeps 68.8% of the points: mutant 2" &&
 		has "warning: mutant 2 survived, a weak catch (lockstep)" &&
 		lacks "nothing of its own" &&
-		run 0 mutate --operators empty,write,lockstep,return "$top/assignments/reduce_sum.yaml" &&
-		has "5 of 5 mutants killed (100.0%)" &&
+		run 0 mutate --json --operators empty,write,lockstep,return "$top/assignments/reduce_sum.yaml" &&
+		has '"operator":"lockstep","what":"barrier(CLK_LOCAL_MEM_FENCE) taken only by work-groups of more than 32 items","fate":"killed","by":"race_free 0 of 25' &&
+		has ',"kept":0.6875' && has '"score":1.0000,"killed":5,"survived":0,"weak":0,' &&
 		run 2 mutate --kill-below 1.5 "$top/assignments/reduce_sum.yaml" &&
 		has "--kill-below takes a share of the points above 0 and at most 1, as 0.5 or 50%, found '1.5'"
 }

@@ -115,6 +115,9 @@ static void mutant_json(const struct mutant_set *s, size_t i)
 	json_string(&out, m->m.what);
 	strbuf_printf(&out, ",\"fate\":\"%s\",\"by\":", mutant_fate_name(m->fate));
 	json_string(&out, m->by ? m->by : "");
+	/* An assignment's: the share of the reference's points the mutant kept. */
+	if (m->kept >= 0)
+		strbuf_printf(&out, ",\"kept\":%.4f", m->kept);
 	if (s->nchecks) {
 		strbuf_puts(&out, ",\"caught_by\":[");
 		bool first = true;
