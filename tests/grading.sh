@@ -51,6 +51,7 @@ scores() {
 reduce_scores() { scores reduce_sum; }
 dot_scores() { scores dot_product; }
 scan_scores() { scores inclusive_scan; }
+transpose_scores() { scores transpose_class; }
 
 every_student_reported() {
 	for s in "$corpus"/reduce_sum/*.cl; do
@@ -212,6 +213,13 @@ grade reduce_sum
 grade dot_product
 # The catalogue's own scan is the right submission here.
 grade inclusive_scan "$CLH_TEST_DATA/../../kernels/scan/whole_array.cl" "$corpus/inclusive_scan/"*.cl
+# A 2-D assignment: a copy, an empty body and a missing barrier earn nothing of what
+# they do not do, and the race check's work-groups of 16 items catch a barrier skipped in
+# small groups.
+"$CLHARNESS" grade -j 2 -o "$work/transpose_class" "$corpus/transpose.yaml" \
+	"$CLH_TEST_DATA/../../kernels/matrix/transpose_tiled.cl" "$corpus/transpose_class/" \
+	>"$work/transpose_class.md" 2>"$work/transpose_class.err"
+echo $? >"$work/transpose_class.status"
 # Against reduce_sum, saved under includes/ and hand_in/.
 for set in includes hand_in; do
 	"$CLHARNESS" grade -j 2 -o "$work/$set" "$assignments/reduce_sum.yaml" "$corpus/$set/" \
@@ -221,6 +229,7 @@ done
 check "every sample submission for reduce_sum gets its expected score" reduce_scores
 check "the dot-product samples get their expected scores" dot_scores
 check "the inclusive-scan samples get their expected scores" scan_scores
+check "the 2-D transpose samples get their expected scores" transpose_scores
 check "every student gets a text and a JSON report and a row in the table" every_student_reported
 check "a race is reported at the student's line with a caret" race_at_student_line
 check "a hidden check says only pass or fail" hidden_check_says_only_pass_or_fail
