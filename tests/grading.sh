@@ -93,6 +93,13 @@ hidden_check_says_only_pass_or_fail() {
 	has "$h" "since the kernel hung in a hidden check" && lacks "$h" "N=1000" &&
 		has "$work/hidden_hang/instructor/hangs_when_not_a_multiple.txt" "(N=1000, L=64)" &&
 		has "$work/hidden_hang/class.csv" "timeout in sums_any_n at N=1000 L=64" || return 1
+	# Under GitHub Actions the visible checks' errors are annotated at the student's
+	# lines, and nothing of a hidden check's.
+	GITHUB_ACTIONS=true "$CLHARNESS" grade -o "$work/annotated" "$assignments/reduce_sum.yaml" \
+		"$corpus/reduce_sum/racy.cl" "$corpus/reduce_sum/not_power_of_two.cl" >"$work/annotated.out" 2>&1
+	has "$work/annotated.out" "::error file=" &&
+		has "$work/annotated.out" "racy.cl,line=8,col=12,title=clharness read-write data race on local memory::" &&
+		lacks "$work/annotated.out" "N=1000" || return 1
 	"$CLHARNESS" grade --student-log -o "$work/log" "$assignments/reduce_sum.yaml" \
 		"$corpus/reduce_sum/not_power_of_two.cl" >"$work/log.out" 2>&1
 	has "$work/log.out" "sums_any_n              hidden  failed (hidden check)" &&
