@@ -138,7 +138,8 @@ typo_reported() {
 }
 # Under GitHub Actions each error is also a workflow command on stderr, at a path relative
 # to the workspace, so a pull request shows it on the line, and so is a run that checked
-# nothing; stdout's JSON stays JSON, and elsewhere nothing changes.
+# nothing; a known bug found as its case expects is a notice, no error of a green run;
+# stdout's JSON stays JSON, and elsewhere nothing changes.
 github_annotations() {
 	abs=$(cd "$data" && pwd)
 	GITHUB_ACTIONS=true GITHUB_WORKSPACE=$abs "$CLHARNESS" run --json --device pocl \
@@ -148,6 +149,10 @@ github_annotations() {
 	has "::error file=cases/typo_key.yaml,line=7,col=16,title=clharness unknown key 'bufer' in an argument; did you mean 'buffer'?::unknown key 'bufer'" &&
 		! grep -q '^::' "$out.json" && grep -q '"verdict":"pass"' "$out.json" &&
 		GITHUB_ACTIONS= run 1 run --device pocl "$cases/typo_key.yaml" && lacks "::error" &&
+		GITHUB_ACTIONS=true run 0 run --device pocl,oclgrind "$top/cases/reduce/halving_nobarrier.yaml" &&
+		has "::notice file=" && lacks "::error" &&
+		GITHUB_ACTIONS=true run 1 run --device pocl "$cases/reference_file_wrong.yaml" &&
+		has "::error file=" &&
 		GITHUB_ACTIONS=true CLHARNESS_OCLGRIND_ICD=/nonexistent/liboclgrind-rt-icd.so \
 			run 0 run "$cases/good.yaml" &&
 		has "::warning title=clharness oclgrind is unavailable%2C so nothing ran on it::oclgrind is unavailable" &&

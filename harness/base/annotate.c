@@ -17,7 +17,13 @@ static struct {
 	pid_t pid;
 	char **seen; /* the headings written (level, place, title), each annotated once */
 	size_t nseen;
+	bool expected; /* annotate_expected */
 } annotations;
+
+void annotate_expected(bool expected)
+{
+	annotations.expected = expected;
+}
 
 void annotate_to(FILE *out, const char *workspace)
 {
@@ -76,7 +82,9 @@ void annotate_format(struct strbuf *out, const char *file, int line, int col,
 {
 	if (severity == DIAG_NOTE)
 		return;
-	strbuf_puts(out, severity == DIAG_ERROR ? "::error " : "::warning ");
+	strbuf_puts(out, annotations.expected	 ? "::notice "
+			 : severity == DIAG_ERROR ? "::error "
+						  : "::warning ");
 	if (file && *file) {
 		strbuf_puts(out, "file=");
 		escaped(out, workspace_relative(file), true);

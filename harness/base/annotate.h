@@ -5,6 +5,7 @@
 #ifndef CLH_ANNOTATE_H
 #define CLH_ANNOTATE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "base/diag.h"
@@ -16,6 +17,10 @@ void annotate_from_environment(FILE *out);
 /* Turns annotations on to `out` (NULL: off), with paths relative to `workspace` (NULL:
  * as they are). */
 void annotate_to(FILE *out, const char *workspace);
+/* While `expected` is set, errors and warnings are annotated as notices: a known bug a
+ * case expects (a racy kernel's race, found as its golden says) is no failure of the run,
+ * and a green run's pull request must not show it as one. */
+void annotate_expected(bool expected);
 /* One diagnostic's workflow command, when annotations are on and it is an error or a
  * warning not annotated before. */
 void annotate_diag(const char *file, int line, int col, enum diag_severity severity,

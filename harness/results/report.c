@@ -290,6 +290,7 @@ static bool has_diagnostics(const struct result *r)
  * comparison, the detail (build log) indented, and how it differs from its golden. */
 static void result_diagnostics(struct strbuf *out, const struct result *r, bool colour)
 {
+	annotate_expected(result_expected(r));
 	for (size_t i = 0; i < r->findings.count; i++)
 		report_finding(out, &r->findings.items[i], r->case_path, r, colour);
 	if (r->message) {
@@ -309,6 +310,7 @@ static void result_diagnostics(struct strbuf *out, const struct result *r, bool 
 		prefixed(out, "    ", r->detail);
 	if (r->expect == EXPECT_UNMET && r->expect_diff)
 		strbuf_puts(out, r->expect_diff);
+	annotate_expected(false);
 }
 
 static void text_result(struct reporter *rp, const struct result *r)
