@@ -37,6 +37,12 @@ size_of_other_dimensions() {
 		run 1 run --device pocl --size 64x48 --local 8 "$top/cases/matrix/transpose_tiled.yaml" &&
 		has "error: --local 8 has 1 dimension, but " && has "write each shape as --local 8x8"
 }
+# A kernel name the file does not define is told what it does define, and the nearest.
+kernel_name_suggested() {
+	run 1 check --device pocl "$top/kernels/reduce/halving.cl" --kernel reduce_sun \
+		--global 64 --local 16 &&
+		has "no kernel named 'reduce_sun' in" && has "; it defines reduce_sum; did you mean 'reduce_sum'?"
+}
 # 16 x 32 and 32 x 16 hold as many elements: the second's reference is its own transpose,
 # not the first's kept.
 transposed_shapes_apart() {
@@ -112,6 +118,7 @@ check "an option without its value is a usage error (exit 2)" missing_value
 check "a case path that does not exist is a usage error (exit 2)" missing_path
 check "a size or work-group shape of other dimensions than a case's is that case's error, at the option" size_of_other_dimensions
 check "a matrix of N x M and one of M x N each get their own reference" transposed_shapes_apart
+check "a kernel name the file does not define is told the names it does, and the nearest" kernel_name_suggested
 check "a folder that holds no case file is a usage error (exit 2), not a run of nothing" empty_folder
 check "an unknown command is a usage error (exit 2)" unknown_command
 check "a JUnit report that cannot be written is a usage error (exit 2)" junit_unwritable

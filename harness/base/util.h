@@ -112,4 +112,8 @@ bool climbs_out(const char *relative);
 /* Whether the real path of `path`, links resolved, lies inside the real folder `root`. */
 bool path_within(const char *path, const char *root);
 
+/* The edit distance between two words (insertions, deletions, substitutions), for the
+ * "did you mean" of a misspelt name; 99 for words longer than 32 characters. */
+size_t edit_distance(const char *a, const char *b);
+
 #endif

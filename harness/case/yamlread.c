@@ -78,31 +78,6 @@ static const char yr_comma_hint[] =
 	"inside {...} or [...] a comma ends a value, so quote an expression that holds commas, "
 	"e.g. count: 'ceildiv(N, L)'";
 
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	if (la > 32 || lb > 32)
-		return 99;
-	size_t row[33];
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j];
-			size_t best = diag + (a[i - 1] != b[j - 1]);
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
-		}
-	}
-	return row[lb];
-}
-
 /* Suggests the nearest allowed key, since a typo in a key is the commonest mistake. */
 size_t yr_reject_unknown_keys(struct yaml_reader *r, struct fy_node *map, const char *where,
 			      const char *const *allowed)

@@ -323,6 +323,36 @@ static const char *space_name(cl_uint space)
 	}
 }
 
+/* What a program defines, for the message of a kernel name it does not: "; it defines
+ * reduce_sum and reduce_max; did you mean 'reduce_sum'?", or "" where the driver does
+ * not say. The caller frees it. */
+static char *kernels_defined(cl_program program, const char *wanted)
+{
+	cl_int err;
+	char *names = ocl_program_string(program, CL_PROGRAM_KERNEL_NAMES, &err);
+	if (names == NULL || *names == '\0') {
+		free(names);
+		return xstrdup("");
+	}
+	struct strbuf out = { 0 };
+	const char *nearest = NULL;
+	size_t best = 3, count = 0;
+	for (char *save = NULL, *name = strtok_r(names, ";", &save); name;
+	     name = strtok_r(NULL, ";", &save), count++) {
+		strbuf_printf(&out, "%s%s", count ? ", " : "; it defines ", name);
+		size_t d = edit_distance(name, wanted);
+		if (d < best) {
+			best = d;
+			nearest = name;
+		}
+	}
+	if (nearest)
+		strbuf_printf(&out, "; did you mean '%s'?", nearest);
+	char *text = strbuf_take(&out);
+	free(names);
+	return text ? text : xstrdup("");
+}
+
 /* Checks the case's arguments against the kernel's signature, so a mismatch is reported
  * at the case line that causes it rather than as wrong output or a driver crash. */
 static int check_args(const struct test_case *tc, const struct step *st, cl_kernel kernel,
@@ -429,9 +459,12 @@ int clexec_build(struct clexec *cx, const struct test_case *tc, const char *opti
 		cl_int err;
 		cx->kernels[s] = clCreateKernel(program, st->kernel_name, &err);
 		if (cx->kernels[s] == NULL) {
+			char *defined = kernels_defined(program, st->kernel_name);
 			result_set_diag(failure, VERDICT_CASE_ERROR, tc->path, st->name_pos.line,
-					st->name_pos.col, "no kernel named '%s' in %s (%s (%d))",
-					st->kernel_name, st->kernel_file, ocl_error_name(err), err);
+					st->name_pos.col, "no kernel named '%s' in %s (%s (%d))%s",
+					st->kernel_name, st->kernel_file, ocl_error_name(err), err,
+					defined);
+			free(defined);
 			status = -1;
 			break;
 		}
@@ -816,9 +849,11 @@ int clexec_inspect(struct clexec *cx, const char *path, const char *kernel, cons
 	cl_int err;
 	cl_kernel k = clCreateKernel(program, kernel, &err);
 	if (k == NULL) {
+		char *defined = kernels_defined(program, kernel);
 		result_set_diag(failure, VERDICT_CASE_ERROR, path, 0, 0,
-				"no kernel named '%s' in %s (%s (%d))", kernel, path,
-				ocl_error_name(err), err);
+				"no kernel named '%s' in %s (%s (%d))%s", kernel, path,
+				ocl_error_name(err), err, defined);
+		free(defined);
 		return -1;
 	}
 	cl_uint nargs = 0;

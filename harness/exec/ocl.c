@@ -4,6 +4,7 @@
 #include "exec/ocl.h"
 
 #include <stdio.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,10 +89,13 @@ struct info_query {
 	cl_device_id device;
 	cl_program program;
 	cl_uint param;
+	bool of_program; /* the program's own property, not its build's on a device */
 };
 
 static cl_int query(const struct info_query *q, size_t size, void *value, size_t *needed)
 {
+	if (q->program && q->of_program)
+		return clGetProgramInfo(q->program, q->param, size, value, needed);
 	if (q->program)
 		return clGetProgramBuildInfo(q->program, q->device, q->param, size, value, needed);
 	if (q->device)
@@ -118,6 +122,12 @@ static char *query_string(const struct info_query *q, cl_int *err)
 char *ocl_platform_string(cl_platform_id platform, cl_platform_info param, cl_int *err)
 {
 	return query_string(&(struct info_query){ .platform = platform, .param = param }, err);
+}
+
+char *ocl_program_string(cl_program program, cl_program_info param, cl_int *err)
+{
+	return query_string(
+		&(struct info_query){ .program = program, .param = param, .of_program = true }, err);
 }
 
 char *ocl_device_string(cl_device_id device, cl_device_info param, cl_int *err)

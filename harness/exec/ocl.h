@@ -15,6 +15,7 @@ const char *ocl_error_name(cl_int err);
  * property, or NULL with *err set. */
 char *ocl_platform_string(cl_platform_id platform, cl_platform_info param, cl_int *err);
 char *ocl_device_string(cl_device_id device, cl_device_info param, cl_int *err);
+char *ocl_program_string(cl_program program, cl_program_info param, cl_int *err);
 /* A program's build log on a device, trailing blank lines removed; never NULL. */
 char *ocl_build_log(cl_program program, cl_device_id device);
 
