@@ -348,6 +348,9 @@ program_cache() {
 }
 no_device() {
 	run 2 run --device nosuchdevice "$cases/good.yaml" &&
+		has "no OpenCL device matches 'nosuchdevice'; the targets here are pocl-cpu" &&
+		lacks "did you mean" &&
+		run 2 run --device pocl-cpuu "$cases/good.yaml" && has "did you mean 'pocl-cpu'?" &&
 		run 0 run --tap --device nosuchdevice "$cases/good.yaml" &&
 		has "1..0 # SKIP no OpenCL device matches 'nosuchdevice'"
 }

@@ -212,12 +212,14 @@ static int run_main(int argc, char **argv)
 	}
 	selection_report_missing(&sel, &reporter, cases, ncases);
 	if (sel.count == 0) {
+		char *near = shared.npatterns ? selection_suggest(shared.patterns[0]) : NULL;
 		char *reason =
 			shared.npatterns
-				? xasprintf("no OpenCL device matches '%s' (see clharness devices)",
-					    shared.patterns[0])
+				? xasprintf("no OpenCL device matches '%s'%s (see clharness devices)",
+					    shared.patterns[0], near)
 				: xstrdup("no OpenCL device found: install a "
 					  "driver, e.g. pocl-opencl-icd");
+		free(near);
 		/* Under TAP the skipped tests of a missing backend already stand for the run. */
 		if (format != REPORT_TAP || sel.nmissing == 0 || ncases == 0)
 			report_skip_all(&reporter, reason);

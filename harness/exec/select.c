@@ -201,3 +201,27 @@ void selection_free(struct selection *sel)
 	free(sel->targets);
 	*sel = (struct selection){ 0 };
 }
+
+char *selection_suggest(const char *pattern)
+{
+	struct run_options opt = { .repeat = 1 };
+	struct selection all;
+	selection_open(&all, NULL, 0, NULL, 0, &opt, 60);
+	struct strbuf out = { 0 };
+	const char *nearest = NULL;
+	size_t best = 3;
+	for (size_t t = 0; t < all.count; t++) {
+		const char *name = selection_target(&all, t)->name;
+		strbuf_printf(&out, "%s%s", t == 0 ? "; the targets here are " : ", ", name);
+		size_t d = edit_distance(name, pattern);
+		if (d < best) {
+			best = d;
+			nearest = name;
+		}
+	}
+	if (nearest)
+		strbuf_printf(&out, "; did you mean '%s'?", nearest);
+	selection_free(&all);
+	char *text = strbuf_take(&out);
+	return text ? text : xstrdup("");
+}

@@ -58,5 +58,8 @@ void selection_report_missing(const struct selection *sel, struct reporter *rp,
 /* The dispatcher of selected target i, for work beyond running cases on it. */
 struct dispatcher *selection_dispatcher(const struct selection *sel, size_t i, size_t *index);
 void selection_free(struct selection *sel);
+/* For a --device pattern that selects nothing: "; the targets here are pocl-cpu and
+ * oclgrind; did you mean 'pocl-cpu'?", or "" where none is near. The caller frees it. */
+char *selection_suggest(const char *pattern);
 
 #endif
