@@ -551,7 +551,7 @@ uint64_t fnv1a(uint64_t h, const void *data, size_t len)
 }
 
 /* Levenshtein distance by one row; words past 32 characters are never near. */
-size_t edit_distance(const char *a, const char *b)
+static size_t edit_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
 	if (la > 32 || lb > 32)
@@ -574,4 +574,18 @@ size_t edit_distance(const char *a, const char *b)
 		}
 	}
 	return row[lb];
+}
+
+const char *nearest_name(const char *wanted, const char *const *names, size_t count)
+{
+	const char *nearest = NULL;
+	size_t best = 3;
+	for (size_t i = 0; i < count; i++) {
+		size_t d = edit_distance(names[i], wanted);
+		if (d < best) {
+			best = d;
+			nearest = names[i];
+		}
+	}
+	return nearest;
 }

@@ -112,8 +112,9 @@ bool climbs_out(const char *relative);
 /* Whether the real path of `path`, links resolved, lies inside the real folder `root`. */
 bool path_within(const char *path, const char *root);
 
-/* The edit distance between two words (insertions, deletions, substitutions), for the
- * "did you mean" of a misspelt name; 99 for words longer than 32 characters. */
-size_t edit_distance(const char *a, const char *b);
+/* The one of `count` names nearest `wanted` by edit distance (insertions, deletions,
+ * substitutions), where one is within two edits of it (a typo, for a "did you mean"), the
+ * first of the nearest; NULL where none is. Names past 32 characters are never near. */
+const char *nearest_name(const char *wanted, const char *const *names, size_t count);
 
 #endif

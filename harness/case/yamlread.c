@@ -103,21 +103,11 @@ size_t yr_reject_unknown_keys(struct yaml_reader *r, struct fy_node *map, const 
 			free(name);
 			continue;
 		}
-		const char *nearest = NULL;
-		size_t best = 3;
-		bool known = false;
-		for (const char *const *k = allowed; *k; k++) {
-			if (strcmp(*k, name) == 0) {
-				known = true;
-				break;
-			}
-			size_t d = edit_distance(*k, name);
-			if (d < best) {
-				best = d;
-				nearest = *k;
-			}
-		}
-		if (!known) {
+		size_t nallowed = 0;
+		while (allowed[nallowed])
+			nallowed++;
+		const char *nearest = nearest_name(name, allowed, nallowed);
+		if (nearest == NULL || strcmp(nearest, name) != 0) {
 			struct strbuf keys = { 0 };
 			for (const char *const *k = allowed; *k; k++)
 				strbuf_printf(&keys, "%s%s", k == allowed ? "" : ", ", *k);

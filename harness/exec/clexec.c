@@ -335,19 +335,18 @@ static char *kernels_defined(cl_program program, const char *wanted)
 		return xstrdup("");
 	}
 	struct strbuf out = { 0 };
-	const char *nearest = NULL;
-	size_t best = 3, count = 0;
+	const char **each = NULL;
+	size_t count = 0;
 	for (char *save = NULL, *name = strtok_r(names, ";", &save); name;
-	     name = strtok_r(NULL, ";", &save), count++) {
+	     name = strtok_r(NULL, ";", &save)) {
 		strbuf_printf(&out, "%s%s", count ? ", " : "; it defines ", name);
-		size_t d = edit_distance(name, wanted);
-		if (d < best) {
-			best = d;
-			nearest = name;
-		}
+		each = xreallocarray(each, count + 1, sizeof *each);
+		each[count++] = name;
 	}
+	const char *nearest = nearest_name(wanted, each, count);
 	if (nearest)
 		strbuf_printf(&out, "; did you mean '%s'?", nearest);
+	free(each);
 	char *text = strbuf_take(&out);
 	free(names);
 	return text ? text : xstrdup("");

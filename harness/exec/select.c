@@ -208,19 +208,15 @@ char *selection_suggest(const char *pattern)
 	struct selection all;
 	selection_open(&all, NULL, 0, NULL, 0, &opt, 60);
 	struct strbuf out = { 0 };
-	const char *nearest = NULL;
-	size_t best = 3;
+	const char **names = xcalloc(all.count + 1, sizeof *names);
 	for (size_t t = 0; t < all.count; t++) {
-		const char *name = selection_target(&all, t)->name;
-		strbuf_printf(&out, "%s%s", t == 0 ? "; the targets here are " : ", ", name);
-		size_t d = edit_distance(name, pattern);
-		if (d < best) {
-			best = d;
-			nearest = name;
-		}
+		names[t] = selection_target(&all, t)->name;
+		strbuf_printf(&out, "%s%s", t == 0 ? "; the targets here are " : ", ", names[t]);
 	}
+	const char *nearest = nearest_name(pattern, names, all.count);
 	if (nearest)
 		strbuf_printf(&out, "; did you mean '%s'?", nearest);
+	free(names);
 	selection_free(&all);
 	char *text = strbuf_take(&out);
 	return text ? text : xstrdup("");
