@@ -346,6 +346,36 @@ static void run_phase(struct grader *g, bool simulated)
 	free(cases);
 }
 
+/* Where the first hang was, as check c's summary may say it: "at N=65536, L=64 on
+ * pocl-cpu", or "in a hidden check" to a visible check, whose summary the student reads;
+ * NULL where nothing hung. The caller frees it. */
+static char *hung_where(const struct grader *g, const struct grade_check *c)
+{
+	if (g->hang == NULL)
+		return NULL;
+	return g->hang_hidden && !c->hidden ? xstrdup("in a hidden check")
+					    : xasprintf("at %s", g->hang);
+}
+
+/* Whether the simulator judged run r to its end: a build or case error, a hang, a crash or
+ * a run it stopped reporting in leaves no forbidden finding as no evidence of none. */
+static bool simulator_judged(const struct result *r)
+{
+	return !(r->verdict == VERDICT_BUILD_ERROR || r->verdict == VERDICT_CASE_ERROR ||
+		 r->verdict == VERDICT_TIMEOUT || r->verdict == VERDICT_CRASH ||
+		 result_cut_short(r));
+}
+
+/* " (N=1024, L=32)", the run a diagnostic is about, into tag; "" for a whole case's. */
+static const char *run_tag(const struct result *r, char tag[SHAPE_RUN_TEXT_MAX + 4])
+{
+	char at[SHAPE_RUN_TEXT_MAX];
+	tag[0] = '\0';
+	if (r->n.dims > 0)
+		snprintf(tag, SHAPE_RUN_TEXT_MAX + 4, " (%s)", shape_run_text(&r->n, &r->l, ", ", at));
+	return tag;
+}
+
 /* Whether a simulate check of the assignment other than c forbids findings of `kind`:
  * a mistake's consequence is excused in c only where another check charges the mistake. */
 static bool charged_elsewhere(const struct assignment *a, const struct grade_check *c,
@@ -493,14 +523,11 @@ static void note_excused(const struct grader *g, const struct grade_check *c,
 static void note_failure(const struct grader *g, const struct grade_check *c,
 			 struct check_grade *cg, const struct result *r)
 {
-	char tag[SHAPE_RUN_TEXT_MAX + 4] = "", at[SHAPE_RUN_TEXT_MAX];
-	if (r->n.dims > 0)
-		snprintf(tag, sizeof tag, " (%s)", shape_run_text(&r->n, &r->l, ", ", at));
+	char tag[SHAPE_RUN_TEXT_MAX + 4];
+	run_tag(r, tag);
 	bool sim = c->kind == GRADE_SIMULATE;
 	bool any = false;
-	bool judged = sim && !(r->verdict == VERDICT_BUILD_ERROR ||
-			       r->verdict == VERDICT_CASE_ERROR || r->verdict == VERDICT_TIMEOUT ||
-			       r->verdict == VERDICT_CRASH || result_cut_short(r));
+	bool judged = sim && simulator_judged(r);
 	for (size_t i = 0; sim && i < r->findings.count; i++) {
 		const struct finding *f = &r->findings.items[i];
 		if (!forbidden(c, f) || excusing_cause(g, c, r, f))
@@ -586,10 +613,7 @@ static bool run_passes(const struct grader *g, const struct grade_check *c, cons
 {
 	if (c->kind != GRADE_SIMULATE)
 		return r->verdict == VERDICT_PASS;
-	/* The simulator could not judge the kernel, or stopped reporting before the end:
-	 * no forbidden finding is then no evidence of none. */
-	if (r->verdict == VERDICT_BUILD_ERROR || r->verdict == VERDICT_CASE_ERROR ||
-	    r->verdict == VERDICT_TIMEOUT || r->verdict == VERDICT_CRASH || result_cut_short(r))
+	if (!simulator_judged(r))
 		return false;
 	for (size_t i = 0; i < r->findings.count; i++)
 		if (forbidden(c, &r->findings.items[i]) &&
@@ -625,10 +649,8 @@ static void grade_runs(struct grader *g, size_t index, struct check_grade *cg)
 		if (run_passes(g, c, r)) {
 			cg->passed++;
 			if (sim && excused++ < MAX_REPORTED_RUNS) {
-				char tag[SHAPE_RUN_TEXT_MAX + 4], at[SHAPE_RUN_TEXT_MAX];
-				snprintf(tag, sizeof tag, " (%s)",
-					 shape_run_text(&r->n, &r->l, ", ", at));
-				note_excused(g, c, cg, r, r->n.dims > 0 ? tag : "");
+				char tag[SHAPE_RUN_TEXT_MAX + 4];
+				note_excused(g, c, cg, r, run_tag(r, tag));
 			}
 			continue;
 		}
@@ -657,13 +679,11 @@ static void grade_runs(struct grader *g, size_t index, struct check_grade *cg)
 		cg->summary = xasprintf("%zu of %zu runs right", cg->passed, cg->runs);
 	if (left_out > 0) {
 		char *counted = cg->summary;
-		cg->summary = g->hang && g->hang_hidden && !c->hidden
-				      ? xasprintf("%s; %zu not run, since the kernel hung in a hidden "
-						  "check",
-						  counted, left_out)
-			      : g->hang ? xasprintf("%s; %zu not run, since the kernel hung at %s",
-						    counted, left_out, g->hang)
-					: xasprintf("%s; %zu not run", counted, left_out);
+		char *where = hung_where(g, c);
+		cg->summary = where ? xasprintf("%s; %zu not run, since the kernel hung %s", counted,
+						left_out, where)
+				    : xasprintf("%s; %zu not run", counted, left_out);
+		free(where);
 		free(counted);
 	}
 }
@@ -734,9 +754,9 @@ static void grade_speed(struct grader *g, const struct grade_check *c, struct ch
 	if (g->hang) {
 		cg->runs = 1;
 		cg->verdicts |= 1u << VERDICT_TIMEOUT;
-		cg->summary = g->hang_hidden && !c->hidden
-				      ? xstrdup("not timed, since the kernel hung in a hidden check")
-				      : xasprintf("not timed, since the kernel hung at %s", g->hang);
+		char *where = hung_where(g, c);
+		cg->summary = xasprintf("not timed, since the kernel hung %s", where);
+		free(where);
 		return;
 	}
 	struct test_case *mine = check_case(g, c, true, cg);
