@@ -192,9 +192,9 @@ static void summary(const struct mutant_set *s, const struct mutate_flags *f)
 		if (m->fate == FATE_SURVIVED || m->fate == FATE_TIMED_OUT)
 			diag_add(&survivors, DIAG_WARNING, m->file, m->m.line, m->m.col,
 				 "mutant %zu %s (%s): %s", i + 1,
-				 m->fate == FATE_TIMED_OUT		   ? "timed out"
-				 : m->kept >= 0 && m->kept < 1 ? "survived, a weak catch"
-								 : "survived",
+				 m->fate == FATE_TIMED_OUT ? "timed out"
+				 : mutant_weak(m)	   ? "survived, a weak catch"
+							   : "survived",
 				 mut_operator_name(m->m.op), m->m.what);
 	}
 	cli_print_diags(&survivors);
@@ -361,7 +361,7 @@ static void print_matrix(const struct assignment *a, const struct mutant_set *s)
 		const struct mutant *m = &s->items[i];
 		if (m->fate != FATE_SURVIVED)
 			continue;
-		if (m->kept >= 1 || m->kept < 0)
+		if (!mutant_weak(m))
 			printf("mistake that loses no points: mutant %zu, %s:%d: %s\n", i + 1,
 			       m->file, m->m.line, m->m.what);
 		else

@@ -494,6 +494,11 @@ int mutate_case(struct mutant_set *s, const char *case_path, const struct case_j
 	return status;
 }
 
+bool mutant_weak(const struct mutant *m)
+{
+	return m->fate == FATE_SURVIVED && m->kept >= 0 && m->kept < 1;
+}
+
 struct mutation_score mutation_score_of(const struct mutant_set *s)
 {
 	struct mutation_score sc = { .total = s->count };
@@ -504,7 +509,7 @@ struct mutation_score mutation_score_of(const struct mutant_set *s)
 			break;
 		case FATE_SURVIVED:
 			sc.survived++;
-			sc.weak += s->items[i].kept >= 0 && s->items[i].kept < 1;
+			sc.weak += mutant_weak(&s->items[i]);
 			break;
 		case FATE_STILLBORN:
 			sc.stillborn++;

@@ -90,6 +90,8 @@ struct mutation_score {
 	size_t weak; /* of the survivors, those that lost some points, though too few */
 };
 struct mutation_score mutation_score_of(const struct mutant_set *s);
+/* Whether m is a weak catch: an assignment's survivor that lost some points, too few. */
+bool mutant_weak(const struct mutant *m);
 /* killed / (total - stillborn - unjudged), 0 to 1; 1 where none counts. */
 double mutation_score_value(const struct mutation_score *sc);
 

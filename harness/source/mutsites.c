@@ -335,6 +335,12 @@ static void atomic_call(struct finder *f, const struct toks *ts, const char *nam
 		free(a[i]);
 }
 
+/* Whether a call of `name` is a work-group barrier. */
+static bool is_barrier_call(const char *name)
+{
+	return strcmp(name, "barrier") == 0 || strcmp(name, "work_group_barrier") == 0;
+}
+
 static void call_sites(struct finder *f, CXCursor c)
 {
 	char *name = clang_api_text(clang_api.clang_getCursorSpelling(c));
@@ -348,7 +354,7 @@ static void call_sites(struct finder *f, CXCursor c)
 		free(name);
 		return;
 	}
-	if (strcmp(name, "barrier") == 0 || strcmp(name, "work_group_barrier") == 0)
+	if (is_barrier_call(name))
 		fence_call(f, &ts, true);
 	else if (strcmp(name, "mem_fence") == 0 || strcmp(name, "read_mem_fence") == 0 ||
 		 strcmp(name, "write_mem_fence") == 0)
@@ -440,7 +446,7 @@ static enum CXChildVisitResult find_barriers(CXCursor c, CXCursor parent, CXClie
 	(void)parent;
 	if (clang_api.clang_getCursorKind(c) == CXCursor_CallExpr) {
 		char *name = clang_api_text(clang_api.clang_getCursorSpelling(c));
-		if (strcmp(name, "barrier") == 0 || strcmp(name, "work_group_barrier") == 0) {
+		if (is_barrier_call(name)) {
 			unsigned offset;
 			CXFile file;
 			clang_api.clang_getExpansionLocation(clang_api.clang_getCursorLocation(c),
@@ -465,7 +471,7 @@ static bool barrier_in(const struct finder *f, size_t from, size_t to)
 
 /* if (cond) BODY, in a kernel, with a barrier after it: made { if (!(cond)) return;
  * BODY }, the items the guard kept out leaving before the barrier the others wait at. */
-static void return_site(struct finder *f, CXCursor c, const struct toks *ts, size_t close)
+static void return_site(struct finder *f, const struct toks *ts, size_t close)
 {
 	if (!f->in_kernel || !wants(f, MUT_RETURN) ||
 	    !barrier_in(f, ts->t[ts->n - 1].end, f->fn_end))
@@ -477,25 +483,20 @@ static void return_site(struct finder *f, CXCursor c, const struct toks *ts, siz
 	    xasprintf("if (%s) made an early return before a later barrier", cond));
 	free(cond);
 	free(body);
-	(void)c;
 }
 
 /* The body of a kernel emptied: the submission that does nothing. */
-static void empty_site(struct finder *f, CXCursor fn)
+static void empty_site(struct finder *f, CXCursor fn, const struct toks *ts)
 {
-	struct toks ts;
-	if (!tokens_of(f->tu, fn, &ts))
-		return;
 	size_t open = 0;
-	while (open < ts.n && !is(&ts.t[open], "{"))
+	while (open < ts->n && !is(&ts->t[open], "{"))
 		open++;
-	if (open + 1 < ts.n && is(&ts.t[ts.n - 1], "}") && open + 2 < ts.n) {
+	if (open + 1 < ts->n && is(&ts->t[ts->n - 1], "}") && open + 2 < ts->n) {
 		char *name = clang_api_text(clang_api.clang_getCursorSpelling(fn));
-		add(f, MUT_EMPTY, &ts.t[open], ts.t[open].start, ts.t[ts.n - 1].end,
+		add(f, MUT_EMPTY, &ts->t[open], ts->t[open].start, ts->t[ts->n - 1].end,
 		    xstrdup("{\n}"), xasprintf("the body of kernel %s emptied", name));
 		free(name);
 	}
-	toks_free(&ts);
 }
 
 /* The parameters of function fn that point to global memory, by name, into f. */
@@ -600,7 +601,7 @@ static bool guard_site(struct finder *f, CXCursor c)
 			free(cond);
 		}
 		if (close + 1 < ts.n && close > 2)
-			return_site(f, c, &ts, close);
+			return_site(f, &ts, close);
 	}
 	toks_free(&ts);
 	return true;
@@ -651,41 +652,55 @@ static void step_site(struct finder *f, CXCursor c)
 	toks_free(&ts);
 }
 
-/* Whether a function definition is a kernel the subject never runs. */
-static bool other_kernel(const struct finder *f, CXCursor c)
+/* Whether a function's tokens declare a kernel: kernel or __kernel before its parameters. */
+static bool declares_kernel(const struct toks *ts)
 {
-	struct toks ts;
-	if (f->nkernels == 0 || !tokens_of(f->tu, c, &ts))
-		return false;
-	bool kernel = false;
-	for (size_t i = 0; i < ts.n && !is(&ts.t[i], "(") && !kernel; i++)
-		kernel = is(&ts.t[i], "kernel") || is(&ts.t[i], "__kernel");
-	toks_free(&ts);
-	if (!kernel)
-		return false;
-	char *name = clang_api_text(clang_api.clang_getCursorSpelling(c));
+	for (size_t i = 0; i < ts->n && !is(&ts->t[i], "("); i++)
+		if (is(&ts->t[i], "kernel") || is(&ts->t[i], "__kernel"))
+			return true;
+	return false;
+}
+
+/* Whether the kernel fn is one the subject runs: any, where it names none. */
+static bool runs_kernel(const struct finder *f, CXCursor fn)
+{
+	if (f->nkernels == 0)
+		return true;
+	char *name = clang_api_text(clang_api.clang_getCursorSpelling(fn));
 	bool runs = false;
 	for (size_t k = 0; k < f->nkernels && !runs; k++)
 		runs = strcmp(f->kernels[k], name) == 0;
 	free(name);
-	return !runs;
+	return runs;
 }
 
-/* Notes the function whose body the walk enters: a kernel's body may be emptied. */
-static void enter_function(struct finder *f, CXCursor fn)
+/* Notes the function whose body the walk enters, whose tokens are ts (NULL where they are
+ * not the file's own text): where it ends, whether it is a kernel, whose body may then be
+ * emptied, and its global parameters. */
+static void enter_function(struct finder *f, CXCursor fn, const struct toks *ts)
 {
-	struct toks ts;
-	f->in_kernel = false;
-	f->fn_end = 0;
-	if (tokens_of(f->tu, fn, &ts)) {
-		for (size_t i = 0; i < ts.n && !is(&ts.t[i], "(") && !f->in_kernel; i++)
-			f->in_kernel = is(&ts.t[i], "kernel") || is(&ts.t[i], "__kernel");
-		f->fn_end = ts.t[ts.n - 1].end;
-		toks_free(&ts);
-	}
+	f->in_kernel = ts && declares_kernel(ts);
+	f->fn_end = ts ? ts->t[ts->n - 1].end : 0;
 	note_globals(f, fn);
 	if (f->in_kernel && wants(f, MUT_EMPTY))
-		empty_site(f, fn);
+		empty_site(f, fn, ts);
+}
+
+/* A function: another kernel of the file, which the subject never runs, is skipped whole;
+ * a definition is entered. Tokenized once for both. */
+static enum CXChildVisitResult function_site(struct finder *f, CXCursor fn)
+{
+	struct toks ts;
+	bool own = tokens_of(f->tu, fn, &ts);
+	if (own && declares_kernel(&ts) && !runs_kernel(f, fn)) {
+		toks_free(&ts);
+		return CXChildVisit_Continue;
+	}
+	if (clang_api.clang_isCursorDefinition(fn))
+		enter_function(f, fn, own ? &ts : NULL);
+	if (own)
+		toks_free(&ts);
+	return CXChildVisit_Recurse;
 }
 
 static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData data)
@@ -695,10 +710,8 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
 		return CXChildVisit_Continue;
 	switch (clang_api.clang_getCursorKind(c)) {
 	case CXCursor_FunctionDecl:
-		if (other_kernel(f, c))
+		if (function_site(f, c) == CXChildVisit_Continue)
 			return CXChildVisit_Continue;
-		if (clang_api.clang_isCursorDefinition(c))
-			enter_function(f, c);
 		break;
 	case CXCursor_CallExpr:
 		call_sites(f, c);
