@@ -37,8 +37,10 @@ START_TEST(test_unbound_parameters_come_from_the_signature)
 	ck_assert_msg(adhoc_bind(&rq, &sig, &b, &diags) == 0, "No --arg is no mistake.");
 	for (size_t p = 0; p < 4; p++)
 		ck_assert_msg(b.spec_of[p] == -1, "Parameter %zu comes from the signature.", p);
-	ck_assert_msg(adhoc_set_applies(SET_SCALAR_0, &sig, &b),
-		      "A scalar left to generate makes the scalar sets apply.");
+	ck_assert_msg(!adhoc_set_applies(SET_SCALAR_0, &sig, &b) &&
+			      adhoc_set_applies(SET_SCALAR_TAIL, &sig, &b),
+		      "n holds the elements, as its name says: the scalar sets leave it as the "
+		      "launch has it, all but the scalar-tail set's size half a group short.");
 	int lines[1];
 	char *text = adhoc_case_text(&rq, &sig, &b, SET_RANDOM, rq.kernel_path, lines);
 	ck_assert_msg(strstr(text, "  - {name: in, buffer: float, count: N, init: {random_int: "
@@ -53,11 +55,38 @@ START_TEST(test_unbound_parameters_come_from_the_signature)
 	ck_assert_msg(strstr(text, "{name: out, buffer: float, count: N, init: {fill: 0}}"),
 		      "The zeros set fills with 0:\n%s", text);
 	free(text);
-	text = adhoc_case_text(&rq, &sig, &b, SET_SCALAR_1, rq.kernel_path, lines);
-	ck_assert_msg(strstr(text, "{name: n, scalar: uint, value: 1}"),
-		      "The scalar-1 set sets scalars to 1:\n%s", text);
+	text = adhoc_case_text(&rq, &sig, &b, SET_SCALAR_TAIL, rq.kernel_path, lines);
+	ck_assert_msg(strstr(text, "{name: n, scalar: uint, value: N - L / 2}"),
+		      "The scalar-tail set makes the elements half a group short:\n%s", text);
 	free(text);
+	struct chosen_value *chosen;
+	size_t nchosen = adhoc_choices(&rq, &sig, &b, &chosen);
+	ck_assert_msg(nchosen == 4 && strcmp(chosen[3].name, "n") == 0 &&
+			      strcmp(chosen[3].value, "256") == 0 &&
+			      strstr(chosen[3].why, "as its name says") &&
+			      strcmp(chosen[1].value, "32 floats") == 0 &&
+			      strstr(chosen[1].override, "{name: scratch, local: float"),
+		      "Each chosen value is said with why and the --arg that gives another.");
+	chosen_values_free(chosen, nchosen);
 	adhoc_binding_free(&b);
+}
+END_TEST
+
+/* Scalars are placed by their names and the launch's dimensions; where no name says,
+ * none is placed. */
+START_TEST(test_scalars_placed_by_name)
+{
+	ck_assert(adhoc_scalar_role("width", 2) == ROLE_EXTENT_X);
+	ck_assert(adhoc_scalar_role("numCols", 2) == ROLE_EXTENT_X);
+	ck_assert(adhoc_scalar_role("height", 2) == ROLE_EXTENT_Y);
+	ck_assert(adhoc_scalar_role("num_rows", 2) == ROLE_EXTENT_Y);
+	ck_assert_msg(adhoc_scalar_role("rows", 1) == ROLE_UNPLACED,
+		      "A 1-D launch has no second extent to give rows.");
+	ck_assert(adhoc_scalar_role("nz", 3) == ROLE_EXTENT_Z);
+	ck_assert(adhoc_scalar_role("n", 2) == ROLE_ELEMENTS);
+	ck_assert(adhoc_scalar_role("Count", 1) == ROLE_ELEMENTS);
+	ck_assert(adhoc_scalar_role("stride", 1) == ROLE_UNPLACED);
+	ck_assert(adhoc_scalar_role("k", 2) == ROLE_UNPLACED);
 }
 END_TEST
 
@@ -220,6 +249,7 @@ Suite *adhoc_suite(void)
 	Suite *s = suite_create("adhoc");
 	TCase *tc = tcase_create("adhoc");
 	tcase_add_test(tc, test_unbound_parameters_come_from_the_signature);
+	tcase_add_test(tc, test_scalars_placed_by_name);
 	tcase_add_test(tc, test_specs_bind_by_name_then_in_order);
 	tcase_add_test(tc, test_mistakes_name_their_arg);
 	tcase_add_test(tc, test_types_it_cannot_generate);

@@ -485,11 +485,21 @@ check_names_the_race() {
 		has "nobarrier.cl:12:20: note: the conflicting read" &&
 		has "with the random, zeros, repeats inputs" && has "check: reduce_sum on 2 targets with 3 input sets: 6 of 6 runs ran to the end; 1 error"
 }
+# A race that only a value check chose shows (k = 1, which no --arg gave) is a warning
+# that says so; given that value, it is the kernel's error.
 check_input_sets() {
-	run 1 check --device oclgrind "$top/kernels/shift/across_groups_barrier.cl" --kernel shift_after_barrier \
+	run 0 check --device oclgrind "$top/kernels/shift/across_groups_barrier.cl" --kernel shift_after_barrier \
 		--global 128 --local 32 --arg '{name: n, scalar: uint, value: 128}' &&
+		has "warning: read-write data race on global memory" &&
 		has "(4 times, kernel shift_after_barrier, with the scalar-1 inputs)" &&
-		[ "$(count '^race ')" -eq 1 ] && [ "$(count '^pass ')" -eq 4 ]
+		has "note: this may follow from what clharness chose, not from the kernel: only the scalar-1 inputs showed it, where clharness set k, which no name places, to 0 or 1" &&
+		has "  k = 128, and 0 and 1 in the scalar-0 and scalar-1 inputs: nothing in its name ties it to the launch" &&
+		has "could not place k by name: give it with --arg" &&
+		[ "$(count '^race ')" -eq 1 ] && [ "$(count '^pass ')" -eq 4 ] &&
+		run 1 check --device oclgrind "$top/kernels/shift/across_groups_barrier.cl" --kernel shift_after_barrier \
+			--global 128 --local 32 --arg '{name: n, scalar: uint, value: 128}' --arg '{name: k, scalar: uint, value: 1}' &&
+		has "error: read-write data race on global memory" &&
+		lacks "clharness chose, not from the kernel"
 }
 # Saved into a catalogue, a case names its kernel from the catalogue's root; a kernel
 # outside the catalogue is one its cases may not name.
@@ -548,10 +558,15 @@ check_non_uniform() {
 		"$CLHARNESS" devices >"$out" 2>&1 && has "non-uniform work-groups no"
 }
 # A worker that crashed on one input set is replaced: the next set runs in a fresh one.
+# The crashes come of n, which check chose: with n = 0 the kernel ends, so they are
+# warnings; a kernel that crashes with every input set is an error.
 crash_does_not_carry() {
-	run 1 check "$data/kernels/far_write.cl" --kernel far --global 64 --local 16 --device pocl &&
+	run 77 check "$data/kernels/far_write.cl" --kernel far --global 64 --local 16 --device pocl &&
 		[ "$(count '^crash ')" -eq 4 ] && [ "$(count '^pass .*far scalar-0')" -eq 1 ] &&
-		has "1 of 5 runs ran to the end (4 failed"
+		has "1 of 5 runs ran to the end (4 failed" &&
+		has "warning: the worker running this died: killed by signal 11 (Segmentation fault); the OpenCL driver or the kernel crashed, with values clharness chose (listed above)" &&
+		run 1 check "$data/kernels/far_write.cl" --kernel far --global 64 --local 16 --device pocl --arg '{name: spread, scalar: int, value: 1}' &&
+		[ "$(count '^crash ')" -eq 3 ] && has "check: far hung or crashed on pocl-cpu with every input set: an error of the kernel's"
 }
 # Build options starting -cl- stand alone, or as the value of --options.
 check_cl_options() {
@@ -574,6 +589,26 @@ check_two_dimensions() {
 		has "N=32x16 L=8x8" && lacks "error:" &&
 		grep -q "sizes: \[\[32, 16\]\]" "$tree/copy2d.yaml" && grep -q "global: \[N, M\]" "$tree/copy2d.yaml" &&
 		grep -q "count: N \* M" "$tree/copy2d.yaml"
+}
+# With no --arg, check places width and height by their names and says every value it
+# chose; the tile it sizes a work-group long is too small for this kernel, and the
+# accesses past it are warnings that say so, in text, JSON and SARIF.
+check_says_its_choices() {
+	k=$top/kernels/matrix/transpose_tiled.cl
+	run 0 check "$k" --kernel transpose_tiled --global 64x48 --local 16x16 --sarif "$out.sarif" &&
+		has "  width = 64: the global size's first extent, as its name says" &&
+		has "  height = 48: the global size's second extent, as its name says" &&
+		has "  tile = 256 floats: one a work-item of the work-group 16x16" &&
+		has "warning: out-of-bounds write of local memory" && lacks ": error: " &&
+		has "note: this may follow from what clharness chose, not from the kernel: tile = 256 floats; if the kernel expects other values, give them with --arg, e.g. --arg '{name: tile, local: float, count: ...}'" &&
+		grep -q '"toolConfigurationNotifications":\[{"level":"note","message":{"text":"in = 3072 floats' "$out.sarif" &&
+		grep -q '"restsOn":"tile = 256 floats' "$out.sarif" &&
+		run 0 check "$k" --kernel transpose_tiled --global 64x48 --local 16x16 --device oclgrind --json &&
+		has '"chosen":[{"name":"in","value":"3072 floats","why":"one a work-item of the global size 64x48","override":"--arg' &&
+		has '"rests_on":"tile = 256 floats' &&
+		run 0 check "$k" --kernel transpose_tiled --global 64x48 --local 16x16 --device oclgrind \
+			--arg '{name: tile, local: float, count: (L + 1) * LY}' &&
+		lacks "warning: out-of-bounds" && lacks "tile = 256"
 }
 check_outputs_differ() {
 	run 0 check "$data/kernels/device_version.cl" --kernel device_version --global 64 --local 16 &&
@@ -608,6 +643,7 @@ check "-cl- build options stand alone or as the value of --options" check_cl_opt
 check "an input set after one that crashed the worker runs in a fresh worker" crash_does_not_carry
 check "suppressed findings are listed, fail nothing, and unmatched suppressions are warned of" suppressions
 check "check launches in two dimensions with --global 32x16 --local 8x8" check_two_dimensions
+check "check places scalars by name, says each value it chose, and makes what rests on one a warning" check_says_its_choices
 check "check makes struct, vector and other-typed arguments from the kernel itself" check_structs_and_types
 check "check flags outputs that differ between targets" check_outputs_differ
 check "check reports a build error at the kernel's own line" check_build_error

@@ -3,6 +3,7 @@
 
 #include "check/adhoc.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <libfyaml.h>
 #include <limits.h>
@@ -150,6 +151,48 @@ static bool read_spec(const char *text, size_t index, struct spec *spec, struct 
 	return ok;
 }
 
+/* Whether `name`, lower-cased and without underscores (numCols, num_cols and numcols are
+ * one), is among `names`. */
+static bool name_among(const char *name, const char *const *names)
+{
+	char normal[64];
+	size_t len = 0;
+	for (const char *c = name; *c && len + 1 < sizeof normal; c++)
+		if (*c != '_')
+			normal[len++] = (char)tolower((unsigned char)*c);
+	normal[len] = '\0';
+	for (; *names; names++)
+		if (strcmp(normal, *names) == 0)
+			return true;
+	return false;
+}
+
+enum scalar_role adhoc_scalar_role(const char *name, unsigned dims)
+{
+	static const char *const extents[3][14] = {
+		{ "width", "w", "cols", "columns", "ncols", "ncolumns", "numcols", "numcolumns",
+		  "nx", "sizex", "xsize", "dimx", "imagewidth", NULL },
+		{ "height", "h", "rows", "nrows", "numrows", "ny", "sizey", "ysize", "dimy",
+		  "imageheight", NULL },
+		{ "depth", "nz", "sizez", "zsize", "dimz", "slices", "nslices", "layers", NULL },
+	};
+	static const char *const elements[] = { "n",	     "count",	    "size",
+						"len",	     "length",	    "num",
+						"nelems",    "nelements",   "numelements",
+						"elements",  "nitems",	    "numitems",
+						"total",     "arraysize",   NULL };
+	for (unsigned d = 0; d < 3; d++)
+		if (name_among(name, extents[d]))
+			return d < dims ? (enum scalar_role)(ROLE_EXTENT_X + d) : ROLE_UNPLACED;
+	return name_among(name, elements) ? ROLE_ELEMENTS : ROLE_UNPLACED;
+}
+
+/* Whether input set `set` gives a scalar in `role` another value than the random set. */
+static bool scalar_varies(enum input_set set, enum scalar_role role)
+{
+	return role == ROLE_UNPLACED || (set == SET_SCALAR_TAIL && role == ROLE_ELEMENTS);
+}
+
 static const char *kind_words(enum arg_kind kind)
 {
 	return kind == ARG_BUFFER ? "a buffer" : kind == ARG_LOCAL ? "a local buffer" : "a scalar";
@@ -235,7 +278,8 @@ int adhoc_bind(const struct adhoc_request *rq, const struct kernel_sig *sig,
 	*binding = (struct adhoc_binding){
 		.nparams = sig->count,
 		.spec_of = xcalloc(sig->count ? sig->count : 1, sizeof *binding->spec_of),
-		.records = xcalloc(sig->count ? sig->count : 1, sizeof *binding->records)
+		.records = xcalloc(sig->count ? sig->count : 1, sizeof *binding->records),
+		.roles = xcalloc(sig->count ? sig->count : 1, sizeof *binding->roles),
 	};
 	/* clang's reading of the source, where this build has it; the driver's signature
 	 * stands where it cannot read it (a vendor's extension, say). */
@@ -296,7 +340,11 @@ int adhoc_bind(const struct adhoc_request *rq, const struct kernel_sig *sig,
 	for (size_t p = 0; p < sig->count; p++) {
 		enum elem_type type;
 		unsigned lanes;
-		if (binding->spec_of[p] >= 0 || param_elem(&sig->params[p], &type, &lanes))
+		bool plain = param_elem(&sig->params[p], &type, &lanes);
+		if (binding->spec_of[p] < 0 && plain && lanes == 1 &&
+		    sig->params[p].kind == ARG_SCALAR)
+			binding->roles[p] = adhoc_scalar_role(sig->params[p].name, rq->global.dims);
+		if (binding->spec_of[p] >= 0 || plain)
 			continue;
 		const struct kernel_param *param = &sig->params[p];
 		const struct src_param *src = binding->have_source && p < binding->source.nparams
@@ -330,6 +378,7 @@ void adhoc_binding_free(struct adhoc_binding *binding)
 	for (size_t p = 0; binding->records && p < binding->nparams; p++)
 		record_free(binding->records[p]);
 	free(binding->records);
+	free(binding->roles);
 	free(binding->spec_of);
 	*binding = (struct adhoc_binding){ 0 };
 }
@@ -340,10 +389,12 @@ bool adhoc_set_applies(enum input_set set, const struct kernel_sig *sig,
 	if (set == SET_RANDOM)
 		return true;
 	/* The sets differ only in the arguments made from the signature: the buffer sets
-	 * where a buffer is made, the scalar sets where a scalar is. */
+	 * where a buffer is made, the scalar sets where a scalar is that its name does not
+	 * tie to the launch (and the scalar-tail set where one holds its elements). */
 	enum arg_kind differs = adhoc_set_is_scalar(set) ? ARG_SCALAR : ARG_BUFFER;
 	for (size_t p = 0; p < sig->count; p++)
-		if (binding->spec_of[p] < 0 && sig->params[p].kind == differs)
+		if (binding->spec_of[p] < 0 && sig->params[p].kind == differs &&
+		    (differs == ARG_BUFFER || scalar_varies(set, binding->roles[p])))
 			return true;
 	return false;
 }
@@ -367,7 +418,7 @@ void adhoc_boundary_range(enum elem_type type, double *lo, double *hi)
 	*hi = elem_is_float(type) ? top : elem_is_signed(type) ? top / 2 - 1 : top - 1;
 }
 
-/* What a generated scalar holds in input set `set`. */
+/* What a generated scalar that its name does not place holds in input set `set`. */
 static const char *scalar_value(enum input_set set)
 {
 	return set == SET_SCALAR_0	   ? "0"
@@ -375,6 +426,29 @@ static const char *scalar_value(enum input_set set)
 	       : set == SET_SCALAR_MINUS_1 ? "-1"
 	       : set == SET_SCALAR_TAIL	   ? "N - L / 2"
 					   : "N";
+}
+
+/* The launch's own value for a scalar in `role`, as an expression over N, M, K. */
+static const char *role_value(enum scalar_role role, const struct shape *global)
+{
+	return role == ROLE_EXTENT_X   ? "N"
+	       : role == ROLE_EXTENT_Y ? "M"
+	       : role == ROLE_EXTENT_Z ? "K"
+				       : volume_of(global, false);
+}
+
+/* What a scalar in `role` holds in input set `set`: an extent keeps the launch's in every
+ * set, since any other value contradicts the launch; the count of elements is half a
+ * group short in the scalar-tail set (a launch rounded up past its data) and the
+ * launch's in the others; a scalar its name does not place takes each set's value. */
+static const char *role_scalar_value(enum input_set set, enum scalar_role role,
+				     const struct shape *global)
+{
+	if (role == ROLE_UNPLACED)
+		return scalar_value(set);
+	if (role == ROLE_ELEMENTS && set == SET_SCALAR_TAIL && global->dims == 1)
+		return scalar_value(set);
+	return role_value(role, global);
 }
 
 bool adhoc_set_values(enum input_set set, enum elem_type type, bool is_record, enum init_kind *kind,
@@ -435,7 +509,7 @@ static char *buffer_init(enum input_set set, enum elem_type type, bool is_record
  * buffer holds one element a work-item, a local buffer one a work-group's item. */
 static void generated_arg(struct strbuf *out, const struct adhoc_request *rq,
 			  const struct kernel_param *p, const struct record *rec,
-			  enum input_set set)
+			  enum scalar_role role, enum input_set set)
 {
 	enum elem_type type = ELEM_FLOAT;
 	unsigned lanes = 1;
@@ -461,7 +535,7 @@ static void generated_arg(struct strbuf *out, const struct adhoc_request *rq,
 	}
 	if (p->kind == ARG_SCALAR) {
 		strbuf_printf(out, "{name: %s, scalar: %s, value: %s}", p->name, t,
-			      scalar_value(set));
+			      role_scalar_value(set, role, &rq->global));
 		free(fields);
 		return;
 	}
@@ -479,6 +553,109 @@ static void generated_arg(struct strbuf *out, const struct adhoc_request *rq,
 		      init ? ", init: " : "", init ? init : "");
 	free(init);
 	free(fields);
+}
+
+/* The why of a scalar that role places. */
+static const char *role_why(enum scalar_role role)
+{
+	return role == ROLE_EXTENT_X   ? "the global size's first extent, as its name says"
+	       : role == ROLE_EXTENT_Y ? "the global size's second extent, as its name says"
+	       : role == ROLE_EXTENT_Z ? "the global size's third extent, as its name says"
+				       : "the global size's work-items, as its name says";
+}
+
+static void choose(struct chosen_value **out, size_t *count, const char *name, char *value,
+		   char *why, char *override)
+{
+	*out = xreallocarray(*out, *count + 1, sizeof **out);
+	(*out)[(*count)++] = (struct chosen_value){ xstrdup(name), value, why, override };
+}
+
+size_t adhoc_choices(const struct adhoc_request *rq, const struct kernel_sig *sig,
+		     const struct adhoc_binding *binding, struct chosen_value **out)
+{
+	*out = NULL;
+	size_t count = 0;
+	char global[SHAPE_TEXT_MAX], local[SHAPE_TEXT_MAX];
+	shape_format(&rq->global, global);
+	shape_format(&rq->local, local);
+	for (size_t p = 0; p < sig->count; p++) {
+		const struct kernel_param *param = &sig->params[p];
+		if (binding->spec_of[p] >= 0 || expected(rq, param->name))
+			continue;
+		enum elem_type type = ELEM_FLOAT;
+		unsigned lanes = 1;
+		param_elem(param, &type, &lanes);
+		char tbuf[ELEM_NAME_MAX];
+		const char *t = binding->records[p] ? "struct" : elem_type_text(type, lanes, tbuf);
+		if (param->kind == ARG_SCALAR) {
+			enum scalar_role role = binding->roles[p];
+			if (binding->records[p] || role == ROLE_UNPLACED) {
+				choose(out, &count, param->name,
+				       xasprintf("%lld%s, and 0 and 1 in the scalar-0 and scalar-1 "
+						 "inputs",
+						 rq->global.d[0],
+						 binding->records[p] ? " in each field" : ""),
+				       xstrdup("nothing in its name ties it to the launch: the "
+					       "global size's first extent, N, is a guess"),
+				       xasprintf("--arg '{name: %s, scalar: %s, value: ...}'",
+						 param->name, t));
+				continue;
+			}
+			long long value = role == ROLE_ELEMENTS ? shape_volume(&rq->global)
+							       : rq->global.d[role - ROLE_EXTENT_X];
+			choose(out, &count, param->name, xasprintf("%lld", value),
+			       xstrdup(role_why(role)),
+			       xasprintf("--arg '{name: %s, scalar: %s, value: ...}'", param->name,
+					 t));
+			continue;
+		}
+		bool group = param->kind == ARG_LOCAL || param->constant;
+		const struct shape *extent = group ? &rq->local : &rq->global;
+		const char *kind = param->kind == ARG_LOCAL ? "local"
+				   : param->constant	    ? "constant"
+							    : "buffer";
+		choose(out, &count, param->name,
+		       xasprintf("%lld %ss", shape_volume(extent), t),
+		       xasprintf(param->kind == ARG_LOCAL ? "one a work-item of the work-group %s"
+				 : param->constant
+					 ? "one a work-item of the work-group %s, as constant "
+					   "memory is small"
+					 : "one a work-item of the global size %s",
+				 group ? local : global),
+		       xasprintf("--arg '{name: %s, %s: %s, count: ...}'", param->name, kind, t));
+	}
+	return count;
+}
+
+/* The choices as the text report says them: a heading, a line each, and the scalars no
+ * name placed named again at the end. NULL without any. Caller frees. */
+static char *choices_text(const struct adhoc_request *rq, const struct kernel_sig *sig,
+			  const struct adhoc_binding *binding, const struct chosen_value *chosen,
+			  size_t count)
+{
+	if (count == 0)
+		return NULL;
+	struct strbuf out = { 0 };
+	strbuf_printf(&out, "check: %s: no --arg gives these, so clharness chose them:\n",
+		      rq->kernel);
+	for (size_t i = 0; i < count; i++)
+		strbuf_printf(&out, "  %s = %s: %s\n", chosen[i].name, chosen[i].value,
+			      chosen[i].why);
+	struct strbuf unplaced = { 0 };
+	size_t nunplaced = 0;
+	for (size_t p = 0; p < sig->count; p++) {
+		if (binding->spec_of[p] >= 0 || sig->params[p].kind != ARG_SCALAR ||
+		    (binding->roles[p] != ROLE_UNPLACED && binding->records[p] == NULL))
+			continue;
+		strbuf_printf(&unplaced, "%s%s", nunplaced++ ? ", " : "", sig->params[p].name);
+	}
+	if (nunplaced)
+		strbuf_printf(&out, "  could not place %s by name: give %s with --arg\n",
+			      unplaced.data, nunplaced > 1 ? "them" : "it");
+	strbuf_printf(&out, "  give another with --arg, e.g. %s\n", chosen[0].override);
+	strbuf_free(&unplaced);
+	return strbuf_take(&out);
 }
 
 /* A --arg, with the parameter's name put first where the spec gives none: buffers need
@@ -611,7 +788,8 @@ char *adhoc_case_text(const struct adhoc_request *rq, const struct kernel_sig *s
 			given_arg(&arg, rq->specs[given], &sig->params[p]);
 			spec_line[given] = line;
 		} else {
-			generated_arg(&arg, rq, &sig->params[p], binding->records[p], set);
+			generated_arg(&arg, rq, &sig->params[p], binding->records[p],
+				      binding->roles[p], set);
 		}
 		/* A buffer --expect checks is read back, as a case's checked buffer is. */
 		char *close = expected(rq, sig->params[p].name) ? strrchr(arg.data, '}') : NULL;
@@ -665,7 +843,243 @@ struct check_state {
 	bool failed;
 	struct run_tally tally;
 	size_t wrong; /* runs whose output --expect's values did not match */
+	struct chosen_value *chosen; /* what check chose for the arguments no --arg gives */
+	size_t nchosen;
+	const struct kernel_sig *sig;
+	const struct adhoc_binding *binding;
+	/* Per target, the runs that ran to their end and those that hung or crashed: a
+	 * kernel that hangs or crashes with some of the inputs check chose and not with
+	 * others needs values it was not given, which is no verdict on it. */
+	struct target_runs {
+		char *target;
+		size_t ended, lost;
+	} *per_target;
+	size_t ntargets;
 };
+
+/* The tally of `target` in st, made on first use. */
+static struct target_runs *target_runs_of(struct check_state *st, const char *target)
+{
+	for (size_t i = 0; i < st->ntargets; i++)
+		if (strcmp(st->per_target[i].target, target) == 0)
+			return &st->per_target[i];
+	st->per_target = xreallocarray(st->per_target, st->ntargets + 1, sizeof *st->per_target);
+	st->per_target[st->ntargets] = (struct target_runs){ xstrdup(target), 0, 0 };
+	return &st->per_target[st->ntargets++];
+}
+
+/* The chosen values of the parameters `wanted` accepts, "in = 3072 floats, rows = 64",
+ * and the --arg of the first; NULL where there are none. Caller frees. */
+static char *chosen_of(const struct check_state *st,
+		       bool (*wanted)(const struct check_state *st, const struct kernel_param *p,
+				      const char *name),
+		       const char *name)
+{
+	struct strbuf out = { 0 };
+	const char *override = NULL;
+	for (size_t i = 0; i < st->nchosen; i++) {
+		const struct kernel_param *param = NULL;
+		for (size_t p = 0; p < st->sig->count && param == NULL; p++)
+			if (strcmp(st->sig->params[p].name, st->chosen[i].name) == 0)
+				param = &st->sig->params[p];
+		if (param == NULL || !wanted(st, param, name))
+			continue;
+		strbuf_printf(&out, "%s%s = %s", out.len ? ", " : "", st->chosen[i].name,
+			      st->chosen[i].value);
+		override = override ? override : st->chosen[i].override;
+	}
+	if (override == NULL)
+		return NULL;
+	strbuf_printf(&out, "; if the kernel expects other values, give them with --arg, e.g. %s",
+		      override);
+	return strbuf_take(&out);
+}
+
+/* Whether parameter p is a scalar that no name placed. */
+static bool unplaced_scalar(const struct check_state *st, const struct kernel_param *p)
+{
+	size_t i = (size_t)(p - st->sig->params);
+	return p->kind == ARG_SCALAR &&
+	       (st->binding->roles[i] == ROLE_UNPLACED || st->binding->records[i] != NULL);
+}
+
+/* What an out-of-bounds access of global or constant memory rests on: the buffers' counts
+ * (only the accessed one's where its name is known) and the scalars no name placed, from
+ * which an index may come. */
+static bool bounds_of_global(const struct check_state *st, const struct kernel_param *p,
+			     const char *name)
+{
+	if (p->kind == ARG_BUFFER)
+		return name == NULL || strcmp(p->name, name) == 0;
+	return unplaced_scalar(st, p);
+}
+
+static bool bounds_of_local(const struct check_state *st, const struct kernel_param *p,
+			    const char *name)
+{
+	(void)name;
+	return p->kind == ARG_LOCAL || unplaced_scalar(st, p);
+}
+
+/* Whether a finding's input sets include one that keeps the scalars no name placed at
+ * the random set's value, and one that does not. */
+static bool seen_in_sets(const char *sets, bool scalar)
+{
+	for (int s = 0; sets && s < SET_COUNT; s++) {
+		const char *name = adhoc_set_name((enum input_set)s);
+		size_t len = strlen(name);
+		for (const char *at = sets; (at = strstr(at, name)) != NULL; at += len)
+			if ((at == sets || at[-1] == ' ') && (at[len] == '\0' || at[len] == ',') &&
+			    adhoc_set_is_scalar((enum input_set)s) == scalar)
+				return true;
+	}
+	return false;
+}
+
+static bool ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/* The name of the pointer or array an access at line:col of file goes through, where
+ * the text shows it: a read's column is at the name (tile[i]), a write's at the '=' of
+ * its assignment after the subscripted name (tile[i] = v). NULL where neither holds.
+ * Caller frees. */
+static char *accessed_name(const char *file, int line, int col)
+{
+	size_t len;
+	char *text = file && line > 0 && col > 0 ? read_file(file, &len) : NULL;
+	if (text == NULL)
+		return NULL;
+	const char *start = text;
+	for (int l = 1; l < line && start; l++)
+		start = (start = strchr(start, '\n')) ? start + 1 : NULL;
+	const char *end = start ? strchrnul(start, '\n') : NULL;
+	char *name = NULL;
+	if (start && (size_t)(col - 1) < (size_t)(end - start)) {
+		const char *at = start + col - 1;
+		if (*at == '=' || (strchr("+-*/|&^", *at) && at[1] == '=')) {
+			const char *p = at;
+			while (p > start && p[-1] == ' ')
+				p--;
+			if (p > start && p[-1] == ']') {
+				int depth = 0;
+				do {
+					p--;
+					depth += *p == ']';
+					depth -= *p == '[';
+				} while (p > start && depth > 0);
+				while (p > start && p[-1] == ' ')
+					p--;
+			}
+			at = p;
+			while (at > start && ident_char(at[-1]))
+				at--;
+		}
+		const char *stop = at;
+		while (stop < end && ident_char(*stop))
+			stop++;
+		if (stop > at && !isdigit((unsigned char)*at))
+			name = xstrndup(at, (size_t)(stop - at));
+	}
+	free(text);
+	return name;
+}
+
+/* What the harness chose that finding f, of the findings `all`, may follow from; NULL
+ * where it is the kernel's whatever was chosen. The input sets that showed it are its
+ * own and those of the same finding among `earlier` runs'. `scalar_sets_ran`: whether
+ * every set that varies the unplaced scalars has run, so that a finding none of them
+ * showed rests on their value in the others. Caller frees. */
+static char *guess_behind(const struct check_state *st, const struct finding_list *all,
+			  const struct finding *f, const struct finding_list *earlier,
+			  bool scalar_sets_ran)
+{
+	/* Only a plain read or write past the end: an index below zero, a misaligned or a
+	 * forbidden access is the kernel's whatever the buffers' sizes. */
+	bool past_end = f->kind == FINDING_OUT_OF_BOUNDS && !f->outside_buffers &&
+			(strcmp(f->what, "read") == 0 || strcmp(f->what, "write") == 0 ||
+			 strncmp(f->what, "write past the end of ", 22) == 0);
+	/* Past an array's own bound inside a struct, the access past the buffer follows. */
+	for (size_t i = 0; past_end && i < all->count; i++)
+		past_end = !(all->items[i].kind == FINDING_OUT_OF_BOUNDS &&
+			     strcmp(all->items[i].what, "index") == 0 &&
+			     all->items[i].at.line == f->at.line);
+	if (past_end && f->space &&
+	    (strcmp(f->space, "global") == 0 || strcmp(f->space, "constant") == 0)) {
+		const char *guarded = strstr(f->what, "past the end of ");
+		char *named = guarded ? xstrdup(guarded + 16)
+				      : accessed_name(f->file, f->at.line, f->at.col);
+		char *why = chosen_of(st, bounds_of_global, named);
+		free(named);
+		if (why)
+			return why;
+	}
+	if (past_end && f->space && strcmp(f->space, "local") == 0) {
+		char *why = chosen_of(st, bounds_of_local, NULL);
+		if (why)
+			return why;
+	}
+	const struct finding *cause = finding_cause(all, f);
+	if (cause && cause != f && cause->rests_on)
+		return xstrdup(cause->rests_on);
+	/* Writes that missed memory sized by a guess leave the words they were meant for
+	 * without a value, wherever those are read. */
+	for (size_t i = 0; f->kind == FINDING_UNINITIALIZED && i < all->count; i++)
+		if (all->items[i].kind == FINDING_OUT_OF_BOUNDS && all->items[i].rests_on &&
+		    all->items[i].at.access != 'r')
+			return xstrdup(all->items[i].rests_on);
+	bool in_plain = seen_in_sets(f->input_set, false);
+	bool in_scalar = seen_in_sets(f->input_set, true);
+	for (size_t i = 0; earlier && i < earlier->count; i++) {
+		if (!finding_same(&earlier->items[i], f))
+			continue;
+		in_plain |= seen_in_sets(earlier->items[i].input_set, false);
+		in_scalar |= seen_in_sets(earlier->items[i].input_set, true);
+	}
+	if (in_scalar == in_plain || (!in_scalar && !scalar_sets_ran))
+		return NULL;
+	struct strbuf names = { 0 };
+	const char *override = NULL;
+	for (size_t i = 0; i < st->nchosen; i++) {
+		for (size_t p = 0; p < st->sig->count; p++) {
+			if (strcmp(st->sig->params[p].name, st->chosen[i].name) != 0 ||
+			    !unplaced_scalar(st, &st->sig->params[p]))
+				continue;
+			strbuf_printf(&names, "%s%s", names.len ? ", " : "", st->chosen[i].name);
+			override = override ? override : st->chosen[i].override;
+		}
+	}
+	if (override == NULL)
+		return NULL;
+	char *why = xasprintf("only the %s inputs showed it, where clharness set %s, which no "
+			      "name places, to %s; give the kernel's own values with --arg, e.g. "
+			      "%s",
+			      in_scalar ? f->input_set : "random, zeros or repeats", names.data,
+			      in_scalar ? "0 or 1" : "the global size's first extent", override);
+	strbuf_free(&names);
+	return why;
+}
+
+/* Marks each finding of `list` that rests on what clharness chose a warning, saying so;
+ * those marked already stay as they are. */
+static void mark_guesses(const struct check_state *st, struct finding_list *list,
+			 const struct finding_list *earlier, bool scalar_sets_ran)
+{
+	/* Causes first: an uninitialised value rests on the access that left it. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < list->count; i++) {
+			struct finding *f = &list->items[i];
+			if (f->rests_on || (pass == 0) != (f->kind != FINDING_UNINITIALIZED))
+				continue;
+			f->rests_on = guess_behind(st, list, f, earlier, scalar_sets_ran);
+		}
+	}
+	/* Only then warnings: a cause is found among the errors. */
+	for (size_t i = 0; i < list->count; i++)
+		if (list->items[i].rests_on && list->items[i].severity == DIAG_ERROR)
+			list->items[i].severity = DIAG_WARNING;
+}
 
 static void check_emit(void *ctx, struct result *r)
 {
@@ -677,17 +1091,37 @@ static void check_emit(void *ctx, struct result *r)
 			set = (enum input_set)s;
 	if (st->shrunk && r->simulated)
 		r->shrunk_from = st->rq->global;
+	r->chosen = st->chosen;
+	r->nchosen = st->nchosen;
 	for (size_t i = 0; i < r->findings.count; i++) {
 		free(r->findings.items[i].input_set);
 		r->findings.items[i].input_set = xstrdup(adhoc_set_name(set));
 	}
+	mark_guesses(st, &r->findings, &st->merged, false);
 	finding_list_merge(&st->merged, &r->findings);
 	run_tally_take(&st->tally, r);
 	bool lost = r->verdict != VERDICT_PASS && r->verdict != VERDICT_WRONG_OUTPUT &&
 		    r->verdict != VERDICT_SKIP && r->findings.count == 0;
-	/* Only --expect gives a check an output to be wrong. */
-	st->failed |=
-		finding_list_has_errors(&r->findings) || lost || r->output == VERDICT_WRONG_OUTPUT;
+	bool hung = r->verdict == VERDICT_TIMEOUT || r->verdict == VERDICT_CRASH;
+	if (r->verdict != VERDICT_SKIP) {
+		struct target_runs *runs = target_runs_of(st, r->target);
+		runs->lost += hung;
+		runs->ended += !hung && !result_cut_short(r);
+	}
+	if (hung && st->nchosen > 0) {
+		/* Whether it is the kernel's is known once every set has run on the target. */
+		r->expect = EXPECT_MET;
+		char *message = xasprintf(
+			"%s, with values clharness chose (listed above); a kernel that ends with "
+			"some of them and not with others needs values it was not given: give "
+			"them with --arg",
+			r->message ? r->message : verdict_name(r->verdict));
+		free(r->message);
+		r->message = message;
+	}
+	/* Only --expect gives a check an output to be wrong; the findings fail it once
+	 * every run has been seen, some resting on what clharness chose. */
+	st->failed |= (lost && !(hung && st->nchosen > 0)) || r->output == VERDICT_WRONG_OUTPUT;
 	if (r->nkept > 0) {
 		st->outputs = xreallocarray(st->outputs, st->noutputs + 1, sizeof *st->outputs);
 		st->outputs[st->noutputs++] =
@@ -970,6 +1404,15 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 		goto out;
 	}
 
+	st.nchosen = adhoc_choices(rq, &sig, &binding, &st.chosen);
+	st.sig = &sig;
+	st.binding = &binding;
+	for (size_t i = 0; rp->findlog && i < st.nchosen; i++)
+		findlog_chosen(rp->findlog, &st.chosen[i]);
+	char *chosen = choices_text(rq, &sig, &binding, st.chosen, st.nchosen);
+	if (chosen && rp->format == REPORT_TEXT)
+		fputs(chosen, rp->out);
+	free(chosen);
 	if (st.shrunk) {
 		char run[SHAPE_RUN_TEXT_MAX], from[SHAPE_TEXT_MAX];
 		fprintf(rp->format == REPORT_TEXT ? rp->out : stderr,
@@ -991,6 +1434,10 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 	for (size_t t = 0; t < sel.count; t++)
 		selection_run(&sel, t, check_emit, &st);
 
+	mark_guesses(&st, &st.merged, NULL, st.cases[SET_SCALAR_0] != NULL);
+	st.failed |= finding_list_has_errors(&st.merged);
+	for (size_t t = 0; t < st.ntargets; t++)
+		st.failed |= st.per_target[t].lost > 0 && st.per_target[t].ended == 0;
 	struct strbuf text = { 0 };
 	finding_list_sort(&st.merged);
 	/* The runs' findings, folded, with the input sets that showed them. */
@@ -1013,8 +1460,9 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 	if (text.len)
 		fputs(text.data, rp->format == REPORT_TEXT ? rp->out : stderr);
 	strbuf_free(&text);
-	size_t errors = 0, warnings = 0, notes = 0, suppressed = 0;
+	size_t errors = 0, warnings = 0, notes = 0, suppressed = 0, resting = 0;
 	for (size_t i = 0; i < st.merged.count; i++) {
+		resting += st.merged.items[i].rests_on != NULL;
 		if (st.merged.items[i].suppressed)
 			suppressed++;
 		else if (st.merged.items[i].severity == DIAG_ERROR)
@@ -1033,14 +1481,25 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 	if (rq->nexpects)
 		strbuf_printf(&summary, "; %zu run%s left other values than --expect gives",
 			      st.wrong, st.wrong == 1 ? "" : "s");
+	char *rest = resting ? xasprintf(" (%zu resting on values clharness chose: give "
+					 "them with --arg to make %s)",
+					 resting, resting == 1 ? "it a verdict" : "them verdicts")
+			     : xstrdup("");
 	strbuf_printf(&summary,
-		      "; %zu error%s and %zu warning%s found%s%s; outputs differ between "
+		      "; %zu error%s and %zu warning%s%s found%s%s; outputs differ between "
 		      "targets for %zu input set%s; %.2f s\n",
-		      errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s",
+		      errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s", rest,
 		      suppressed ? " (and suppressed ones, listed above)" : "",
 		      notes ? " (and notes of what the simulator reported unconfirmed)" : "",
 		      differing,
 		      differing == 1 ? "" : "s", (clock_now_ns() - start) / 1e9);
+	free(rest);
+	for (size_t t = 0; t < st.ntargets && st.nchosen > 0; t++)
+		if (st.per_target[t].lost > 0 && st.per_target[t].ended == 0)
+			strbuf_printf(&summary,
+				      "check: %s hung or crashed on %s with every input set: an "
+				      "error of the kernel's, whatever values clharness chose\n",
+				      rq->kernel, st.per_target[t].target);
 	status = st.failed ? 1 : run_tally_status(&st.tally);
 	if (status != 0 && !st.failed) {
 		struct strbuf why = { 0 }, note = { 0 };
@@ -1105,6 +1564,10 @@ out:
 		free(st.outputs[i].kept);
 	}
 	free(st.outputs);
+	chosen_values_free(st.chosen, st.nchosen);
+	for (size_t t = 0; t < st.ntargets; t++)
+		free(st.per_target[t].target);
+	free(st.per_target);
 	finding_list_free(&st.merged);
 	for (size_t i = 0; i < ncases; i++)
 		case_free(cases[i]);

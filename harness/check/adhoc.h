@@ -73,10 +73,26 @@ bool adhoc_set_values(enum input_set set, enum elem_type type, bool is_record, e
  * where the set leaves them. Caller frees. */
 char *adhoc_set_init(enum input_set set, enum elem_type type, bool is_record);
 
+/* What a scalar's name says it holds: an extent of the launch (width, cols, nx: the first;
+ * height, rows, ny: the second; depth, nz: the third), its number of elements (n, count,
+ * size, len), or nothing check can tell. */
+enum scalar_role {
+	ROLE_UNPLACED,
+	ROLE_EXTENT_X,
+	ROLE_EXTENT_Y,
+	ROLE_EXTENT_Z,
+	ROLE_ELEMENTS,
+};
+
+/* The role a scalar called `name` takes in a launch of `dims` dimensions: an extent the
+ * launch lacks places nothing. */
+enum scalar_role adhoc_scalar_role(const char *name, unsigned dims);
+
 /* Where each argument of the kernel comes from: a --arg, or the signature. */
 struct adhoc_binding {
 	size_t nparams;
 	long long *spec_of;	 /* per parameter: the index of its --arg, or -1 */
+	enum scalar_role *roles; /* per scalar the signature makes: what its name places */
 	struct record **records; /* per parameter: its struct's fields where it is one */
 	/* The kernel's source as clang reads it (kernelsrc.h), where it could be read:
 	 * parameters' places, structs' layouts, local arrays. */
@@ -100,6 +116,13 @@ void adhoc_binding_free(struct adhoc_binding *binding);
  * every argument is given, the random set alone is the one set there is. */
 bool adhoc_set_applies(enum input_set set, const struct kernel_sig *sig,
 		       const struct adhoc_binding *binding);
+
+/* What check chose for each argument no --arg gives: its value at the request's launch,
+ * why (a buffer's count, a local buffer's size, a scalar placed by its name, or one it
+ * could not place), and the --arg that gives another. Returns how many, in *out (NULL
+ * where every argument is given). */
+size_t adhoc_choices(const struct adhoc_request *rq, const struct kernel_sig *sig,
+		     const struct adhoc_binding *binding, struct chosen_value **out);
 
 /* The case file for input set `set`, with the kernel file named as `kernel_file` (a path
  * that resolves from where the case is loaded or saved). Caller frees. Sets spec_line[i]

@@ -106,6 +106,7 @@ static const struct field finding_fields[] = {
 	FD(info, F_STR, 0),
 	FD(input_set, F_STR, 0),
 	FD(suppressed, F_UINT, 0),
+	FD(outside_buffers, F_BOOL, 0),
 };
 #undef FD
 

@@ -269,6 +269,21 @@ static void keep_strings(struct finding *f)
 	f->info = dup_or_null(f->info);
 }
 
+/* Whether an invalid access of global memory fell before its buffer's start or through
+ * a null pointer. The simulator's global address is a buffer's number in its top 16 bits
+ * (0 for none) and the offset into it below, so an index below zero wraps the offset to
+ * the top of its range. */
+static bool address_outside_buffers(const struct oglog_message *m)
+{
+	const char *at = m->kind == OGLOG_INVALID_ACCESS && m->headline
+				 ? strstr(m->headline, "global memory address 0x")
+				 : NULL;
+	if (at == NULL)
+		return false;
+	unsigned long long address = strtoull(at + 24, NULL, 16);
+	return (address >> 47 & 1) != 0 || address >> 48 == 0;
+}
+
 void finding_list_add(struct finding_list *list, const struct oglog_message *m,
 		      finding_file_fn file_of, void *ctx)
 {
@@ -322,10 +337,12 @@ void finding_list_add(struct finding_list *list, const struct oglog_message *m,
 		}
 	}
 	order_sites(&f);
+	f.outside_buffers = address_outside_buffers(m);
 
 	for (size_t i = 0; i < list->count; i++) {
 		if (finding_same(&list->items[i], &f)) {
 			list->items[i].count++;
+			list->items[i].outside_buffers |= f.outside_buffers;
 			if (made)
 				finding_free(&f);
 			return;
@@ -385,6 +402,7 @@ void finding_copy(struct finding *dst, const struct finding *src)
 	dst->file = dup_or_null(src->file);
 	dst->info = dup_or_null(src->info);
 	dst->input_set = dup_or_null(src->input_set);
+	dst->rests_on = dup_or_null(src->rests_on);
 }
 
 /* Whether `name` is one of the comma-separated names of `list`. */
@@ -417,6 +435,12 @@ void finding_list_merge(struct finding_list *dst, const struct finding_list *src
 				dst->items[j].count += f->count;
 				if (f->severity < dst->items[j].severity)
 					dst->items[j].severity = f->severity;
+				/* Shown once without a guess, it is the kernel's. */
+				if (f->rests_on == NULL) {
+					free(dst->items[j].rests_on);
+					dst->items[j].rests_on = NULL;
+				}
+				dst->items[j].outside_buffers |= f->outside_buffers;
 				join_input_sets(&dst->items[j], f->input_set);
 				folded = true;
 			}
@@ -471,6 +495,7 @@ void finding_free(struct finding *f)
 	free(f->file);
 	free(f->info);
 	free(f->input_set);
+	free(f->rests_on);
 	*f = (struct finding){ 0 };
 }
 

@@ -46,6 +46,14 @@ struct finding {
 	size_t nexample;
 	char *info;	 /* details: "Only 16 out of 32 ...", an API error's code and text */
 	char *input_set; /* clharness check: the input set that first showed it; else NULL */
+	/* What the harness chose that the finding may follow from, not the kernel (a
+	 * buffer's count, a scalar's value no --arg gave), with the option that gives it;
+	 * such a finding is a warning, never the kernel's error. NULL: none. */
+	char *rests_on;
+	/* An invalid global access whose address lay in no buffer's range: before a
+	 * buffer's start (an index below zero) or through a null pointer, which no count of
+	 * a buffer explains. */
+	bool outside_buffers;
 	/* Matched by a suppression: 1 + its index among the run's suppressions (those of
 	 * --suppressions, then the case's own); 0: not suppressed. A suppressed finding is
 	 * listed, but fails nothing. */

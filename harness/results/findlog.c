@@ -135,6 +135,9 @@ void findlog_free(struct findlog *log)
 	free(log->command);
 	free(log->root);
 	free(log->incomplete);
+	for (size_t i = 0; i < log->nchosen; i++)
+		free(log->chosen[i]);
+	free(log->chosen);
 	free(log);
 }
 
@@ -329,6 +332,20 @@ void findlog_incomplete(struct findlog *log, const char *why)
 	/* The first reason is the nearest to the cause. */
 	if (log->incomplete == NULL)
 		log->incomplete = xstrdup(why);
+}
+
+void findlog_chosen(struct findlog *log, const struct chosen_value *value)
+{
+	char *text = xasprintf("%s = %s: %s (%s gives another)", value->name, value->value,
+			       value->why, value->override);
+	for (size_t i = 0; i < log->nchosen; i++) {
+		if (strcmp(log->chosen[i], text) == 0) {
+			free(text);
+			return;
+		}
+	}
+	log->chosen = xreallocarray(log->chosen, log->nchosen + 1, sizeof *log->chosen);
+	log->chosen[log->nchosen++] = text;
 }
 
 static int compare_entries(const void *pa, const void *pb)

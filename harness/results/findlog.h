@@ -62,6 +62,10 @@ struct findlog {
 	struct findlog_run *runs;
 	size_t nruns;
 	char *incomplete; /* why not everything was checked; NULL: it was */
+	/* What the harness chose where the user gave nothing ("height = 48: the global
+	 * size's second extent, as its name says"), which every finding rests on too. */
+	char **chosen;
+	size_t nchosen;
 };
 
 /* An empty log for `command` (run, check, hunt, grade), whose paths are made relative to
@@ -87,6 +91,8 @@ void findlog_add_diags(struct findlog *log, const struct diag_list *diags,
  * some cut short), so no reader takes an empty log as clean. `why` says what was
  * missing; the first reason given is kept. */
 void findlog_incomplete(struct findlog *log, const char *why);
+/* Records a value the harness chose, said once however many runs used it. */
+void findlog_chosen(struct findlog *log, const struct chosen_value *value);
 
 /* The rule called `name` (a finding's kind or a verdict), as the static string the rules
  * table holds; NULL when no rule has that name. */

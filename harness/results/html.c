@@ -339,6 +339,16 @@ static void summary(struct strbuf *out, const struct findlog *log)
 		xml_text(out, log->incomplete);
 		strbuf_puts(out, ". No finding below is no evidence that there is none.</p>");
 	}
+	if (log->nchosen) {
+		strbuf_puts(out, "<p><b>Values the harness chose</b>, where nothing was given; "
+				 "every finding below rests on them too:</p><ul>");
+		for (size_t i = 0; i < log->nchosen; i++) {
+			strbuf_puts(out, "<li>");
+			xml_text(out, log->chosen[i]);
+			strbuf_puts(out, "</li>");
+		}
+		strbuf_puts(out, "</ul>");
+	}
 	strbuf_puts(out, "<ul class=\"counts\">");
 	count_item(out, "bad", errors, "error", "errors");
 	count_item(out, "warn", warnings, "warning", "warnings");

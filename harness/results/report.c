@@ -185,6 +185,8 @@ void report_json_finding(struct strbuf *out, const struct finding *f)
 	json_text_or_null(out, words.len ? words.data : NULL);
 	strbuf_puts(out, ",\"input_set\":");
 	json_text_or_null(out, f->input_set);
+	strbuf_puts(out, ",\"rests_on\":");
+	json_text_or_null(out, f->rests_on);
 	strbuf_printf(out, ",\"suppressed\":%s", f->suppressed ? "true" : "false");
 	strbuf_puts(out, "}");
 	strbuf_free(&words);
@@ -274,6 +276,13 @@ void report_finding(struct strbuf *out, const struct finding *f, const char *fil
 		diag_render(out, file, f->other.line, f->other.col, DIAG_NOTE, note.data, colour);
 	else if (note.len > 0)
 		diag_render_header(out, file, f->at.line, f->at.col, DIAG_NOTE, note.data, colour);
+	if (f->rests_on) {
+		char *why = xasprintf("this may follow from what clharness chose, not from the "
+				      "kernel: %s",
+				      f->rests_on);
+		diag_render_header(out, file, f->at.line, f->at.col, DIAG_NOTE, why, colour);
+		free(why);
+	}
 	report_advice(out, f, file, colour);
 	strbuf_free(&msg);
 	strbuf_free(&note);
@@ -406,6 +415,21 @@ static void json_result(struct reporter *rp, const struct result *r)
 	if (r->shrunk_from.dims > 0) {
 		json_key(&out, "shrunk_from");
 		report_json_shape(&out, &r->shrunk_from);
+	}
+	if (r->nchosen > 0) {
+		json_key(&out, "chosen");
+		for (size_t i = 0; i < r->nchosen; i++) {
+			strbuf_puts(&out, i ? ",{\"name\":" : "[{\"name\":");
+			json_string(&out, r->chosen[i].name);
+			strbuf_puts(&out, ",\"value\":");
+			json_string(&out, r->chosen[i].value);
+			strbuf_puts(&out, ",\"why\":");
+			json_string(&out, r->chosen[i].why);
+			strbuf_puts(&out, ",\"override\":");
+			json_string(&out, r->chosen[i].override);
+			strbuf_puts(&out, "}");
+		}
+		strbuf_puts(&out, "]");
 	}
 	json_key(&out, "shape");
 	struct strbuf sh = { 0 };

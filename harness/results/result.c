@@ -196,6 +196,17 @@ void result_free_kept(struct result *r)
 	r->nkept = 0;
 }
 
+void chosen_values_free(struct chosen_value *values, size_t count)
+{
+	for (size_t i = 0; i < count; i++) {
+		free(values[i].name);
+		free(values[i].value);
+		free(values[i].why);
+		free(values[i].override);
+	}
+	free(values);
+}
+
 void result_free(struct result *r)
 {
 	free(r->case_name);

@@ -52,6 +52,17 @@ enum expectation {
  * (a build error, a crash while building). file/line/col/message is the headline diagnostic, detail
  * the rest (build log, signal name). Mismatch fields are set for wrong-output. verdict is the worst
  * of the output comparison (kept in `output`) and the simulator's error findings. */
+/* A value the harness chose where the user gave none (an argument's, a buffer's count), as
+ * a run reports it: what it is, its value at the run's launch, why that one, and the
+ * option that gives another. */
+struct chosen_value {
+	char *name;
+	char *value;
+	char *why;
+	char *override;
+};
+void chosen_values_free(struct chosen_value *values, size_t count);
+
 struct result {
 	char *case_name;
 	char *case_path;
@@ -103,6 +114,10 @@ struct result {
 	 * system call it forbids (the message names it). */
 	bool sandbox_stop;
 	char *expect_diff;	 /* EXPECT_UNMET: the golden's lines and this result's */
+	/* Set by the parent for its report, never sent by a worker nor freed with the
+	 * result: the values the run used that the harness chose. */
+	const struct chosen_value *chosen;
+	size_t nchosen;
 };
 
 /* Where two targets' copies of one buffer differ: how many scalars (a 3-vector's padding

@@ -152,6 +152,10 @@ static void finding_result(struct strbuf *out, const struct findlog *log, const 
 		strbuf_puts(out, ",\"inputSets\":");
 		json_string(out, f->input_set);
 	}
+	if (f->rests_on) {
+		strbuf_puts(out, ",\"restsOn\":");
+		json_string(out, f->rests_on);
+	}
 	if (advised) {
 		/* The text report's "fix: " prefix says what a property name already says. */
 		const char *fix = a.text;
@@ -255,6 +259,15 @@ void sarif_text(const struct findlog *log, struct strbuf *out)
 		json_string(out, log->incomplete);
 		strbuf_puts(out, "}}]");
 	}
+	/* What the tool chose for the user is its configuration of the runs, said as such. */
+	for (size_t i = 0; i < log->nchosen; i++) {
+		strbuf_puts(out, i ? ",{" : ",\"toolConfigurationNotifications\":[{");
+		strbuf_puts(out, "\"level\":\"note\",\"message\":{\"text\":");
+		json_string(out, log->chosen[i]);
+		strbuf_puts(out, "}}");
+	}
+	if (log->nchosen)
+		strbuf_puts(out, "]");
 	strbuf_puts(out, ",\"properties\":{\"command\":");
 	json_string(out, log->command);
 	strbuf_puts(out, "}}],\"results\":[");

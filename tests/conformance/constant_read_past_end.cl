@@ -8,6 +8,6 @@ kernel void look_up(constant float *table, global float *out)
 }
 
 /* What tests/conformance_judge runs and expects:
- * check: --kernel look_up --global 32 --local 8
+ * check: --kernel look_up --global 32 --local 8 --arg '{name: table, constant: float, count: L}'
  * expect: error out-of-bounds read global 7
  */

@@ -10,6 +10,6 @@ kernel void spread(global float *x, local float *t)
 }
 
 /* What tests/conformance_judge runs and expects:
- * check: --kernel spread --global 16 --local 8
+ * check: --kernel spread --global 16 --local 8 --arg '{name: t, local: float, count: L}'
  * expect: error out-of-bounds write local 7
  */

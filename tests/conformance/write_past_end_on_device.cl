@@ -11,7 +11,7 @@ kernel void over(global int *out, int n)
 }
 
 /* What tests/conformance_judge runs and expects:
- * check: --device pocl,oclgrind --kernel over --global 1024 --local 64 --arg '{name: n, scalar: int, value: N}'
+ * check: --device pocl,oclgrind --kernel over --global 1024 --local 64 --arg '{name: n, scalar: int, value: N}' --arg '{name: out, buffer: int, count: N}'
  * expect: error out-of-bounds write global 10
  * expect: error out-of-bounds write-past-the-end-of-out global
  */
