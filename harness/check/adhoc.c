@@ -83,6 +83,15 @@ static int param_struct(const struct adhoc_request *rq, const struct kernel_para
 	return status;
 }
 
+/* The names whose product is a shape's volume: "N", "N * M" or "N * M * K". */
+static const char *volume_of(const struct shape *s, bool local)
+{
+	static const char *const sizes[] = { "N", "N * M", "N * M * K" };
+	static const char *const locals[] = { "L", "L * LY", "L * LY * LZ" };
+	unsigned d = s->dims ? s->dims - 1 : 0;
+	return local ? locals[d] : sizes[d];
+}
+
 /* What one --arg says, read with libfyaml. */
 struct spec {
 	char *name; /* NULL when the spec gives none */
@@ -272,6 +281,63 @@ static void refuse_param(const struct adhoc_request *rq, size_t p, const struct 
 		 why ? ")" : "", instead);
 }
 
+/* Spec `text` with the whole number of its `key` (value: of a scalar, count: of a
+ * buffer) written as the extent of the launch it equals (N, M, K, or the work-items,
+ * N * M), so that it scales with a shrunk launch; NULL where it equals none, or several,
+ * which sets *tied. */
+static char *scaled_spec(const char *text, const struct shape *global, bool *tied)
+{
+	struct yaml_error err;
+	struct fy_document *doc = yaml_from_text(text, false, true, &err);
+	yaml_error_free(&err);
+	struct fy_node *root = doc ? fy_document_root(doc) : NULL;
+	char *scaled = NULL;
+	static const char *const keys[] = { "value", "count" };
+	for (int k = 0; root && fy_node_is_mapping(root) && k < 2 && scaled == NULL; k++) {
+		struct fy_node *node = fy_node_mapping_lookup_by_string(root, keys[k], FY_NT);
+		struct fy_token *tok = node && fy_node_is_scalar(node)
+					       ? fy_node_get_scalar_token(node)
+					       : NULL;
+		const struct fy_mark *mark = tok ? fy_token_start_mark(tok) : NULL;
+		size_t len;
+		const char *number = tok ? fy_node_get_scalar(node, &len) : NULL;
+		if (mark == NULL || number == NULL || len == 0 || len > 18 ||
+		    strspn(number, "0123456789") < len)
+			continue;
+		long long v = strtoll(number, NULL, 10);
+		static const char *const names[] = { "N", "M", "K" };
+		const char *as = NULL;
+		int matches = 0;
+		for (unsigned d = 0; d < global->dims; d++)
+			if (global->d[d] == v && matches++ == 0)
+				as = names[d];
+		if (global->dims > 1 && shape_volume(global) == v && matches++ == 0)
+			as = volume_of(global, false);
+		if (matches > 1)
+			*tied = true;
+		if (matches != 1)
+			continue;
+		size_t at = mark->input_pos;
+		if (at + len > strlen(text) || strncmp(text + at, number, len) != 0)
+			continue;
+		scaled = xasprintf("%.*s%s%s", (int)at, text, as, text + at + len);
+	}
+	if (doc)
+		fy_document_destroy(doc);
+	return scaled;
+}
+
+bool adhoc_shrinks(const struct adhoc_request *rq, const struct adhoc_binding *binding,
+		   struct shape *simulated)
+{
+	bool shrinks = shape_shrink_for_simulation(&rq->global, &rq->local, simulated);
+	if (binding->tied_to_shape) {
+		*simulated = rq->global;
+		return false;
+	}
+	return shrinks;
+}
+
 int adhoc_bind(const struct adhoc_request *rq, const struct kernel_sig *sig,
 	       struct adhoc_binding *binding, struct diag_list *diags)
 {
@@ -280,7 +346,11 @@ int adhoc_bind(const struct adhoc_request *rq, const struct kernel_sig *sig,
 		.spec_of = xcalloc(sig->count ? sig->count : 1, sizeof *binding->spec_of),
 		.records = xcalloc(sig->count ? sig->count : 1, sizeof *binding->records),
 		.roles = xcalloc(sig->count ? sig->count : 1, sizeof *binding->roles),
+		.nspecs = rq->nspecs,
+		.scaled = xcalloc(rq->nspecs ? rq->nspecs : 1, sizeof *binding->scaled),
 	};
+	for (size_t i = 0; i < rq->nspecs; i++)
+		binding->scaled[i] = scaled_spec(rq->specs[i], &rq->global, &binding->tied_to_shape);
 	/* clang's reading of the source, where this build has it; the driver's signature
 	 * stands where it cannot read it (a vendor's extension, say). */
 	if (kernelsrc_available()) {
@@ -379,6 +449,9 @@ void adhoc_binding_free(struct adhoc_binding *binding)
 		record_free(binding->records[p]);
 	free(binding->records);
 	free(binding->roles);
+	for (size_t i = 0; binding->scaled && i < binding->nspecs; i++)
+		free(binding->scaled[i]);
+	free(binding->scaled);
 	free(binding->spec_of);
 	*binding = (struct adhoc_binding){ 0 };
 }
@@ -399,14 +472,6 @@ bool adhoc_set_applies(enum input_set set, const struct kernel_sig *sig,
 	return false;
 }
 
-/* The names whose product is a shape's volume: "N", "N * M" or "N * M * K". */
-static const char *volume_of(const struct shape *s, bool local)
-{
-	static const char *const sizes[] = { "N", "N * M", "N * M * K" };
-	static const char *const locals[] = { "L", "L * LY", "L * LY * LZ" };
-	unsigned d = s->dims ? s->dims - 1 : 0;
-	return local ? locals[d] : sizes[d];
-}
 
 void adhoc_boundary_range(enum elem_type type, double *lo, double *hi)
 {
@@ -625,6 +690,28 @@ size_t adhoc_choices(const struct adhoc_request *rq, const struct kernel_sig *si
 				 group ? local : global),
 		       xasprintf("--arg '{name: %s, %s: %s, count: ...}'", param->name, kind, t));
 	}
+	struct shape simulated;
+	if (adhoc_shrinks(rq, binding, &simulated)) {
+		char run[SHAPE_RUN_TEXT_MAX];
+		choose(out, &count, "simulated launch",
+		       xstrdup(shape_run_text(&simulated, &rq->local, " ", run)),
+		       xasprintf("global %s is too big to simulate in time (over %d work-items): "
+				 "a few work-groups of the same shape, where they meet; devices run "
+				 "the launch as given",
+				 global, SHAPE_SIMULATED_ITEMS),
+		       xstrdup("a --global of at most 16384 work-items, simulated whole"));
+		for (size_t i = 0; i < rq->nspecs; i++) {
+			if (binding->scaled[i] == NULL)
+				continue;
+			char *name = xasprintf("--arg %zu", i + 1);
+			choose(out, &count, name, xstrdup(binding->scaled[i]),
+			       xasprintf("its number is the global size's, so the simulated launch "
+					 "scales it"),
+			       xstrdup("a number that is none of the global size's extents, kept "
+				       "as given"));
+			free(name);
+		}
+	}
 	return count;
 }
 
@@ -637,7 +724,7 @@ static char *choices_text(const struct adhoc_request *rq, const struct kernel_si
 	if (count == 0)
 		return NULL;
 	struct strbuf out = { 0 };
-	strbuf_printf(&out, "check: %s: no --arg gives these, so clharness chose them:\n",
+	strbuf_printf(&out, "check: %s: no --arg or option gives these, so clharness chose them:\n",
 		      rq->kernel);
 	for (size_t i = 0; i < count; i++)
 		strbuf_printf(&out, "  %s = %s: %s\n", chosen[i].name, chosen[i].value,
@@ -653,7 +740,13 @@ static char *choices_text(const struct adhoc_request *rq, const struct kernel_si
 	if (nunplaced)
 		strbuf_printf(&out, "  could not place %s by name: give %s with --arg\n",
 			      unplaced.data, nunplaced > 1 ? "them" : "it");
-	strbuf_printf(&out, "  give another with --arg, e.g. %s\n", chosen[0].override);
+	for (size_t i = 0; i < count; i++) {
+		if (strncmp(chosen[i].override, "--arg '", 7) == 0) {
+			strbuf_printf(&out, "  give another with --arg, e.g. %s\n",
+				      chosen[i].override);
+			break;
+		}
+	}
 	strbuf_free(&unplaced);
 	return strbuf_take(&out);
 }
@@ -739,19 +832,17 @@ char *adhoc_case_text(const struct adhoc_request *rq, const struct kernel_sig *s
 		      "# and add a check: for it with a reference.\n",
 		      rq->kernel, global, local, adhoc_set_name(set));
 	struct shape simulated;
-	if (shape_shrink_for_simulation(&rq->global, &rq->local, &simulated))
+	if (adhoc_shrinks(rq, binding, &simulated))
 		strbuf_printf(
 			&out,
 			"# Global %s is too big to simulate in time: Oclgrind runs sim_sizes,\n"
-			"# a few work-groups of the same shape, where work-groups meet.\n",
+			"# a few work-groups of the same shape, where work-groups meet; devices\n"
+			"# run the launch as given.\n",
 			global);
-	/* Devices run the simulator's launch too, so that its outputs have theirs to be
-	 * compared with. */
-	char *whole = yaml_shape(&rq->global), *sim_sizes = yaml_shape(&simulated);
-	char *sizes = shape_equal(&simulated, &rq->global) ? xstrdup(whole)
-							   : xasprintf("%s, %s", whole, sim_sizes);
+	/* Devices run the launch as given and nothing else: a smaller one may break what
+	 * the given arguments assume of it. */
+	char *sizes = yaml_shape(&rq->global), *sim_sizes = yaml_shape(&simulated);
 	char *locals = yaml_shape(&rq->local);
-	free(whole);
 	strbuf_printf(&out,
 		      "about: %s checked ad hoc for races and other bugs, %s inputs\n"
 		      "kernel: {file: '%s', name: %s}\n"
@@ -785,7 +876,8 @@ char *adhoc_case_text(const struct adhoc_request *rq, const struct kernel_sig *s
 		struct strbuf arg = { 0 };
 		long long given = binding->spec_of[p];
 		if (given >= 0) {
-			given_arg(&arg, rq->specs[given], &sig->params[p]);
+			given_arg(&arg, binding->scaled[given] ? binding->scaled[given] : rq->specs[given],
+				  &sig->params[p]);
 			spec_line[given] = line;
 		} else {
 			generated_arg(&arg, rq, &sig->params[p], binding->records[p],
@@ -1358,12 +1450,12 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 		.spec_line = spec_line,
 		.rp = rp,
 		.cases = xcalloc(SET_COUNT, sizeof *st.cases),
-		.shrunk = shape_shrink_for_simulation(&rq->global, &rq->local, &simulated),
 	};
 	struct test_case **cases = xcalloc(SET_COUNT, sizeof *cases);
 	size_t ncases = 0;
 	if (adhoc_bind(rq, &sig, &binding, &diags) < 0)
 		goto setup_failed;
+	st.shrunk = adhoc_shrinks(rq, &binding, &simulated);
 	for (int s = 0; s < SET_COUNT; s++) {
 		/* A shrunk launch is whole work-groups; where the kernel takes a size, the
 		 * scalar-tail set gives it a ragged last group as well. */
@@ -1417,13 +1509,23 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 		char run[SHAPE_RUN_TEXT_MAX], from[SHAPE_TEXT_MAX];
 		fprintf(rp->format == REPORT_TEXT ? rp->out : stderr,
 			"check: %s: global %s is too big to simulate in time; Oclgrind runs %s "
-			"in its place (%lld work-groups, where they meet%s), devices both "
-			"launches\n",
+			"in its place (%lld work-groups, where they meet%s), devices the launch "
+			"as given, so the simulator's outputs have no device's to be compared "
+			"with\n",
 			rq->kernel, shape_format(&rq->global, from),
 			shape_run_text(&simulated, &rq->local, " ", run),
 			shape_volume(&simulated) / shape_volume(&rq->local),
 			st.cases[SET_SCALAR_TAIL] ? "; scalar-tail inputs make the last one ragged"
 						  : "");
+	} else if (binding.tied_to_shape &&
+		   shape_shrink_for_simulation(&rq->global, &rq->local, &simulated)) {
+		char from[SHAPE_TEXT_MAX];
+		fprintf(rp->format == REPORT_TEXT ? rp->out : stderr,
+			"check: %s: global %s is too big to simulate in time, but a number given "
+			"with --arg equals more than one of its extents, so which one it follows "
+			"in a smaller launch is unknown: Oclgrind runs the launch as given (raise "
+			"--timeout if it needs longer, or check a smaller launch)\n",
+			rq->kernel, shape_format(&rq->global, from));
 	}
 	struct run_options opt = { .repeat = 1,
 				   .keep_outputs = true,

@@ -91,14 +91,28 @@ enum scalar_role adhoc_scalar_role(const char *name, unsigned dims);
 /* Where each argument of the kernel comes from: a --arg, or the signature. */
 struct adhoc_binding {
 	size_t nparams;
+	size_t nspecs;
 	long long *spec_of;	 /* per parameter: the index of its --arg, or -1 */
 	enum scalar_role *roles; /* per scalar the signature makes: what its name places */
+	/* Per --arg: its text with a number equal to an extent of the launch, or to its
+	 * work-items, written as that (value: 1024 at --global 1024x768 is value: N), so a
+	 * shrunk launch scales it; NULL where nothing was rewritten. */
+	char **scaled;
+	/* A given number equals more than one of the launch's extents and work-items, so
+	 * which one it follows is unknown: the simulator runs the launch as given. */
+	bool tied_to_shape;
 	struct record **records; /* per parameter: its struct's fields where it is one */
 	/* The kernel's source as clang reads it (kernelsrc.h), where it could be read:
 	 * parameters' places, structs' layouts, local arrays. */
 	struct kernel_source source;
 	bool have_source;
 };
+
+/* Whether the simulator runs a smaller launch than --global, and which (in *simulated):
+ * a launch too big to simulate in time is shrunk unless a number given with --arg ties
+ * it to the shape in more than one way. */
+bool adhoc_shrinks(const struct adhoc_request *rq, const struct adhoc_binding *binding,
+		   struct shape *simulated);
 
 /* Binds the --arg texts to the kernel's parameters: one naming a parameter (name: x)
  * binds to it, the others to the next parameters left unbound, in order. A struct
