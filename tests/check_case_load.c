@@ -90,6 +90,15 @@ START_TEST(test_yaml_syntax_error_is_located)
 }
 END_TEST
 
+/* A function's comma splits a flow list: said as that, not as a count of dimensions. */
+START_TEST(test_comma_in_a_shape_expression_is_said)
+{
+	expect_error("cases/global_comma.yaml", 5, 13,
+		     "global: 'max(M' is an expression cut at a comma, as a YAML list [...] "
+		     "splits at every one: quote an expression that has a comma");
+}
+END_TEST
+
 START_TEST(test_typo_in_key_suggests_the_known_key)
 {
 	expect_error("cases/typo_key.yaml", 7, 16,
@@ -479,6 +488,7 @@ Suite *case_load_suite(void)
 	tcase_add_test(tc, test_inputs_come_from_a_npy_file);
 	tcase_add_test(tc, test_data_file_mistakes_at_their_arguments);
 	tcase_add_test(tc, test_a_reference_at_one_launch_is_a_size_and_a_local);
+	tcase_add_test(tc, test_comma_in_a_shape_expression_is_said);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -3,9 +3,12 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/parallel.h"
+#include "base/util.h"
 #include "case/compare.h"
 #include "check_suites.h"
 
@@ -21,6 +24,20 @@ static struct ref_output one_sum(double want, double magnitude, size_t terms)
 	r.terms[0] = terms;
 	return r;
 }
+
+/* Two values that differ are written with digits enough to differ, a double's too. */
+START_TEST(test_digits_enough_to_differ)
+{
+	ck_assert_int_eq(digits_to_differ(1.0, 2.0), 9);
+	ck_assert_int_eq(digits_to_differ(68.3192179, 68.3192179), 9);
+	double a = 68.31921791234, b = 68.31921791239;
+	int digits = digits_to_differ(a, b);
+	char x[40], y[40];
+	snprintf(x, sizeof x, "%.*g", digits, a);
+	snprintf(y, sizeof y, "%.*g", digits, b);
+	ck_assert_msg(strcmp(x, y) != 0 && digits > 9, "%s and %s read alike", x, y);
+}
+END_TEST
 
 START_TEST(test_gamma)
 {
@@ -155,6 +172,7 @@ Suite *compare_suite(void)
 	tcase_add_test(tc, test_integers_compare_exactly);
 	tcase_add_test(tc, test_first_mismatch_is_the_first_across_pieces);
 	tcase_add_test(tc, test_exact_floats_treat_signed_zeros_alike_and_never_pass_nan);
+	tcase_add_test(tc, test_digits_enough_to_differ);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -444,7 +444,8 @@ json_carries_findings() {
 		has '"verdict":"race","expected":true,"complete":true,"output":"wrong-output"' &&
 		has '"findings":[{"severity":"error","kind":"race","what":"read-write","space":"local","kernel":"reduce_sum_nobarrier"' &&
 		has '"at":{"line":14,"col":17,"access":"w"},"other":{"line":14,"col":20,"access":"r"}' &&
-		has '"example":[{"global":[1,0,0],"local":[1,0,0],"group":[0,0,0]}'
+		has '"example":[{"global":[1,0,0],"local":[1,0,0],"group":[0,0,0]}' &&
+		has '"rests_on":null,"fix":"line 14 races with itself from one pass of'
 }
 # Quick mode would miss the race between inner groups, a budget of 1000 the race after a
 # flood of uninitialised reads: the harness sets Oclgrind's environment itself.
@@ -610,6 +611,13 @@ check_says_its_choices() {
 			--arg '{name: tile, local: float, count: (L + 1) * LY}' &&
 		lacks "warning: out-of-bounds" && lacks "tile = 256"
 }
+# A mismatch in an N-D output names its place in the grid beside the flat index.
+mismatch_place_in_grid() {
+	run 1 check "$data/kernels/copy2d.cl" --kernel copy2d --global 4x2 --local 2x2 --device pocl \
+		--arg '{name: in, buffer: int, count: N * M, init: {iota: 1}}' --arg '{name: width, scalar: int, value: N}' \
+		--expect 'out=[1, 2, 3, 4, 5, 9, 7, 8]' &&
+		has "--expect 1: error: out[5] (at 1, 1 of 4x2): got 6, want 9; 1 of 8 elements differ"
+}
 check_outputs_differ() {
 	run 0 check "$data/kernels/device_version.cl" --kernel device_version --global 64 --local 16 &&
 		has "warning: with the random inputs, pocl-cpu and oclgrind leave different values in out" &&
@@ -627,7 +635,7 @@ cannot_simulate() {
 }
 
 check "a plain run runs every device and oclgrind" plain_run_includes_oclgrind
-check "--json carries each finding's kind, space, sites and example work-items" json_carries_findings
+check "--json carries each finding's kind, space, sites, example work-items and fix" json_carries_findings
 check "OCLGRIND_QUICK, OCLGRIND_MAX_ERRORS and OCLGRIND_UNIFORM_WRITES in the environment change nothing" hostile_environment
 check "a report that differs from its golden fails, showing the diff" golden_diff_fails
 check "--bless writes a golden that the next run matches" bless_rewrites
@@ -643,6 +651,7 @@ check "-cl- build options stand alone or as the value of --options" check_cl_opt
 check "an input set after one that crashed the worker runs in a fresh worker" crash_does_not_carry
 check "suppressed findings are listed, fail nothing, and unmatched suppressions are warned of" suppressions
 check "check launches in two dimensions with --global 32x16 --local 8x8" check_two_dimensions
+check "a mismatch in a 2-D output names its place in the grid" mismatch_place_in_grid
 check "check places scalars by name, says each value it chose, and makes what rests on one a warning" check_says_its_choices
 check "check makes struct, vector and other-typed arguments from the kernel itself" check_structs_and_types
 check "check flags outputs that differ between targets" check_outputs_differ

@@ -589,3 +589,15 @@ const char *nearest_name(const char *wanted, const char *const *names, size_t co
 	}
 	return nearest;
 }
+
+int digits_to_differ(double a, double b)
+{
+	char x[40], y[40];
+	for (int digits = 9; digits < 17; digits++) {
+		snprintf(x, sizeof x, "%.*g", digits, a);
+		snprintf(y, sizeof y, "%.*g", digits, b);
+		if (strcmp(x, y) != 0)
+			return digits;
+	}
+	return a == b ? 9 : 17;
+}

@@ -112,6 +112,11 @@ bool climbs_out(const char *relative);
 /* Whether the real path of `path`, links resolved, lies inside the real folder `root`. */
 bool path_within(const char *path, const char *root);
 
+/* The fewest significant digits, from 9 (enough for a float) to 17 (for a double), at
+ * which %.*g writes a and b differently, so two values that differ never read alike;
+ * 9 where they are equal. */
+int digits_to_differ(double a, double b);
+
 /* The one of `count` names nearest `wanted` by edit distance (insertions, deletions,
  * substitutions), where one is within two edits of it (a typo, for a "did you mean"), the
  * first of the nearest; NULL where none is. Names past 32 characters are never near. */

@@ -328,6 +328,25 @@ unsigned yr_pexpr_dims(struct yaml_reader *r, struct fy_node *node, struct src_p
 	if (node == NULL || !fy_node_is_sequence(node))
 		return yr_pexpr(r, node, at, what, names, &out[0]) ? 1 : 0;
 	int count = fy_node_sequence_item_count(node);
+	void *iter = NULL;
+	struct fy_node *item;
+	/* A flow sequence splits at every comma, a function's arguments' too: the text of
+	 * min(M, 4) comes as "min(M" and "4)". */
+	while ((item = fy_node_sequence_iterate(node, &iter)) != NULL) {
+		size_t len;
+		const char *text = fy_node_is_scalar(item) ? fy_node_get_scalar(item, &len) : NULL;
+		int depth = 0;
+		for (size_t i = 0; text && i < len; i++)
+			depth += (text[i] == '(') - (text[i] == ')');
+		if (depth > 0) {
+			yr_error(r, yr_pos(item, at),
+				 "%s: '%.*s' is an expression cut at a comma, as a YAML list [...] "
+				 "splits at every one: quote an expression that has a comma, "
+				 "['%.*s, ...']",
+				 what, (int)len, text, (int)len, text);
+			return 0;
+		}
+	}
 	if (count < 1 || count > SHAPE_MAX_DIMS) {
 		yr_error(r, yr_pos(node, at),
 			 "%s takes one to %d expressions, one a dimension (like [N, M]), "
@@ -335,8 +354,7 @@ unsigned yr_pexpr_dims(struct yaml_reader *r, struct fy_node *node, struct src_p
 			 what, SHAPE_MAX_DIMS, count);
 		return 0;
 	}
-	void *iter = NULL;
-	struct fy_node *item;
+	iter = NULL;
 	unsigned dims = 0;
 	bool ok = true;
 	while ((item = fy_node_sequence_iterate(node, &iter)) != NULL)

@@ -1249,9 +1249,10 @@ static bool compare_outputs(const struct adhoc_request *rq, const struct outputs
 			continue;
 		char *place = kept_difference_place(x, &d);
 		char *what = xasprintf("with the %s inputs, %s and %s leave different values in "
-				       "%s: %s is %.9g on %s and %.9g on %s; %zu of %zu %s differ",
+				       "%s: %s is %.*g on %s and %.*g on %s; %zu of %zu %s differ",
 				       adhoc_set_name(a->set), a->target, b->target, x->name, place,
-				       d.a, a->target, d.b, b->target, d.differ, d.compared,
+				       digits_to_differ(d.a, d.b), d.a, a->target,
+				       digits_to_differ(d.a, d.b), d.b, b->target, d.differ, d.compared,
 				       x->lanes > 1 ? "lanes" : "elements");
 		diag_render(out, rq->kernel_path, 0, 0, DIAG_WARNING, what, false);
 		free(place);

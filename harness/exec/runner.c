@@ -163,9 +163,9 @@ static int refresh_inputs(const struct test_case *tc, const struct plan *plan, s
 	return generated;
 }
 
-static void describe_mismatch(struct result *r, const struct test_case *tc, const struct check *ck,
-			      const struct cmp_report *rep, const struct ref_output *want_out,
-			      const void *final)
+static void describe_mismatch(struct result *r, const struct test_case *tc, const struct plan *plan,
+			      const struct check *ck, const struct cmp_report *rep,
+			      const struct ref_output *want_out, const void *final)
 {
 	const struct buffer_decl *buf = &tc->buffers[ck->buffer];
 	const char *name = buf->name;
@@ -199,6 +199,29 @@ static void describe_mismatch(struct result *r, const struct test_case *tc, cons
 	char lane[16] = "";
 	if (buf->lanes > 1)
 		snprintf(lane, sizeof lane, ".s%x", (unsigned)(rep->first % stride));
+	/* A matrix reference's output is height rows of width, and an output of one
+	 * element a work-item of an N-D launch is that launch's grid, the first extent the
+	 * fastest: the element's place in it says more than the flat index. */
+	char place[80] = "";
+	const struct plan_check *pc = &plan->checks[ck - tc->checks];
+	struct shape grid_shape = plan->n;
+	if (pc->width > 0 && pc->height > 0)
+		grid_shape = (struct shape){ .dims = 2,
+					     .d = { (long long)pc->width, (long long)pc->height } };
+	long long volume = shape_volume(&grid_shape);
+	if (grid_shape.dims > 1 && volume > 0 &&
+	    plan->buffer_counts[ck->buffer] == (size_t)volume) {
+		size_t rest = element;
+		int used = snprintf(place, sizeof place, " (at ");
+		for (unsigned d = 0; d < grid_shape.dims; d++) {
+			used += snprintf(place + used, sizeof place - (size_t)used, "%s%zu",
+					 d ? ", " : "", rest % (size_t)grid_shape.d[d]);
+			rest /= (size_t)grid_shape.d[d];
+		}
+		char grid[SHAPE_TEXT_MAX];
+		snprintf(place + used, sizeof place - (size_t)used, " of %s)",
+			 shape_format(&grid_shape, grid));
+	}
 	/* An output left poisoned was never written, which says more than its value; only
 	 * where the poison is no value a kernel writes by chance, as a char's 0xEF is. */
 	size_t unwritten = 0;
@@ -224,8 +247,8 @@ static void describe_mismatch(struct result *r, const struct test_case *tc, cons
 					   tc->buffers[ck->of[0]].name, tc->buffers[ck->of[1]].name)
 			       : xasprintf("%s of %s", ck->ref->name, tc->buffers[ck->of[0]].name);
 	result_set_diag(r, VERDICT_WRONG_OUTPUT, tc->path, ck->pos.line, ck->pos.col,
-			"%s[%zu]%s: got %s, want %s%s; %zu of %zu %s differ%s (%s)", name, element,
-			lane, got, want, first_unwritten ? "" : how, rep->mismatches, rep->compared,
+			"%s[%zu]%s%s: got %s, want %s%s; %zu of %zu %s differ%s (%s)", name, element,
+			lane, place, got, want, first_unwritten ? "" : how, rep->mismatches, rep->compared,
 			buf->lanes > 1 ? "lanes" : "elements", never, source);
 	free(source);
 	result_set_mismatch(r, name, element, rep->got, rep->want, rep->bound, rep->mismatches,
@@ -305,7 +328,7 @@ static bool check_outputs(const struct test_case *tc, const struct plan *plan, s
 		if (rep.worst_ratio > r->drift)
 			r->drift = rep.worst_ratio;
 		if (!rep.ok && r->verdict == VERDICT_PASS)
-			describe_mismatch(r, tc, ck, &rep, want, final[ck->buffer]);
+			describe_mismatch(r, tc, plan, ck, &rep, want, final[ck->buffer]);
 	}
 	return unchecked;
 }

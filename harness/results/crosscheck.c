@@ -56,8 +56,9 @@ static void mark_difference(struct result *r, const struct check *ck,
 	if (r->verdict == VERDICT_PASS) {
 		result_set_diag(
 			r, VERDICT_WRONG_OUTPUT, r->case_path, ck->pos.line, ck->pos.col,
-			"%s: got %.9g, want %.9g as %s left it; %zu of %zu %s differ (at %s)",
-			place, d->a, d->b, source, d->differ, d->compared,
+			"%s: got %.*g, want %.*g as %s left it; %zu of %zu %s differ (at %s)",
+			place, digits_to_differ(d->a, d->b), d->a, digits_to_differ(d->a, d->b),
+			d->b, source, d->differ, d->compared,
 			mine->lanes > 1 ? "lanes" : "elements", text);
 		result_set_mismatch(r, mine->name, d->element, d->a, d->b, 0, d->differ,
 				    d->compared);

@@ -187,6 +187,19 @@ void report_json_finding(struct strbuf *out, const struct finding *f)
 	json_text_or_null(out, f->input_set);
 	strbuf_puts(out, ",\"rests_on\":");
 	json_text_or_null(out, f->rests_on);
+	/* The fix the text report gives, without its "fix: " prefix, and the line it
+	 * points to where it names one. */
+	struct advice a = { 0 };
+	bool advised = f->severity != DIAG_NOTE && f->file && advice_for_file(f, f->file, &a);
+	const char *fix = advised ? a.text : NULL;
+	if (fix && strncmp(fix, "fix: ", 5) == 0)
+		fix += 5;
+	strbuf_puts(out, ",\"fix\":");
+	json_text_or_null(out, fix);
+	if (advised && a.line > 0)
+		strbuf_printf(out, ",\"fix_line\":%d", a.line);
+	if (advised)
+		advice_free(&a);
 	strbuf_printf(out, ",\"suppressed\":%s", f->suppressed ? "true" : "false");
 	strbuf_puts(out, "}");
 	strbuf_free(&words);
