@@ -611,6 +611,13 @@ check_says_its_choices() {
 			--arg '{name: tile, local: float, count: (L + 1) * LY}' &&
 		lacks "warning: out-of-bounds" && lacks "tile = 256"
 }
+# A 64x64 work-group, over Oclgrind's default limit of 1024, runs: the harness raises it.
+big_work_group_simulated() {
+	run 0 check --device oclgrind "$data/kernels/copy2d.cl" --kernel copy2d --global 64x64 --local 64x64 \
+		--arg '{name: width, scalar: int, value: N}' &&
+		[ "$(grep -c "^pass  *copy2d .*oclgrind  *N=64x64 L=64x64" "$out")" -eq 3 ] && lacks "limit" &&
+		run 0 devices && has "work-groups up to 65536 (raised from Oclgrind's default of 1024)"
+}
 # A mismatch in an N-D output names its place in the grid beside the flat index.
 mismatch_place_in_grid() {
 	run 1 check "$data/kernels/copy2d.cl" --kernel copy2d --global 4x2 --local 2x2 --device pocl \
@@ -652,6 +659,7 @@ check "an input set after one that crashed the worker runs in a fresh worker" cr
 check "suppressed findings are listed, fail nothing, and unmatched suppressions are warned of" suppressions
 check "check launches in two dimensions with --global 32x16 --local 8x8" check_two_dimensions
 check "a mismatch in a 2-D output names its place in the grid" mismatch_place_in_grid
+check "a work-group over Oclgrind's default limit of 1024 runs on it" big_work_group_simulated
 check "check places scalars by name, says each value it chose, and makes what rests on one a warning" check_says_its_choices
 check "check makes struct, vector and other-typed arguments from the kernel itself" check_structs_and_types
 check "check flags outputs that differ between targets" check_outputs_differ

@@ -1,6 +1,8 @@
 /* devices.c - clharness devices: the OpenCL devices and the simulator a run can use. */
 #include "config.h"
 
+#include <string.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -26,9 +28,11 @@ static void print_target(const struct target *t)
 	printf("%-16s %-9s %s\n", t->name, t->type, t->device);
 	printf("%-16s           platform %s, %s, driver %s\n", "", t->platform, t->opencl,
 	       t->driver);
-	printf("%-16s           %u compute units, work-groups up to %llu, local memory %s, "
+	printf("%-16s           %u compute units, work-groups up to %llu%s, local memory %s, "
 	       "global memory %s, buffers up to %s\n",
 	       "", t->limits.compute_units, (unsigned long long)t->limits.max_work_group,
+	       strcmp(t->type, "simulator") == 0 ? " (raised from Oclgrind's default of 1024)"
+						 : "",
 	       human_bytes(t->limits.local_mem, local, sizeof local),
 	       human_bytes(t->limits.global_mem, global, sizeof global),
 	       human_bytes(t->limits.max_alloc, alloc, sizeof alloc));

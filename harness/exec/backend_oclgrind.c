@@ -29,6 +29,9 @@
  * front end must leave that mark off for the optimiser to act. */
 #define OPTIMISED_OPTIONS "-disable-O0-optnone"
 
+/* The work-items a group may hold under Oclgrind, raised from its default of 1024. */
+#define OCLGRIND_WORK_GROUP_LIMIT "65536"
+
 static const char *build_options(const struct test_case *tc)
 {
 	return tc->sim_optimised ? OPTIMISED_OPTIONS : BUILD_OPTIONS;
@@ -177,6 +180,9 @@ static int prepare(char **cause)
 		/* One simulator thread: the same messages in the same order on every run, and
 		 * a racy kernel's output the same too, so goldens can hold them. */
 		{ "OCLGRIND_NUM_THREADS", "1" },
+		/* Oclgrind's default limit of 1024 work-items a group is its own choice, no
+		 * device's: a 64x64 group that a kernel is written for runs. */
+		{ "OCLGRIND_MAX_WGSIZE", OCLGRIND_WORK_GROUP_LIMIT },
 	};
 	/* What a user's environment may hold that would change what Oclgrind reports: quick
 	 * mode simulates only the first and last work-group, missing races between the
