@@ -1230,6 +1230,13 @@ static void check_emit(void *ctx, struct result *r)
 		r->file = spec_origin(st->rq, i);
 		r->line = r->col = 0;
 	}
+	/* Any other line of the generated case is no line of the kernel's file, whose name
+	 * the case bears: the launch it stands for is the kernel's, at no line. */
+	if (r->file && strcmp(r->file, st->label) == 0) {
+		free(r->file);
+		r->file = xstrdup(st->rq->kernel_path);
+		r->line = r->col = 0;
+	}
 	st->wrong += r->output == VERDICT_WRONG_OUTPUT;
 	/* The text report lists each finding once, after the runs, with its input sets. */
 	if (st->rp->format == REPORT_TEXT)
@@ -1437,6 +1444,29 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 	if (status != 0)
 		return status;
 
+	if (sig.reqd_local[0] > 0) {
+		/* The kernel says the one work-group shape it runs at: any other is a launch
+		 * error on every target, which says less. */
+		bool same = true;
+		for (unsigned d = 0; d < 3; d++)
+			same &= (long long)sig.reqd_local[d] == (d < rq->local.dims ? rq->local.d[d] : 1);
+		if (!same) {
+			/* As many dimensions as the launch has, or as the requirement needs. */
+			unsigned dims = sig.reqd_local[2] > 1 ? 3 : sig.reqd_local[1] > 1 ? 2 : 1;
+			dims = dims > rq->local.dims ? dims : rq->local.dims;
+			struct shape wanted = { .dims = dims };
+			for (unsigned d = 0; d < dims; d++)
+				wanted.d[d] = (long long)sig.reqd_local[d];
+			char text[SHAPE_TEXT_MAX];
+			fprintf(stderr,
+				"clharness: %s requires work-groups of %zux%zux%zu "
+				"(reqd_work_group_size): launch it with --local %s\n",
+				rq->kernel, sig.reqd_local[0], sig.reqd_local[1], sig.reqd_local[2],
+				shape_format(&wanted, text));
+			kernel_sig_free(&sig);
+			return 2;
+		}
+	}
 	struct adhoc_binding binding = { 0 };
 	struct diag_list diags = { 0 };
 	int *spec_line = xcalloc(rq->nspecs + rq->nexpects + 1, sizeof *spec_line);

@@ -46,6 +46,7 @@ struct clexec {
 	size_t nkernels;
 	bool *writable; /* per buffer of that case: some kernel may write it */
 	size_t guard;	/* bytes of each guard zone around a buffer; 0: none */
+	bool built_before_2; /* the case last built asks for OpenCL C 1.x (-cl-std=CL1.x) */
 };
 
 int clexec_open(const struct target *target, bool guarded, struct clexec **out, char **cause)
@@ -439,6 +440,8 @@ int clexec_build(struct clexec *cx, const struct test_case *tc, const char *opti
 	char std_option[24] = "";
 	if (tc->non_uniform && std && !std_given)
 		snprintf(std_option, sizeof std_option, " -cl-std=CL%u.%u", std / 10, std % 10);
+	cx->built_before_2 = (options && strstr(options, "-cl-std=CL1.")) ||
+			     (tc->options && strstr(tc->options, "-cl-std=CL1."));
 	/* -cl-kernel-arg-info lets check_args name the kernel's own parameters. */
 	char *all = xasprintf("-cl-kernel-arg-info%s%s%s%s%s", std_option,
 			      options && *options ? " " : "", options ? options : "",
@@ -498,6 +501,14 @@ static int unsupported(struct result *failure, const char *fmt, ...)
 static int check_limits(struct clexec *cx, const struct test_case *tc, const struct plan *plan,
 			struct result *failure)
 {
+	if (plan->non_uniform && cx->built_before_2) {
+		char at[SHAPE_RUN_TEXT_MAX];
+		return unsupported(failure,
+				   "at %s the last work-group is smaller than the others, which a "
+				   "program built as OpenCL C 1.x (its -cl-std) cannot launch: build "
+				   "it as CL2.0 or later",
+				   shape_run_text(&plan->n, &plan->l, ", ", at));
+	}
 	if (plan->non_uniform && cx->target.limits.non_uniform_std == 0) {
 		char at[SHAPE_RUN_TEXT_MAX];
 		return unsupported(failure,
