@@ -38,13 +38,35 @@ shrunk_and_saved() {
 # same-value warning that would call it benign.
 shrunk_keeps_severity() {
 	mkdir -p "$saved/severity" &&
-		run 1 hunt --budget 4 -j 2 --save "$saved/severity" "$top/tests/races/planes_share_a_plane.cl" \
+		run 1 hunt --any-local --budget 4 -j 2 --save "$saved/severity" "$top/tests/races/planes_share_a_plane.cl" \
 			--kernel racy --global 4x4x4 --local 4x4x1 &&
 		has "planes_share_a_plane.cl:9:19: error: write-write data race on local memory" &&
 		lacks "store the same value" &&
 		run 1 run --device oclgrind "$saved/severity/planes_share_a_plane-hunt-1.yaml" &&
 		has "planes_share_a_plane.cl:9:19: error: write-write data race on local memory" &&
 		lacks "store the same value"
+}
+# A race only work-group shapes the sweep chose show, none the launch as given uses, is a
+# warning that names the shape and --fixed-local; --any-local makes it the kernel's error.
+other_groups_warn() {
+	k=$top/tests/races/slots_mod_32.cl
+	run 0 hunt --budget 8 -j 2 "$k" --kernel racy --global 64 --local 16 &&
+		has "slots_mod_32.cl:6:20: warning: write-write data race on local memory" &&
+		has "none the launch as given uses (16); a kernel meant for its own shape alone may be fine: hunt with --fixed-local" &&
+		run 1 hunt --any-local --budget 8 -j 2 "$k" --kernel racy --global 64 --local 16 &&
+		has "slots_mod_32.cl:6:20: error: write-write data race on local memory" &&
+		run 2 hunt --any-local --fixed-local --budget 8 "$k" --kernel racy --global 64 --local 16 &&
+		has "give one of them"
+}
+# The launch as given hangs though smaller ones end: the hunt fails, naming the plain run;
+# a --save folder that does not exist is made before the hunt.
+plain_run_hangs() {
+	run 1 hunt --budget 8 --timeout 2 -j 2 --save "$saved/made/here" "$CLH_TEST_DATA/kernels/hangs_as_given.cl" \
+		--kernel spin --global 64 --local 16 &&
+		has "the plain run: the launch as given), gave timeout" && [ -d "$saved/made/here" ] &&
+		run 2 hunt --budget 8 --save /proc/nowhere/at/all "$CLH_TEST_DATA/kernels/hangs_as_given.cl" \
+			--kernel spin --global 64 --local 16 &&
+		has "cannot make --save folder /proc/nowhere/at/all" && lacks "trials in"
 }
 # The same reduction with its barrier: nothing to find at any input, shape or build.
 fixed_twin_is_clean() {
@@ -127,6 +149,8 @@ usage() {
 check "hunt finds a race the plain run misses" missed_by_the_plain_run
 check "a finding is shrunk, and its saved case shows it in one Oclgrind run" shrunk_and_saved
 check "a race shrunk to a smaller launch keeps its severity in the reproducer" shrunk_keeps_severity
+check "a race only at work-group shapes the launch as given does not use is a warning, unless --any-local" other_groups_warn
+check "a plain run that hangs fails the hunt; --save makes its folder first, or refuses at once" plain_run_hangs
 check "a kernel with its barrier gives no finding anywhere in the sweep" fixed_twin_is_clean
 check "sim_build: optimised simulates the optimised program" optimised_build_is_real
 check "an optimised build Oclgrind cannot simulate is left out of the sweep, and said so" unsimulable_build_left_out

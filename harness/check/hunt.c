@@ -331,6 +331,7 @@ struct found {
 	struct hunt_trial smallest;
 	bool shrunk; /* smallest is the end of a shrink, not just the first trial */
 	char *saved; /* --save: the reproducer's path */
+	bool at_own_group; /* some trial at a work-group shape of the launch as given showed it */
 };
 
 struct hunt_state {
@@ -351,6 +352,10 @@ struct hunt_state {
 	enum verdict failed_verdict;
 	char *failed_why;
 	size_t suppressed; /* findings a case's suppress: list matched, left out */
+	/* The work-group shapes the launch as given uses: --local, or a case's local lists. */
+	struct shape *own_groups;
+	size_t nown_groups;
+	enum verdict plain_verdict; /* what became of the plain run, the launch as given */
 	struct found *found;
 	size_t nfound;
 	uint64_t start_ns;
@@ -420,6 +425,11 @@ static void take_result(struct hunt_state *st, struct result *r)
 				st->shows[index] = true;
 		return;
 	}
+	if (index == 0 && st->begin == 0)
+		st->plain_verdict = r->verdict;
+	bool own_group = false;
+	for (size_t g = 0; g < st->nown_groups; g++)
+		own_group |= same_shape(&st->own_groups[g], &st->trials[index].l);
 	for (size_t i = 0; i < r->findings.count; i++) {
 		const struct finding *f = &r->findings.items[i];
 		if (f->suppressed) {
@@ -435,6 +445,7 @@ static void take_result(struct hunt_state *st, struct result *r)
 			seen = finding_same(&known->finding, f);
 			if (!seen)
 				continue;
+			known->at_own_group |= own_group;
 			/* Shown as more than it was (a race whose writes differed, where an
 			 * earlier trial's stored the same value): that is what it is, and
 			 * this trial is the first to show it so. */
@@ -459,7 +470,8 @@ static void take_result(struct hunt_state *st, struct result *r)
 		st->found = xreallocarray(st->found, st->nfound + 1, sizeof *st->found);
 		struct found *nf = &st->found[st->nfound++];
 		*nf = (struct found){ .trial = (size_t)index,
-				      .after_s = (clock_now_ns() - st->start_ns) / 1e9 };
+				      .after_s = (clock_now_ns() - st->start_ns) / 1e9,
+				      .at_own_group = own_group };
 		finding_copy(&nf->finding, f);
 	}
 }
@@ -605,11 +617,13 @@ static bool smaller(const struct hunt_trial *a, const struct hunt_trial *b)
 
 /* The launches one step smaller than c: half the work-group (and N) in one dimension,
  * one group fewer in one dimension, simpler values, the program as written. */
-static size_t shrink_steps(const struct hunt_trial *c, unsigned sets, struct hunt_trial *out)
+static size_t shrink_steps(const struct hunt_trial *c, unsigned sets, bool fixed_group,
+			   struct hunt_trial *out)
 {
 	size_t n = 0;
 	for (unsigned d = 0; d < c->l.dims; d++) {
-		if (c->l.d[d] > 1) {
+		/* A kernel pinned to its work-group shape runs at no smaller one. */
+		if (c->l.d[d] > 1 && !fixed_group) {
 			out[n] = *c;
 			out[n].l.d[d] = c->l.d[d] / 2;
 			out[n].n.d[d] = (c->n.d[d] + 1) / 2;
@@ -639,15 +653,15 @@ static size_t shrink_steps(const struct hunt_trial *c, unsigned sets, struct hun
 
 /* Shrinks f's launch step by step while the same finding (kind, memory space, lines)
  * persists, until no smaller step shows it or the deadline passes. */
-static void shrink(const struct hunt_target *t, struct found *f, unsigned sets, unsigned jobs,
-		   unsigned timeout_s, uint64_t deadline, bool progress)
+static void shrink(const struct hunt_target *t, struct found *f, unsigned sets, bool fixed_group,
+		   unsigned jobs, unsigned timeout_s, uint64_t deadline, bool progress)
 {
 	for (;;) {
 		uint64_t now = clock_now_ns();
 		if (now >= deadline || interrupt_signal())
 			return;
 		struct hunt_trial steps[3 * SHAPE_MAX_DIMS + 8];
-		size_t nsteps = shrink_steps(&f->smallest, sets, steps);
+		size_t nsteps = shrink_steps(&f->smallest, sets, fixed_group, steps);
 		if (nsteps == 0)
 			return;
 		bool shows[3 * SHAPE_MAX_DIMS + 8] = { false };
@@ -934,9 +948,10 @@ static void first_failed_text(const struct hunt_target *t, const struct hunt_sta
 {
 	char trial[200];
 	hunt_trial_text(&st->failed_trial, t->case_path != NULL, trial, sizeof trial);
-	strbuf_printf(out, "the first trial that failed, trial %zu (%s), gave %s: %s",
-		      st->failed_index + 1, trial, verdict_name(st->failed_verdict),
-		      st->failed_why);
+	strbuf_printf(out, "the first trial that failed, trial %zu (%s%s), gave %s: %s",
+		      st->failed_index + 1, trial,
+		      st->failed_index == 0 ? ", the plain run: the launch as given" : "",
+		      verdict_name(st->failed_verdict), st->failed_why);
 }
 
 /* Reports what the sweep of one target found; returns its errors. optimised_broke: why
@@ -1057,7 +1072,7 @@ static size_t report_hunt(const struct hunt_target *t, struct hunt_state *st, un
 
 /* The shape and input sets a target's sweep starts from; -1 when it cannot be hunted. */
 static int target_model(const struct hunt_target *t, struct shape *n, struct shape *l,
-			unsigned *sets, bool *ragged)
+			unsigned *sets, bool *ragged, struct shape **own_groups, size_t *nown)
 {
 	struct diag_list diags = { 0 };
 	struct test_case *tc = load_target(t, SET_RANDOM, &diags);
@@ -1082,8 +1097,43 @@ static int target_model(const struct hunt_target *t, struct shape *n, struct sha
 	/* A case's expressions may round N up to whole work-groups; a kernel checked as
 	 * check takes it launches N items, which must be whole work-groups. */
 	*ragged = t->case_path != NULL;
+	/* The work-group shapes the launch as given uses: the case's every one. */
+	*nown = tc->nlocals + tc->nsim_locals;
+	*own_groups = xcalloc(*nown ? *nown : 1, sizeof **own_groups);
+	for (size_t i = 0; i < tc->nlocals; i++)
+		(*own_groups)[i] = tc->locals[i];
+	for (size_t i = 0; i < tc->nsim_locals; i++)
+		(*own_groups)[tc->nlocals + i] = tc->sim_locals[i];
 	case_free(tc);
 	return 0;
+}
+
+/* Marks a warning each finding that only work-group shapes the sweep chose showed, none
+ * the launch as given uses: a kernel may never be launched so, and its findings there
+ * are no verdict on it unless the user says it is meant for any shape (--any-local). */
+static void mark_other_groups(struct hunt_state *st, const struct hunt_request *rq)
+{
+	char own[SHAPE_TEXT_MAX * 2] = "";
+	for (size_t g = 0; g < st->nown_groups && strlen(own) < SHAPE_TEXT_MAX; g++) {
+		char text[SHAPE_TEXT_MAX];
+		snprintf(own + strlen(own), sizeof own - strlen(own), "%s%s", g ? ", " : "",
+			 shape_format(&st->own_groups[g], text));
+	}
+	for (size_t i = 0; i < st->nfound; i++) {
+		struct found *f = &st->found[i];
+		if (f->at_own_group || rq->any_local || f->finding.severity != DIAG_ERROR)
+			continue;
+		char shown[SHAPE_TEXT_MAX];
+		shape_format(&st->trials[f->trial].l, shown);
+		free(f->finding.rests_on);
+		f->finding.rests_on = xasprintf(
+			"only work-groups of %s and others the sweep chose showed it, none the "
+			"launch as given uses (%s); a kernel meant for its own shape alone may be "
+			"fine: hunt with --fixed-local to try that shape alone, or with --any-local "
+			"where the kernel is meant for every shape",
+			shown, own);
+		f->finding.severity = DIAG_WARNING;
+	}
 }
 
 /* Why the sweep must keep the target's own work-group shape `l`, or NULL where it may
@@ -1127,7 +1177,9 @@ static int hunt_one(const struct hunt_target *t, const struct hunt_request *rq, 
 	struct shape n, l;
 	unsigned sets;
 	bool ragged;
-	if (target_model(t, &n, &l, &sets, &ragged) < 0)
+	struct shape *own_groups;
+	size_t nown_groups;
+	if (target_model(t, &n, &l, &sets, &ragged, &own_groups, &nown_groups) < 0)
 		return -1;
 	struct hunt_trial *trials;
 	char *fixed = fixed_group_reason(t, rq, &l);
@@ -1143,7 +1195,10 @@ static int hunt_one(const struct hunt_target *t, const struct hunt_request *rq, 
 				 .ntrials = 2,
 				 .start_ns = start,
 				 .phase = "sweep",
-				 .failed_index = SIZE_MAX };
+				 .failed_index = SIZE_MAX,
+				 .own_groups = own_groups,
+				 .nown_groups = nown_groups,
+				 .plain_verdict = VERDICT_PASS };
 	/* A plain run too slow to simulate must leave the budget to the sweep's smaller
 	 * launches: it may take a quarter of it. */
 	unsigned plain_limit = (unsigned)(budget_s / 4) > 0 ? (unsigned)(budget_s / 4) : 1;
@@ -1151,9 +1206,11 @@ static int hunt_one(const struct hunt_target *t, const struct hunt_request *rq, 
 		plain_limit = rq->timeout_s;
 	bool cut_short = run_sweep(t, &st, jobs, plain_limit, budget_s * 0.8, rq->progress);
 	enum verdict optimised_broke = st.optimised_broke;
-	/* Where the plain run is a skip (the simulator lacks what the kernel needs), every
-	 * trial would be one: the sweep ends there. */
-	bool all_skips = st.done > 0 && st.tally.skipped == st.done;
+	/* Where the plain run is a skip for what the simulator lacks (doubles, say), every
+	 * trial would be one: the sweep ends there. A skip for its shape alone leaves the
+	 * sweep's other shapes to run. */
+	bool all_skips = st.done > 0 && st.tally.skipped == st.done &&
+			 !(st.skip_why && strstr(st.skip_why, "work-group"));
 	if (all_skips)
 		st.ntrials = ntrials;
 	if (!cut_short && !all_skips) {
@@ -1174,11 +1231,13 @@ static int hunt_one(const struct hunt_target *t, const struct hunt_request *rq, 
 		/* Each finding gets what is left, shared with those after it. */
 		uint64_t now = clock_now_ns();
 		uint64_t share = now < deadline ? (deadline - now) / (st.nfound - i) : 0;
-		shrink(t, f, sets, jobs, rq->timeout_s, now + share, rq->progress);
+		shrink(t, f, sets, fixed != NULL, jobs, rq->timeout_s, now + share, rq->progress);
 		if (rq->save_dir)
 			f->saved = save_reproducer(t, f, i, rq->save_dir);
 	}
 	st.fixed_group = fixed;
+	if (fixed == NULL)
+		mark_other_groups(&st, rq);
 	size_t errors = report_hunt(t, &st, jobs, cut_short, optimised_broke, rp);
 	free(fixed);
 	for (size_t i = 0; i < st.nfound; i++) {
@@ -1189,7 +1248,11 @@ static int hunt_one(const struct hunt_target *t, const struct hunt_request *rq, 
 	free(st.skip_why);
 	free(st.failed_why);
 	free(trials);
-	return errors > 0 || st.tally.cut_short > 0 ? 1 : run_tally_status(&st.tally);
+	free(own_groups);
+	/* The launch as given hung or crashed: the hunt found that much, whatever else. */
+	bool plain_failed = st.plain_verdict == VERDICT_TIMEOUT || st.plain_verdict == VERDICT_CRASH;
+	return errors > 0 || st.tally.cut_short > 0 || plain_failed ? 1
+								    : run_tally_status(&st.tally);
 }
 
 /* The status of a hunt of several targets from each one's: a failure anywhere fails it;

@@ -16,6 +16,9 @@ struct hunt_request {
 	char **cases; /* case files */
 	size_t ncases;
 	bool fixed_local; /* --fixed-local: the kernel form's --local is the only shape */
+	/* --any-local: a finding only at work-group shapes the launch as given does not use
+	 * is an error too; else a warning that names the shape. */
+	bool any_local;
 	const struct adhoc_request *kernel; /* or one kernel as check takes it; NULL: none */
 	double budget_s;		    /* wall clock for the whole hunt */
 	unsigned jobs;			    /* simulator runs side by side (0: every core) */

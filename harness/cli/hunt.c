@@ -1,6 +1,8 @@
 /* hunt.c - clharness hunt: a sweep under the simulator for what one run misses. */
 #include "config.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -10,7 +12,7 @@
 #include "cli/commands.h"
 #include "cli/shared.h"
 
-enum { OPT_BUDGET = CLI_OWN, OPT_SAVE_DIR, OPT_FIXED_LOCAL };
+enum { OPT_BUDGET = CLI_OWN, OPT_SAVE_DIR, OPT_FIXED_LOCAL, OPT_ANY_LOCAL };
 
 static const struct cli_option hunt_opts[] = {
 	CLI_OPT_KERNEL_FORM,
@@ -20,13 +22,16 @@ static const struct cli_option hunt_opts[] = {
 	  "the kernel needs its --local work-group shape: the sweep tries no other (it keeps it "
 	  "by itself where the kernel requires one, reqd_work_group_size, or a local array is "
 	  "sized for it)" },
+	{ OPT_ANY_LOCAL, "any-local", NULL,
+	  "the kernel is meant for every work-group shape: a finding only at shapes the launch "
+	  "as given does not use is an error, not a warning that names the shape" },
 	CLI_OPT_JOBS("simulator runs side by side (default: every core)"),
 	CLI_OPT_TIMEOUT("one trial's wall-clock limit (default 60)"),
 	CLI_OPT_SUPPRESSIONS("findings meant to be there, left out of the hunt and counted (as "
 			     "for run)"),
 	{ OPT_SAVE_DIR, "save", "DIR",
 	  "write each finding's smallest launch to DIR as a case that shows it in one Oclgrind "
-	  "run (the folder must exist)" },
+	  "run (DIR is made, before the hunt, where it does not exist)" },
 	CLI_OPT_JSON("JSON Lines: an object a finding, with its first and smallest trials, then "
 		     "one with the sweep's counts, a target each"),
 	CLI_OPT_SARIF,
@@ -66,6 +71,8 @@ static int hunt_main(int argc, char **argv)
 		unsigned seconds;
 		if (id == OPT_FIXED_LOCAL) {
 			rq.fixed_local = true;
+		} else if (id == OPT_ANY_LOCAL) {
+			rq.any_local = true;
 		} else if (id == OPT_SAVE_DIR) {
 			rq.save_dir = value;
 		} else if (id == OPT_BUDGET) {
@@ -107,6 +114,17 @@ static int hunt_main(int argc, char **argv)
 			goto out;
 		rq.cases = paths.paths;
 		rq.ncases = paths.count;
+	}
+	if (rq.fixed_local && rq.any_local) {
+		cli_usage_error("--fixed-local keeps the one work-group shape that --any-local "
+				"would judge others beside: give one of them");
+		goto out;
+	}
+	/* Made or refused now, not after the budget is spent finding what it would hold. */
+	if (rq.save_dir && !make_dirs(rq.save_dir)) {
+		fprintf(stderr, "clharness: cannot make --save folder %s: %s\n", rq.save_dir,
+			strerror(errno));
+		goto out;
 	}
 	rq.progress = isatty(STDERR_FILENO);
 	struct findlog *findings = cli_findlog_open(&shared, "hunt", &status);
