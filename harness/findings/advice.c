@@ -235,6 +235,18 @@ static bool across_groups(const struct finding *f)
 	return false;
 }
 
+/* Whether a race between a work-group's async copy and a work-item's access has them in
+ * different work-groups, which no barrier or wait orders. */
+static bool copy_across_groups(const struct finding *f)
+{
+	if (f->nexample < 2 || f->example[0].is_item == f->example[1].is_item)
+		return false;
+	for (int d = 0; d < 3; d++)
+		if (f->example[0].group[d] != f->example[1].group[d])
+			return true;
+	return false;
+}
+
 static const char *fence_of(const char *space)
 {
 	return space && strcmp(space, "global") == 0 ? "CLK_GLOBAL_MEM_FENCE"
@@ -260,7 +272,15 @@ static void race_advice(const struct finding *f, const char *source, struct advi
 		int own = copy == f->at.line ? f->other.line : f->at.line;
 		const char *space = f->space ? f->space : "the same";
 		a->line = copy;
-		if (own < copy)
+		if (copy_across_groups(f))
+			a->text = xasprintf(
+				"fix: the async copy at line %d is one work-group's and the access "
+				"at line %d another's, and neither a barrier nor a wait orders "
+				"work-groups: copy only the elements the group itself writes, or "
+				"do line %d in a second launch (a launch is the only barrier "
+				"across the whole grid)",
+				copy, own, own > copy ? own : copy);
+		else if (own < copy)
 			a->text =
 				xasprintf("fix: the work-items' access at line %d and the async "
 					  "copy at line %d touch %s memory with nothing to order "
