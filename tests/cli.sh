@@ -629,6 +629,16 @@ simulator_non_uniform() {
 		run 2 check --device oclgrind "$data/kernels/reqd_eight.cl" --kernel fixed --global 16 --local 4 &&
 		has "clharness: fixed requires work-groups of 8x1x1 (reqd_work_group_size): launch it with --local 8"
 }
+# What a kernel prints is shown with its run, on a device and under Oclgrind, and in JSON.
+kernel_printf_shown() {
+	k=$data/kernels/prints.cl
+	run 0 check "$k" --kernel say --global 8 --local 4 &&
+		has "prints.cl: note: the kernel printed: [pocl-cpu N=8 L=4]" &&
+		has "prints.cl: note: the kernel printed: [oclgrind N=8 L=4]" &&
+		has "    | item 1 here" &&
+		run 0 check --json --device oclgrind "$k" --kernel say --global 8 --local 4 &&
+		has '"printed":"item 0 here\nitem 1 here\n"'
+}
 # A mismatch in an N-D output names its place in the grid beside the flat index.
 mismatch_place_in_grid() {
 	run 1 check "$data/kernels/copy2d.cl" --kernel copy2d --global 4x2 --local 2x2 --device pocl \
@@ -671,6 +681,7 @@ check "suppressed findings are listed, fail nothing, and unmatched suppressions 
 check "check launches in two dimensions with --global 32x16 --local 8x8" check_two_dimensions
 check "a mismatch in a 2-D output names its place in the grid" mismatch_place_in_grid
 check "a work-group over Oclgrind's default limit of 1024 runs on it" big_work_group_simulated
+check "what a kernel prints is shown with its run" kernel_printf_shown
 check "Oclgrind runs a ragged last work-group of a CL2.0 build; a 1.x build is a skip" simulator_non_uniform
 check "check places scalars by name, says each value it chose, and makes what rests on one a warning" check_says_its_choices
 check "check makes struct, vector and other-typed arguments from the kernel itself" check_structs_and_types

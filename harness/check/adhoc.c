@@ -1194,11 +1194,14 @@ static void check_emit(void *ctx, struct result *r)
 	run_tally_take(&st->tally, r);
 	bool lost = r->verdict != VERDICT_PASS && r->verdict != VERDICT_WRONG_OUTPUT &&
 		    r->verdict != VERDICT_SKIP && r->findings.count == 0;
-	bool hung = r->verdict == VERDICT_TIMEOUT || r->verdict == VERDICT_CRASH;
+	/* A system call the sandbox stopped is the kernel's whatever its inputs. */
+	bool hung = (r->verdict == VERDICT_TIMEOUT || r->verdict == VERDICT_CRASH) &&
+		    !r->sandbox_stop;
 	if (r->verdict != VERDICT_SKIP) {
+		bool ended = r->verdict != VERDICT_TIMEOUT && r->verdict != VERDICT_CRASH;
 		struct target_runs *runs = target_runs_of(st, r->target);
-		runs->lost += hung;
-		runs->ended += !hung && !result_cut_short(r);
+		runs->lost += !ended;
+		runs->ended += ended && !result_cut_short(r);
 	}
 	if (hung && st->nchosen > 0) {
 		/* Whether it is the kernel's is known once every set has run on the target. */

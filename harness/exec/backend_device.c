@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "exec/backend.h"
+#include "exec/worker.h"
 #include "exec/clexec.h"
 #include "exec/icd.h"
 #include "exec/ocl.h"
@@ -77,6 +78,8 @@ static int device_list(struct target **targets, size_t *count, char **cause)
 
 static int device_open(const struct target *target, struct backend_session **session, char **cause)
 {
+	/* What a kernel prints is its run's to show, apart from what the driver says. */
+	worker_stdout_apart();
 	return clexec_open(target, true, (struct clexec **)session, cause);
 }
 

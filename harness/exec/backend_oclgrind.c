@@ -348,8 +348,8 @@ static int og_open(const struct target *target, struct backend_session **out, ch
 		return -1;
 	/* A kernel's printf goes to stdout and Oclgrind's own API and fatal errors to stderr,
 	 * which collect() reads: a kernel that prints a diagnostic's words must not make
-	 * one. */
-	worker_discard_stdout();
+	 * one, and what it prints is the run's to show. */
+	worker_stdout_apart();
 	struct og_session *s = xcalloc(1, sizeof *s);
 	s->strict.log = s->lenient.log = s->written_out.log = -1;
 	s->printed_at_open = worker_output_offset();

@@ -56,11 +56,17 @@ struct run_job {
 	int fd;
 	struct strbuf out;
 	bool timed_out; /* a run of it timed out (run_options.stop_at_timeout) */
+	long long stdout_mark; /* in a worker: stdout's size when the current run began */
 };
+
+/* What a run's kernels may print, shown with it: enough for a student's debugging
+ * printf, not a flood. */
+enum { PRINTED_MAX = 4096 };
 
 static void job_begin(void *ctx, size_t case_index, size_t run)
 {
 	struct run_job *job = ctx;
+	job->stdout_mark = worker_stdout_offset();
 	wire_begin(&job->out, case_index, run, worker_output_offset());
 	worker_send(job->fd, &job->out);
 }
@@ -68,6 +74,8 @@ static void job_begin(void *ctx, size_t case_index, size_t run)
 static void job_emit(void *ctx, struct result *r)
 {
 	struct run_job *job = ctx;
+	if (r->printed == NULL)
+		r->printed = worker_stdout_since(job->stdout_mark, PRINTED_MAX);
 	wire_result(&job->out, r);
 	worker_send(job->fd, &job->out);
 }

@@ -70,6 +70,7 @@ static const struct field result_fields[] = {
 	R(col, F_LINE, 0),
 	R(message, F_STR, 0),
 	R(detail, F_STR, 0),
+	R(printed, F_STR, 0),
 	R(buffer, F_STR, 0),
 	R(index, F_SIZE, 0),
 	R(got, F_DOUBLE, 0),

@@ -255,9 +255,41 @@ char *worker_own_output(long long offset)
 	return read_fd_from(STDERR_FILENO, offset);
 }
 
-void worker_discard_stdout(void)
+void worker_stdout_apart(void)
 {
-	redirect_to_null(STDOUT_FILENO);
+	int fd = anon_file("kernel-stdout");
+	if (fd < 0) {
+		redirect_to_null(STDOUT_FILENO);
+		return;
+	}
+	fflush(stdout);
+	dup2(fd, STDOUT_FILENO);
+	close(fd);
+}
+
+long long worker_stdout_offset(void)
+{
+	off_t size = lseek(STDOUT_FILENO, 0, SEEK_END);
+	return size >= 0 ? (long long)size : -1;
+}
+
+char *worker_stdout_since(long long offset, size_t max)
+{
+	long long end = offset >= 0 ? worker_stdout_offset() : -1;
+	if (end <= offset)
+		return NULL;
+	size_t len = (size_t)(end - offset);
+	size_t kept = len > max ? max : len;
+	char *text = xcalloc(kept + 96, 1);
+	ssize_t n = pread(STDOUT_FILENO, text, kept, offset);
+	if (n <= 0) {
+		free(text);
+		return NULL;
+	}
+	if ((size_t)n < len)
+		snprintf(text + n, 96, "%s[... %zu more bytes]\n", text[n - 1] == '\n' ? "" : "\n",
+			 len - (size_t)n);
+	return text;
 }
 
 void worker_mark_output(struct worker *w, long long offset)

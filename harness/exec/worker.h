@@ -79,9 +79,15 @@ long long worker_output_offset(void);
  * worker_output_offset), for a driver that reports errors only by printing them. Caller
  * frees; never NULL. */
 char *worker_own_output(long long offset);
-/* In the child: sends stdout, where kernels' printf writes, to /dev/null, so that what a
- * kernel prints never reaches worker_own_output or the reports. */
-void worker_discard_stdout(void);
+/* In the child: sends stdout, where kernels' printf writes, to a file of its own, so
+ * that what a kernel prints never reaches worker_own_output, where a driver's messages
+ * are read as diagnostics, and is read only as what the kernel printed. */
+void worker_stdout_apart(void);
+/* In the child: how much has been written to stdout so far; -1 where it is no file. */
+long long worker_stdout_offset(void);
+/* In the child: what was written to stdout since `offset`, at most `max` bytes of it
+ * (with how much was left out said at the end); NULL where nothing was. Caller frees. */
+char *worker_stdout_since(long long offset, size_t max);
 /* In the parent: worker_output_tail reads only what the child printed after `offset`. */
 void worker_mark_output(struct worker *w, long long offset);
 

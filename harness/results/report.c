@@ -305,7 +305,7 @@ void report_finding(struct strbuf *out, const struct finding *f, const char *fil
 static bool has_diagnostics(const struct result *r)
 {
 	return (r->message && r->verdict != VERDICT_PASS) || r->findings.count > 0 ||
-	       r->expect == EXPECT_UNMET;
+	       r->expect == EXPECT_UNMET || (r->printed && *r->printed);
 }
 
 /* The diagnostics of one result, GCC-style: the simulator's findings, the output
@@ -330,6 +330,14 @@ static void result_diagnostics(struct strbuf *out, const struct result *r, bool 
 	}
 	if (r->detail && *r->detail)
 		prefixed(out, "    ", r->detail);
+	if (r->printed && *r->printed) {
+		struct strbuf msg = { 0 };
+		strbuf_puts(&msg, "the kernel printed:");
+		run_tag(&msg, r);
+		diag_render_header(out, r->case_path, 0, 0, DIAG_NOTE, msg.data, colour);
+		prefixed(out, "    | ", r->printed);
+		strbuf_free(&msg);
+	}
 	if (r->expect == EXPECT_UNMET && r->expect_diff)
 		strbuf_puts(out, r->expect_diff);
 	annotate_expected(false);
@@ -482,6 +490,10 @@ static void json_result(struct reporter *rp, const struct result *r)
 	if (r->detail) {
 		json_key(&out, "detail");
 		json_string(&out, r->detail);
+	}
+	if (r->printed) {
+		json_key(&out, "printed");
+		json_string(&out, r->printed);
 	}
 	if (r->findings.count > 0) {
 		json_key(&out, "findings");

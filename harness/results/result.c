@@ -216,6 +216,7 @@ void result_free(struct result *r)
 	free(r->file);
 	free(r->message);
 	free(r->detail);
+	free(r->printed);
 	free(r->buffer);
 	free(r->expect_diff);
 	finding_list_free(&r->findings);

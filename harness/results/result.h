@@ -94,6 +94,7 @@ struct result {
 	int col;
 	char *message;
 	char *detail;
+	char *printed; /* what the run's kernels printed (printf), capped; NULL: nothing */
 	char *buffer; /* wrong-output: the first mismatching buffer */
 	size_t index;
 	double got;
