@@ -83,7 +83,8 @@ folder_kept() {
 	run 2 capture -o "$work/c" -- "$host" && has "exists; capture into a new folder with -o" &&
 		run 3 capture -o "$work/c" --force --kernel scale -- "$host" &&
 		[ -f "$work/c/scale-1.yaml" ] && [ ! -f "$work/c/block_sum-1.yaml" ] &&
-		mkdir "$work/mine" && run 2 capture -o "$work/mine" --force -- "$host" &&
+		mkdir "$work/mine" && echo mine >"$work/mine/notes.txt" &&
+		run 2 capture -o "$work/mine" --force -- "$host" &&
 		has "holds no capture (no raw/ folder)"
 }
 # What is left out is said: a launch past --max-bytes, and a program that launches nothing.
@@ -91,7 +92,20 @@ limits_said() {
 	run 3 capture -o "$work/small" --max-bytes 5000 -- "$host" &&
 		has "launch of scale (program 1) not captured: its buffers hold 12288 bytes" &&
 		has "capture: 1 launch of $host became a case in" &&
-		run 0 capture -o "$work/none" -- true && has "capture: true made no kernel launch"
+		run 0 capture -o "$work/none" -- true && has "capture: true made no kernel launch" &&
+		has "no folder was left" && [ ! -e "$work/none" ] &&
+		mkdir "$work/empty" && run 0 capture -o "$work/empty" -- true && [ -z "$(ls -A "$work/empty")" ] &&
+		run 3 capture -o "$work/empty" -- "$host" && has "capture: 3 launches of"
+}
+# One buffer passed as a read-only argument and then as a written one is the written
+# one: output, checked against what the application left.
+passed_twice_written_second() {
+	run 0 capture -o "$work/twice" -- "$host" twice &&
+		grep -q "^  - {name: from, buffer: int, count: N, init: {file: data/double_from-1/from.npy}, output: true}" "$work/twice/double_from-1.yaml" &&
+		grep -q "^  - {use: from}" "$work/twice/double_from-1.yaml" &&
+		grep -q "^  from: {reference: {file: data/double_from-1/to.after.npy" "$work/twice/double_from-1.yaml" &&
+		run 0 run --device pocl "$work/twice" && [ "$(count '^pass  *double_from-1')" -eq 1 ] ||
+		{ cat "$work"/twice/*.yaml >>"$out"; return 1; }
 }
 # A sub-buffer passed beside its own parent shares bytes with it: the case and a note say
 # each is replayed as a copy of its own.
@@ -158,6 +172,7 @@ skip() {
 
 check "capture runs the program, passes its exit status on, and keeps each distinct launch as a case" captures
 check "the cases keep build options, structs by value, local memory and a buffer passed twice" case_forms
+check "a buffer passed read-only and then written keeps its output check" passed_twice_written_second
 check "the cases replay on PoCL with the application's outputs, and Oclgrind finds the race at its line" replays
 check "hunt sweeps a captured case's shapes with the application's own data" hunted
 check "a launch too big to simulate is shrunk for Oclgrind, and bench times it at its own sizes" too_big

@@ -473,16 +473,25 @@ static bool write_arg(struct writer *w, const struct raw_launch *l, size_t i,
 		strbuf_puts(args, "}\n");
 		break;
 	case RAW_BUFFER: {
+		/* A buffer passed twice is written where either parameter may write it: its
+		 * first line holds it, output and checked, and the second uses it. */
+		bool writable = a->writable;
+		size_t written_as = i; /* the argument whose bytes after the launch were kept */
+		for (size_t j = i + 1; j < l->nargs && !writable; j++) {
+			writable = l->args[j].kind == RAW_BUFFER && l->args[j].mem == a->mem &&
+				   l->args[j].writable;
+			written_as = j;
+		}
 		if (a->size % one != 0)
 			diag_add(w->notes, DIAG_NOTE, l->dir, 0, 0,
 				 "launch of %s: buffer %s holds %zu bytes, no whole number of %s; "
 				 "the case holds the whole ones",
 				 l->kernel, a->name, a->size, a->type);
 		char *before = save_bytes(w, l, i, case_name, false, t, lanes, rec);
-		char *after = before && a->writable
-				      ? save_bytes(w, l, i, case_name, true, t, lanes, rec)
+		char *after = before && writable
+				      ? save_bytes(w, l, written_as, case_name, true, t, lanes, rec)
 				      : NULL;
-		ok = before && (after || !a->writable);
+		ok = before && (after || !writable);
 		if (!ok) {
 			free(before);
 			free(after);
@@ -490,11 +499,11 @@ static bool write_arg(struct writer *w, const struct raw_launch *l, size_t i,
 		}
 		strbuf_printf(args, "  - {name: %s, %s: %s, count: %s, init: {file: %s}%s}\n",
 			      a->name, a->constant ? "constant" : "buffer", type, count,
-			      before, a->writable ? ", output: true" : "");
-		if (a->writable && (rec || elem_is_float(t)))
+			      before, writable ? ", output: true" : "");
+		if (writable && (rec || elem_is_float(t)))
 			strbuf_printf(checks, "  %s: {reference: targets}  # the application's: %s\n",
 				      a->name, after);
-		else if (a->writable) {
+		else if (writable) {
 			strbuf_printf(checks, "  %s: {reference: {file: %s, at: [", a->name, after);
 			shape_list(checks, l->dims, l->global);
 			strbuf_puts(checks, ", ");

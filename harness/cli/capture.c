@@ -240,7 +240,14 @@ static int capture_main(int argc, char **argv)
 				       "PROGRAM [ARG]...");
 	}
 	struct stat st;
-	if (stat(dir, &st) == 0) {
+	/* An empty folder holds nothing to lose: it is as good as a new one. */
+	char **inside = NULL;
+	long ninside = stat(dir, &st) == 0 && S_ISDIR(st.st_mode) ? dir_entries(dir, true, &inside) : -1;
+	strings_free(inside, ninside > 0 ? ninside : 0);
+	bool made = false;
+	if (ninside == 0) {
+		/* used as it is */
+	} else if (stat(dir, &st) == 0) {
 		if (!force) {
 			strbuf_free(&kernels);
 			fprintf(stderr, "clharness: %s exists; capture into a new folder with -o, or "
@@ -256,6 +263,8 @@ static int capture_main(int argc, char **argv)
 		strbuf_free(&kernels);
 		fprintf(stderr, "clharness: cannot make %s: %s\n", dir, strerror(errno));
 		return EXIT_USAGE;
+	} else {
+		made = true;
 	}
 	char *absolute = realpath(dir, NULL);
 	char *layer = layer_path();
@@ -269,12 +278,23 @@ static int capture_main(int argc, char **argv)
 	struct diag_list notes = { 0 };
 	capture_write_cases(absolute ? absolute : dir, command, cwd, &tally, &notes);
 	cli_print_diags(&notes);
+	/* A capture with no case leaves nothing behind: its records would only block the
+	 * next capture into the folder. */
+	if (tally.cases == 0) {
+		char *raw = xasprintf("%s/raw", dir);
+		if (made ? remove_tree(dir) != 0 : is_dir(raw) && remove_tree(raw) != 0)
+			fprintf(stderr, "clharness: cannot remove what the capture left in %s: %s\n",
+				dir, strerror(errno));
+		free(raw);
+	}
 	if (tally.cases == 0 && tally.cut_off == 0 && tally.unreadable == 0)
-		fprintf(stderr, "capture: %s made no kernel launch the layer could capture%s\n",
+		fprintf(stderr, "capture: %s made no kernel launch the layer could capture%s; "
+				"%s\n",
 			command,
 			notes.count ? " (the notes above say why)"
 				    : ": nothing to replay (did it run on OpenCL through the ICD "
-				      "loader?)");
+				      "loader?)",
+			made ? "no folder was left" : "the folder holds nothing of it");
 	else
 		fprintf(stderr, "capture: %zu launch%s of %s became %s in %s; run %s with "
 				"clharness run %s%s\n",

@@ -9,6 +9,7 @@
  * queue, kernel and buffers, at sizes of its own; with "big", sums 65536 items in blocks,
  * too many to simulate in time; with "overlap", adds the first half of ints into its
  * second through a sub-buffer and its parent, two views that share bytes; with
+ * "twice", passes one buffer as a kernel's read-only and its written argument; with
  * "unreplayable", launches what no case can hold (an image, a sampler, a shared virtual
  * memory pointer, a program made from a binary) and exits 0. */
 #ifndef CL_TARGET_OPENCL_VERSION /* shared virtual memory is OpenCL 2.0's */
@@ -44,6 +45,11 @@ static const char *source =
 	"{\n"
 	"	size_t i = get_global_id(0);\n"
 	"	a[i] = a[i] + b[i];\n"
+	"}\n"
+	"kernel void double_from(global const int *from, global int *to)\n"
+	"{\n"
+	"	size_t i = get_global_id(0);\n"
+	"	to[i] = from[i] * 2;\n"
 	"}\n";
 
 #define CHECK(call)                                                                        \
@@ -268,6 +274,16 @@ int main(int argc, char **argv)
 		abort();
 	}
 
+	if (argc > 1 && strcmp(argv[1], "twice") == 0) {
+		/* One buffer as a kernel's read-only first argument and its written second. */
+		cl_kernel twice = clCreateKernel(program, "double_from", &err);
+		CHECK(err);
+		CHECK(clSetKernelArg(twice, 0, sizeof ints, &ints));
+		CHECK(clSetKernelArg(twice, 1, sizeof ints, &ints));
+		CHECK(clEnqueueNDRangeKernel(queue, twice, 1, NULL, &global, &local, 0, NULL, NULL));
+		CHECK(clFinish(queue));
+		return 0;
+	}
 	/* The second half of ints added into itself through a sub-buffer, and a buffer passed
 	 * as both arguments. */
 	cl_buffer_region half = { N / 2 * sizeof(int), N / 2 * sizeof(int) };
