@@ -322,40 +322,26 @@ static void shape_list(struct strbuf *out, unsigned dims, const size_t *v)
 	strbuf_puts(out, dims > 1 ? "]" : "");
 }
 
-/* A count as the case writes it: in terms of the launch's shape where it is one of the
- * shape's own quantities (an element a work-item, a work-group or a group's item), so
- * that hunt's other shapes size it alike, and the recorded data, holding the real launch's
- * count, refuse the shapes that would need more; otherwise the number itself. */
-static void count_text(char *out, size_t size, size_t count, const struct raw_launch *l,
-		       const size_t *local)
+/* The launch's own quantities a number may be, as a case writes each: its work-items,
+ * its extents, its work-groups, a group's items and a group's extents. A quantity that
+ * two of these share (N = L * L makes the groups as many as a group's items) is written
+ * once. `by_group`: the kernel indexes by its group (get_group_id), without which a
+ * number that equals the groups is no count of theirs. */
+struct relations {
+	const char *expr[12];
+	size_t count;
+};
+
+static void relate(struct relations *r, const char *expr)
 {
-	static const char *const items[] = { "N", "N * M", "N * M * K" };
-	static const char *const group_items[] = { "L", "L * LY", "L * LY * LZ" };
-	static const char *const groups[] = { "N / L", "(N / L) * (M / LY)",
-					      "(N / L) * (M / LY) * (K / LZ)" };
-	size_t volume = 1, group = 1, ngroups = 1;
-	for (unsigned d = 0; d < l->dims; d++) {
-		volume *= l->global[d];
-		group *= local[d];
-		ngroups *= local[d] && l->global[d] % local[d] == 0 ? l->global[d] / local[d] : 0;
-	}
-	if (count == volume)
-		snprintf(out, size, "%s", items[l->dims - 1]);
-	else if (count == group)
-		snprintf(out, size, "%s", group_items[l->dims - 1]);
-	else if (count == ngroups && ngroups > 1)
-		snprintf(out, size, "%s", groups[l->dims - 1]);
-	else
-		snprintf(out, size, "%zu", count);
+	for (size_t i = 0; i < r->count; i++)
+		if (strcmp(r->expr[i], expr) == 0)
+			return;
+	r->expr[r->count++] = expr;
 }
 
-/* An integer scalar that is one of the launch's own quantities (the items, a dimension's
- * global or work-group size, the work-groups), as the case writes it: the element count
- * a kernel guards its accesses with is most often the launch's size, and where the case
- * runs another shape (shrunk for the simulator, swept by hunt) with buffers sized by that
- * shape, the application's own number would send the kernel past their ends. NULL for
- * any other value, which stays the application's. */
-static const char *shape_quantity(uint64_t value, const struct raw_launch *l, const size_t *local)
+static struct relations relations_of(uint64_t value, const struct raw_launch *l,
+				     const size_t *local, bool extents, bool by_group)
 {
 	static const char *const items[] = { "N", "N * M", "N * M * K" };
 	static const char *const globals[] = { "N", "M", "K" };
@@ -369,27 +355,80 @@ static const char *shape_quantity(uint64_t value, const struct raw_launch *l, co
 		group *= local[d];
 		ngroups *= local[d] && l->global[d] % local[d] == 0 ? l->global[d] / local[d] : 0;
 	}
+	struct relations r = { .count = 0 };
+	if (value == volume)
+		relate(&r, items[l->dims - 1]);
+	for (unsigned d = 0; extents && d < l->dims; d++)
+		if (value == l->global[d])
+			relate(&r, globals[d]);
+	if (value == group)
+		relate(&r, group_items[l->dims - 1]);
+	for (unsigned d = 0; extents && d < l->dims; d++)
+		if (value == local[d])
+			relate(&r, locals[d]);
+	if (value == ngroups && ngroups > 1 && by_group)
+		relate(&r, groups[l->dims - 1]);
+	return r;
+}
+
+/* The comment a number the case keeps says: what it coincides with, so that a reader sees
+ * why it was not written as that. "" where nothing. */
+static void kept_number_comment(char *out, size_t size, uint64_t value,
+				const struct relations *r)
+{
+	if (r->count < 2) {
+		out[0] = '\0';
+		return;
+	}
+	int used = snprintf(out, size, "  # the application's %llu, which is ",
+			    (unsigned long long)value);
+	for (size_t i = 0; i < r->count && used > 0 && (size_t)used < size; i++)
+		used += snprintf(out + used, size - (size_t)used, "%s%s",
+				 i == 0 ? "" : i + 1 == r->count ? " and " : ", ", r->expr[i]);
+	if (used > 0 && (size_t)used < size)
+		snprintf(out + used, size - (size_t)used, " at this launch: kept as a number");
+}
+
+/* A count as the case writes it: the launch's quantity it is, where exactly one is (an
+ * element a work-item, a work-group's item, one a work-group where the kernel indexes by
+ * its group), so that hunt's other shapes size it alike and the recorded data, holding
+ * the real launch's count, refuse the shapes that would need more; otherwise the number
+ * itself, and in *comment what it coincides with. */
+static void count_text(char *out, size_t size, size_t count, const struct raw_launch *l,
+		       const size_t *local, bool by_group, char *comment, size_t comment_size)
+{
+	struct relations r = relations_of(count, l, local, false, by_group);
+	if (r.count == 1)
+		snprintf(out, size, "%s", r.expr[0]);
+	else
+		snprintf(out, size, "%zu", count);
+	kept_number_comment(comment, comment_size, count, &r);
+}
+
+/* An integer scalar that is exactly one of the launch's own quantities (the items, a
+ * dimension's global or work-group size, the work-groups where the kernel indexes by
+ * them), as the case writes it: the element count a kernel guards its accesses with is
+ * most often the launch's size, and where the case runs another shape (shrunk for the
+ * simulator, swept by hunt) with buffers sized by that shape, the application's own
+ * number would send the kernel past their ends. NULL for any other value, and for one
+ * that is several at once (a row pitch of 1024 in a 512 x 512 launch of 16 x 16 groups
+ * is also its groups, 32 x 32), which stays the application's, with *comment saying what
+ * it coincides with. */
+static const char *shape_quantity(uint64_t value, const struct raw_launch *l, const size_t *local,
+				  bool by_group, char *comment, size_t comment_size)
+{
+	comment[0] = '\0';
 	if (value <= 1) /* a flag or a count of one is no size */
 		return NULL;
-	if (value == volume)
-		return items[l->dims - 1];
-	for (unsigned d = 0; d < l->dims; d++)
-		if (value == l->global[d])
-			return globals[d];
-	if (value == ngroups)
-		return groups[l->dims - 1];
-	if (value == group)
-		return group_items[l->dims - 1];
-	for (unsigned d = 0; d < l->dims; d++)
-		if (value == local[d])
-			return locals[d];
-	return NULL;
+	struct relations r = relations_of(value, l, local, true, by_group);
+	kept_number_comment(comment, comment_size, value, &r);
+	return r.count == 1 ? r.expr[0] : NULL;
 }
 
 /* One argument's line of the case, and its check where it has one; false after a note
  * where it cannot be made. */
 static bool write_arg(struct writer *w, const struct raw_launch *l, size_t i,
-		      const size_t *local, const char *case_name, const char *file,
+		      const size_t *local, bool by_group, const char *case_name, const char *file,
 		      const char *options, struct strbuf *args, struct strbuf *checks)
 {
 	const struct raw_arg *a = &l->args[i];
@@ -424,15 +463,16 @@ static bool write_arg(struct writer *w, const struct raw_launch *l, size_t i,
 	char *fields = rec ? record_case_text(rec) : NULL;
 	const char *type = rec ? fields : elem_type_text(t, lanes, tbuf);
 	size_t one = rec ? rec->size : elem_size(t) * elem_stride(lanes);
-	char count[64];
-	count_text(count, sizeof count, a->size / one, l, local);
+	char count[64], kept[160];
+	count_text(count, sizeof count, a->size / one, l, local, by_group, kept, sizeof kept);
 	bool ok = true;
 	switch (a->kind) {
 	case RAW_NULL:
 		strbuf_printf(args, "  - {name: %s, buffer: null}\n", a->name);
 		break;
 	case RAW_LOCAL:
-		strbuf_printf(args, "  - {name: %s, local: %s, count: %s}\n", a->name, type, count);
+		strbuf_printf(args, "  - {name: %s, local: %s, count: %s}%s\n", a->name, type, count,
+			      kept);
 		break;
 	case RAW_VALUE:
 		if (a->value_size != one) {
@@ -453,9 +493,11 @@ static bool write_arg(struct writer *w, const struct raw_launch *l, size_t i,
 			}
 			strbuf_puts(args, "]");
 		} else {
+			char coincides[160] = "";
 			const char *quantity =
 				lanes == 1 && !elem_is_float(t)
-					? shape_quantity(elem_get_bits(t, a->value, 0), l, local)
+					? shape_quantity(elem_get_bits(t, a->value, 0), l, local,
+							 by_group, coincides, sizeof coincides)
 					: NULL;
 			if (quantity)
 				strbuf_puts(args, quantity);
@@ -466,6 +508,8 @@ static bool write_arg(struct writer *w, const struct raw_launch *l, size_t i,
 				strbuf_puts(args, "  # the application's ");
 				lanes_text(args, t, lanes, a->value);
 				strbuf_puts(args, ", its launch's size: it follows the shape");
+			} else {
+				strbuf_puts(args, coincides);
 			}
 			strbuf_puts(args, "\n");
 			break;
@@ -497,9 +541,9 @@ static bool write_arg(struct writer *w, const struct raw_launch *l, size_t i,
 			free(after);
 			break;
 		}
-		strbuf_printf(args, "  - {name: %s, %s: %s, count: %s, init: {file: %s}%s}\n",
+		strbuf_printf(args, "  - {name: %s, %s: %s, count: %s, init: {file: %s}%s}%s\n",
 			      a->name, a->constant ? "constant" : "buffer", type, count,
-			      before, writable ? ", output: true" : "");
+			      before, writable ? ", output: true" : "", kept);
 		if (writable && (rec || elem_is_float(t)))
 			strbuf_printf(checks, "  %s: {reference: targets}  # the application's: %s\n",
 				      a->name, after);
@@ -565,8 +609,16 @@ static bool write_case(struct writer *w, const struct raw_launch *l)
 		memcpy(local, l->local, sizeof local);
 	else
 		chosen_local(l, local);
+	/* Whether the kernels of the program index by their group: a count of one an item
+	 * of a group is one a group only there. */
+	char *source_path = xasprintf("%s/%s", w->dir, file);
+	size_t source_len;
+	char *source = read_file(source_path, &source_len);
+	bool by_group = source && (strstr(source, "get_group_id") || strstr(source, "get_num_groups"));
+	free(source);
+	free(source_path);
 	for (size_t i = 0; i < l->nargs && ok; i++)
-		ok = write_arg(w, l, i, local, case_name, file, options, &args, &checks);
+		ok = write_arg(w, l, i, local, by_group, case_name, file, options, &args, &checks);
 	if (ok) {
 		static const char *const globals[] = { "N", "[N, M]", "[N, M, K]" };
 		struct strbuf text = { 0 };

@@ -9,6 +9,7 @@
  * queue, kernel and buffers, at sizes of its own; with "big", sums 65536 items in blocks,
  * too many to simulate in time; with "overlap", adds the first half of ints into its
  * second through a sub-buffer and its parent, two views that share bytes; with
+ * "square", sums L x L items, so that the block sums are as many as a group's items; with
  * "twice", passes one buffer as a kernel's read-only and its written argument; with
  * "unreplayable", launches what no case can hold (an image, a sampler, a shared virtual
  * memory pointer, a program made from a binary) and exits 0. */
@@ -233,7 +234,9 @@ int main(int argc, char **argv)
 	CHECK(clBuildProgram(program, 1, &device, "-DFACTOR=2", NULL, NULL));
 
 	enum { L = 64 };
-	size_t N = argc > 1 && strcmp(argv[1], "big") == 0 ? 65536 : 1024;
+	size_t N = argc > 1 && strcmp(argv[1], "big") == 0	 ? 65536
+		   : argc > 1 && strcmp(argv[1], "square") == 0 ? (size_t)L * L
+								 : 1024;
 	float *x = malloc(N * sizeof *x);
 	int *v = malloc(N * sizeof *v);
 	for (size_t i = 0; i < N; i++) {
