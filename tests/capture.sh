@@ -107,6 +107,19 @@ coincidence_kept() {
 		grep -q "{name: sums, buffer: int, count: N / L, " "$work/c/block_sum-1.yaml" ||
 		{ cat "$work"/square/*.yaml >>"$out"; return 1; }
 }
+# The headers a program includes through -I are copied into the capture and the option
+# made relative: the folder replays after it is moved, with no absolute path in a case.
+headers_copied() {
+	inc=$(cd "$(dirname "$0")/capture/include" && pwd)
+	run 0 capture -o "$work/inc" -- "$host" include "$inc" &&
+		grep -q "^options: '-I include/program-1'$" "$work/inc/times-1.yaml" &&
+		[ -f "$work/inc/include/program-1/scale_factor.h" ] &&
+		[ -f "$work/inc/include/program-1/sub/base.h" ] &&
+		! grep -v "^#" "$work/inc/times-1.yaml" | grep -q "$inc" &&
+		mv "$work/inc" "$work/moved" &&
+		run 0 run --device pocl,oclgrind "$work/moved" && [ "$(count '^pass  *times-1')" -eq 2 ] ||
+		{ cat "$work"/moved/*.yaml "$work"/inc/*.yaml >>"$out" 2>/dev/null; return 1; }
+}
 # One buffer passed as a read-only argument and then as a written one is the written
 # one: output, checked against what the application left.
 passed_twice_written_second() {
@@ -183,6 +196,7 @@ skip() {
 check "capture runs the program, passes its exit status on, and keeps each distinct launch as a case" captures
 check "the cases keep build options, structs by value, local memory and a buffer passed twice" case_forms
 check "a buffer passed read-only and then written keeps its output check" passed_twice_written_second
+check "headers found through -I are copied into the capture, which replays after a move" headers_copied
 check "a number that is two of the launch's quantities at once is kept as a number, saying so" coincidence_kept
 check "the cases replay on PoCL with the application's outputs, and Oclgrind finds the race at its line" replays
 check "hunt sweeps a captured case's shapes with the application's own data" hunted

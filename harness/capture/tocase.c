@@ -90,6 +90,159 @@ static char *program_options(const struct writer *w, unsigned program)
 	return strbuf_take(&out);
 }
 
+/* The name an #include line names ("x.h" or <x.h>), in *name; whether it quotes it. */
+static bool include_line(const char *line, char **name, bool *quoted)
+{
+	const char *p = line + strspn(line, " \t");
+	if (*p != '#')
+		return false;
+	p += 1 + strspn(p + 1, " \t");
+	if (strncmp(p, "include", 7) != 0)
+		return false;
+	p += 7 + strspn(p + 7, " \t");
+	char close = *p == '"' ? '"' : *p == '<' ? '>' : '\0';
+	const char *end = close ? strchr(p + 1, close) : NULL;
+	if (end == NULL || end == p + 1)
+		return false;
+	*quoted = close == '"';
+	*name = xstrndup(p + 1, (size_t)(end - p - 1));
+	return true;
+}
+
+static bool make_dirs_for(const char *path)
+{
+	char *dir = xstrdup(path);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	bool ok = slash == NULL || make_dirs(dir);
+	free(dir);
+	return ok;
+}
+
+/* The build options of program P with the headers its source includes copied into the
+ * capture, include/program-P/, as its build found them (a quoted name beside the file
+ * that includes it, the folder it was built from for the source itself, then each -I
+ * folder in order), and its -I folders replaced by that one, relative to the cases: the
+ * folder then builds wherever it is moved or committed. A header found nowhere (one the
+ * driver has) is left to the build. Caller frees. */
+static char *self_contained_options(struct writer *w, unsigned program, const char *options)
+{
+	struct strbuf kept = { 0 };
+	char **dirs = NULL;
+	size_t ndirs = 0;
+	char *copy = xstrdup(options);
+	char *save = NULL;
+	bool next_is_dir = false;
+	for (char *word = strtok_r(copy, " \t", &save); word; word = strtok_r(NULL, " \t", &save)) {
+		const char *dir = next_is_dir ? word
+				  : strncmp(word, "-I", 2) == 0 && word[2] ? word + 2
+									   : NULL;
+		next_is_dir = strcmp(word, "-I") == 0;
+		if (dir) {
+			dirs = xreallocarray(dirs, ndirs + 1, sizeof *dirs);
+			dirs[ndirs++] = xstrdup(dir);
+		} else if (!next_is_dir) {
+			strbuf_printf(&kept, "%s%s", kept.len ? " " : "", word);
+		}
+	}
+	free(copy);
+	char *root = xasprintf("%s/include/program-%u", w->dir, program);
+	/* Files to scan: the source, then each header copied, with where each was found and
+	 * where it went under root. */
+	struct pending {
+		char *text;
+		char *found_dir;   /* where a quoted name is looked for first */
+		char *under_root;  /* its folder under root, "" or "sub/" */
+	} *todo = xcalloc(1, sizeof *todo);
+	size_t ntodo = 1, copied = 0;
+	char *from = xasprintf("%s/raw/programs/%u.cl", w->dir, program);
+	size_t len;
+	todo[0] = (struct pending){ read_file(from, &len), xstrdup(w->cwd), xstrdup("") };
+	free(from);
+	char **done = NULL;
+	size_t ndone = 0;
+	for (size_t t = 0; t < ntodo; t++) {
+		char *save_line = NULL;
+		for (char *line = todo[t].text ? strtok_r(todo[t].text, "\n", &save_line) : NULL;
+		     line; line = strtok_r(NULL, "\n", &save_line)) {
+			char *name;
+			bool quoted;
+			if (!include_line(line, &name, &quoted))
+				continue;
+			char *found = NULL, *base_rel = NULL;
+			if (name[0] != '/' && strstr(name, "..") == NULL) {
+				if (quoted) {
+					char *at = xasprintf("%s/%s", todo[t].found_dir, name);
+					if (access(at, R_OK) == 0) {
+						found = at;
+						base_rel = xstrdup(todo[t].under_root);
+					} else {
+						free(at);
+					}
+				}
+				for (size_t d = 0; found == NULL && d < ndirs; d++) {
+					char *at = xasprintf("%s/%s", dirs[d], name);
+					if (access(at, R_OK) == 0) {
+						found = at;
+						base_rel = xstrdup("");
+					} else {
+						free(at);
+					}
+				}
+			}
+			char *dest_rel = found ? xasprintf("%s%s", base_rel, name) : NULL;
+			bool seen = false;
+			for (size_t i = 0; dest_rel && i < ndone && !seen; i++)
+				seen = strcmp(done[i], dest_rel) == 0;
+			if (found && !seen) {
+				char *dest = xasprintf("%s/%s", root, dest_rel);
+				size_t hlen;
+				char *header = read_file(found, &hlen);
+				if (header && make_dirs_for(dest) && write_text(dest, header)) {
+					copied++;
+					done = xreallocarray(done, ndone + 1, sizeof *done);
+					done[ndone++] = xstrdup(dest_rel);
+					char *slash = strrchr(found, '/');
+					char *slash_rel = strrchr(dest_rel, '/');
+					todo = xreallocarray(todo, ntodo + 1, sizeof *todo);
+					todo[ntodo++] = (struct pending){
+						header, xstrndup(found, (size_t)(slash - found)),
+						slash_rel ? xstrndup(dest_rel,
+								     (size_t)(slash_rel - dest_rel) + 1)
+							  : xstrdup("")
+					};
+					header = NULL;
+				} else {
+					diag_add(w->notes, DIAG_WARNING, found, 0, 0,
+						 "the header cannot be copied to %s: program %u's "
+						 "cases build only where it stays",
+						 dest, program);
+				}
+				free(header);
+				free(dest);
+			}
+			free(dest_rel);
+			free(found);
+			free(base_rel);
+			free(name);
+		}
+	}
+	for (size_t t = 0; t < ntodo; t++) {
+		free(todo[t].text);
+		free(todo[t].found_dir);
+		free(todo[t].under_root);
+	}
+	free(todo);
+	strings_free(done, (long)ndone);
+	strings_free(dirs, (long)ndirs);
+	if (copied)
+		strbuf_printf(&kept, "%s-I include/program-%u", kept.len ? " " : "", program);
+	free(root);
+	strbuf_puts(&kept, "");
+	return strbuf_take(&kept);
+}
+
 /* kernels/program-P.cl, copied once; NULL after a note where it cannot be. */
 static char *kernel_file(struct writer *w, unsigned program)
 {
@@ -598,7 +751,10 @@ static bool write_case(struct writer *w, const struct raw_launch *l)
 	char *file = kernel_file(w, l->program);
 	if (file == NULL)
 		return false;
-	char *options = program_options(w, l->program);
+	/* The options as the application built with them, its folders absolute, for clang
+	 * to read the source here; and as the case writes them. */
+	char *built_with = program_options(w, l->program);
+	char *options = self_contained_options(w, l->program, built_with);
 	size_t n = next_of_kernel(w, l->kernel);
 	char *case_name = xasprintf("%s-%zu", l->kernel, n);
 	char *data = xasprintf("%s/data", w->dir), *own = xasprintf("%s/data/%s", w->dir, case_name);
@@ -618,7 +774,8 @@ static bool write_case(struct writer *w, const struct raw_launch *l)
 	free(source);
 	free(source_path);
 	for (size_t i = 0; i < l->nargs && ok; i++)
-		ok = write_arg(w, l, i, local, by_group, case_name, file, options, &args, &checks);
+		ok = write_arg(w, l, i, local, by_group, case_name, file, built_with, &args,
+			       &checks);
 	if (ok) {
 		static const char *const globals[] = { "N", "[N, M]", "[N, M, K]" };
 		struct strbuf text = { 0 };
@@ -714,6 +871,7 @@ static bool write_case(struct writer *w, const struct raw_launch *l)
 	free(data);
 	free(own);
 	free(options);
+	free(built_with);
 	free(file);
 	return ok;
 }

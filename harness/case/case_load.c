@@ -251,6 +251,34 @@ static char *find_case_file(struct loader *ld, const char *file, struct src_pos 
 	return path;
 }
 
+/* A case's -I DIR (or -IDIR) that is relative names a folder beside the case or above it,
+ * as its kernel's file does, so that a case and its headers move together: each becomes
+ * the folder's path for the build. One found nowhere is an error at the options. */
+static void resolve_include_dirs(struct loader *ld, char **options, struct src_pos pos)
+{
+	struct strbuf out = { 0 };
+	char *copy = xstrdup(*options);
+	char *save = NULL;
+	bool next_is_dir = false;
+	for (char *word = strtok_r(copy, " \t", &save); word; word = strtok_r(NULL, " \t", &save)) {
+		const char *dir = next_is_dir ? word
+				  : strncmp(word, "-I", 2) == 0 && word[2] ? word + 2
+									   : NULL;
+		next_is_dir = strcmp(word, "-I") == 0;
+		strbuf_puts(&out, out.len ? " " : "");
+		if (dir == NULL || dir[0] == '/') {
+			strbuf_puts(&out, word);
+			continue;
+		}
+		char *found = find_case_file(ld, dir, pos, "the include folder of -I");
+		strbuf_printf(&out, "%s%s", dir == word ? "" : "-I", found ? found : dir);
+		free(found);
+	}
+	free(copy);
+	free(*options);
+	*options = strbuf_take(&out);
+}
+
 /* Reads the data file `node` names for buffer `buf` (a .npy, or a raw .bin of the
  * buffer's own type) into *data. Returns the file's name as the case gives it (NULL when
  * it gives none), after reporting anything wrong at the node. */
@@ -1247,6 +1275,8 @@ static void parse_case(struct loader *ld, struct fy_node *root)
 			yr_error(&ld->r, yr_pos(v, top),
 				 "options must not contain -g: PoCL 3.1 and Oclgrind "
 				 "21.10 builds fail with it");
+		if (tc->options)
+			resolve_include_dirs(ld, &tc->options, yr_pos(v, top));
 	}
 
 	tc->sizes_pos = yr_key_pos(root, "sizes", top);

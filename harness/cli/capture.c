@@ -111,7 +111,7 @@ static int clear_capture(const char *dir)
 		return -1;
 	}
 	int status = 0;
-	static const char *const made[] = { "raw", "kernels", "data" };
+	static const char *const made[] = { "raw", "kernels", "data", "include" };
 	for (size_t i = 0; i < sizeof made / sizeof made[0] && status == 0; i++) {
 		char *path = xasprintf("%s/%s", dir, made[i]);
 		if (is_dir(path))

@@ -9,6 +9,7 @@
  * queue, kernel and buffers, at sizes of its own; with "big", sums 65536 items in blocks,
  * too many to simulate in time; with "overlap", adds the first half of ints into its
  * second through a sub-buffer and its parent, two views that share bytes; with
+ * "include DIR", builds a kernel whose header is in DIR with -I DIR; with
  * "square", sums L x L items, so that the block sums are as many as a group's items; with
  * "twice", passes one buffer as a kernel's read-only and its written argument; with
  * "unreplayable", launches what no case can hold (an image, a sampler, a shared virtual
@@ -124,6 +125,36 @@ static int threads(cl_context context, cl_device_id device)
 	return ok ? 0 : 1;
 }
 
+/* A kernel whose program includes a header from the folder `dir`, built with -I dir. */
+static int with_header(cl_context context, cl_device_id device, cl_command_queue queue,
+		       const char *dir)
+{
+	static const char *header_source = "#include \"scale_factor.h\"\n"
+					   "kernel void times(global int *a)\n"
+					   "{\n"
+					   "	a[get_global_id(0)] *= SCALE_FACTOR;\n"
+					   "}\n";
+	char options[4096];
+	snprintf(options, sizeof options, "-I %s", dir);
+	cl_int err;
+	cl_program program = clCreateProgramWithSource(context, 1, &header_source, NULL, &err);
+	CHECK(err);
+	CHECK(clBuildProgram(program, 1, &device, options, NULL, NULL));
+	int values[64];
+	for (int i = 0; i < 64; i++)
+		values[i] = i;
+	cl_mem a = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof values, values, &err);
+	CHECK(err);
+	cl_kernel times = clCreateKernel(program, "times", &err);
+	CHECK(err);
+	CHECK(clSetKernelArg(times, 0, sizeof a, &a));
+	size_t global = 64, local = 16;
+	CHECK(clEnqueueNDRangeKernel(queue, times, 1, NULL, &global, &local, 0, NULL, NULL));
+	CHECK(clEnqueueReadBuffer(queue, a, CL_TRUE, 0, sizeof values, values, 0, NULL, NULL));
+	printf("race_host: a[1] is %d\n", values[1]);
+	return values[1] == 6 ? 0 : 1;
+}
+
 /* Launches a capture must say it cannot replay, each once. */
 static int unreplayable(cl_context context, cl_device_id device, cl_command_queue queue)
 {
@@ -229,6 +260,8 @@ int main(int argc, char **argv)
 		return threads(context, device);
 	if (argc > 1 && strcmp(argv[1], "unreplayable") == 0)
 		return unreplayable(context, device, queue);
+	if (argc > 2 && strcmp(argv[1], "include") == 0)
+		return with_header(context, device, queue, argv[2]);
 	cl_program program = clCreateProgramWithSource(context, 1, &source, NULL, &err);
 	CHECK(err);
 	CHECK(clBuildProgram(program, 1, &device, "-DFACTOR=2", NULL, NULL));
