@@ -10,6 +10,7 @@
 #include "base/parallel.h"
 #include "base/util.h"
 #include "case/compare.h"
+#include "case/ulps.h"
 #include "check_suites.h"
 
 /* A one-element float sum reference: want, sum|x| and the number of terms. */
@@ -24,6 +25,33 @@ static struct ref_output one_sum(double want, double magnitude, size_t terms)
 	r.terms[0] = terms;
 	return r;
 }
+
+/* The bound a kernel's built-ins earn: the spec's ulp for each call, loosened under
+ * relaxed math; nothing inexact called, nothing allowed. */
+START_TEST(test_ulp_bound_of_builtins)
+{
+	struct ulp_bound b;
+	ulp_bound_of_source("kernel void k(global float *o) { o[0] = o[1] * o[2] + o[3]; }", NULL,
+			    &b);
+	ck_assert_msg(b.ulps == 0, "+ and * are correctly rounded: %g (%s)", b.ulps, b.why);
+	ulp_bound_of_source("/* exp(x) in a comment */ kernel void k(global float *o)\n"
+			    "{ o[0] = exp(o[1]) + log (o[2]) + exp(o[3]); }",
+			    NULL, &b);
+	ck_assert_msg(b.ulps == 9 && strstr(b.why, "exp 3 x2") && strstr(b.why, "log 3"),
+		      "two exps and a log: %g (%s)", b.ulps, b.why);
+	ulp_bound_of_source("kernel void k(global float *o) { o[0] = sqrt(o[1]); }",
+			    "-cl-fast-relaxed-math", &b);
+	ck_assert_msg(b.ulps == 3 * 4 + 2 && strstr(b.why, "relaxed"),
+		      "relaxed math loosens it: %g (%s)", b.ulps, b.why);
+	ck_assert(within_ulps(ELEM_FLOAT, 1.0, nextafterf(1.0f, 2.0f), 1));
+	ck_assert(!within_ulps(ELEM_FLOAT, 1.0, nextafterf(1.0f, 2.0f), 0));
+	ck_assert(within_ulps(ELEM_FLOAT, NAN, NAN, 0));
+	ck_assert(!within_ulps(ELEM_FLOAT, INFINITY, 3.0e38, 1000));
+	ck_assert_msg(ulps_apart(ELEM_DOUBLE, 68.3192179, 68.3192189) > 1e6 &&
+			      ulps_apart(ELEM_FLOAT, 68.3192179, 68.3192189) < 1,
+		      "a double's ulp is finer than a float's");
+}
+END_TEST
 
 /* Two values that differ are written with digits enough to differ, a double's too. */
 START_TEST(test_digits_enough_to_differ)
@@ -173,6 +201,7 @@ Suite *compare_suite(void)
 	tcase_add_test(tc, test_first_mismatch_is_the_first_across_pieces);
 	tcase_add_test(tc, test_exact_floats_treat_signed_zeros_alike_and_never_pass_nan);
 	tcase_add_test(tc, test_digits_enough_to_differ);
+	tcase_add_test(tc, test_ulp_bound_of_builtins);
 	suite_add_tcase(s, tc);
 	return s;
 }

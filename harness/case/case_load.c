@@ -18,6 +18,7 @@
 #include "case/plan.h"
 #include "case/suppress.h"
 #include "case/testcase.h"
+#include "case/ulps.h"
 #include "case/yamlread.h"
 
 struct loader {
@@ -1414,6 +1415,28 @@ static void make_reference_run(struct test_case *tc)
 	tc->reference_run = true;
 }
 
+/* How far apart two targets may leave the case's floats: the bound the built-ins its
+ * kernels call earn, each kernel file read once. */
+static void float_bound(struct test_case *tc)
+{
+	struct strbuf all = { 0 };
+	for (size_t s = 0; s < tc->nsteps; s++) {
+		bool seen = false;
+		for (size_t t = 0; t < s && !seen; t++)
+			seen = tc->steps[t].kernel_path && tc->steps[s].kernel_path &&
+			       strcmp(tc->steps[t].kernel_path, tc->steps[s].kernel_path) == 0;
+		size_t len;
+		char *source = !seen && tc->steps[s].kernel_path
+				       ? read_file(tc->steps[s].kernel_path, &len)
+				       : NULL;
+		if (source)
+			strbuf_printf(&all, "%s\n", source);
+		free(source);
+	}
+	ulp_bound_of_source(all.data ? all.data : "", tc->options, &tc->float_ulps);
+	strbuf_free(&all);
+}
+
 static struct test_case *load(const char *path, const char *text, struct diag_list *diags)
 {
 	struct loader ld = { .r = { .path = path, .diags = diags } };
@@ -1434,6 +1457,7 @@ static struct test_case *load(const char *path, const char *text, struct diag_li
 		case_free(tc);
 		return NULL;
 	}
+	float_bound(tc);
 	return tc;
 }
 

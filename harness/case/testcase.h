@@ -14,6 +14,7 @@
 #include "case/record.h"
 #include "case/reference.h"
 #include "case/shape.h"
+#include "case/ulps.h"
 #include "case/suppress.h"
 #include "case/yamlread.h"
 
@@ -175,6 +176,9 @@ struct test_case {
 	size_t nsteps;
 	struct check *checks;
 	size_t nchecks;
+	/* How far apart two targets may leave its floats: the bound the built-ins its
+	 * kernels call earn (0 ulp where they call none with an error). */
+	struct ulp_bound float_ulps;
 };
 
 /* Loads and validates one case file. Returns the case, or NULL with at least one error

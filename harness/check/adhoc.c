@@ -1250,20 +1250,28 @@ static void check_emit(void *ctx, struct result *r)
 /* Compares what two targets left in the buffers for one input set; reports the first
  * buffer that differs. Returns whether one did. */
 static bool compare_outputs(const struct adhoc_request *rq, const struct outputs *a,
-			    const struct outputs *b, struct strbuf *out)
+			    const struct outputs *b, const struct ulp_bound *bound,
+			    struct strbuf *out)
 {
 	for (size_t k = 0; k < a->nkept && k < b->nkept; k++) {
 		const struct kept_buffer *x = &a->kept[k], *y = &b->kept[k];
 		struct kept_difference d;
-		if (kept_buffer_diff(x, y, &d) == 0)
+		if (kept_buffer_diff(x, y, bound->ulps, &d) == 0)
 			continue;
 		char *place = kept_difference_place(x, &d);
+		char apart[224] = "";
+		if (elem_is_float(x->type) && bound->ulps > 0)
+			snprintf(apart, sizeof apart, ", %.3g ulp apart where its built-ins allow %g (%s)",
+				 d.ulps, bound->ulps, bound->why);
+		else if (elem_is_float(x->type))
+			snprintf(apart, sizeof apart,
+				 ", %.3g ulp apart where it calls no built-in with an error", d.ulps);
 		char *what = xasprintf("with the %s inputs, %s and %s leave different values in "
-				       "%s: %s is %.*g on %s and %.*g on %s; %zu of %zu %s differ",
+				       "%s: %s is %.*g on %s and %.*g on %s%s; %zu of %zu %s differ",
 				       adhoc_set_name(a->set), a->target, b->target, x->name, place,
 				       digits_to_differ(d.a, d.b), d.a, a->target,
-				       digits_to_differ(d.a, d.b), d.b, b->target, d.differ, d.compared,
-				       x->lanes > 1 ? "lanes" : "elements");
+				       digits_to_differ(d.a, d.b), d.b, b->target, apart, d.differ,
+				       d.compared, x->lanes > 1 ? "lanes" : "elements");
 		diag_render(out, rq->kernel_path, 0, 0, DIAG_WARNING, what, false);
 		free(place);
 		free(what);
@@ -1589,7 +1597,9 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 			if (st.outputs[j].set != st.outputs[i].set ||
 			    !shape_equal(&st.outputs[j].n, &st.outputs[i].n))
 				continue;
-			differing += compare_outputs(rq, &st.outputs[j], &st.outputs[i], &text);
+			const struct test_case *tc = st.cases[st.outputs[i].set];
+			differing += compare_outputs(rq, &st.outputs[j], &st.outputs[i],
+						     &tc->float_ulps, &text);
 			break;
 		}
 	}

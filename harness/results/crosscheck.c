@@ -4,6 +4,7 @@
 
 #include "results/crosscheck.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,7 +42,7 @@ static const struct kept_buffer *kept_named(const struct crosscheck_entry *e, co
 /* Marks r's output wrong at its first difference with `theirs`, once a run. */
 static void mark_difference(struct result *r, const struct check *ck,
 			    const struct kept_buffer *mine, const struct crosscheck_entry *e,
-			    const struct kept_difference *d)
+			    const struct ulp_bound *bound, const struct kept_difference *d)
 {
 	if (r->output == VERDICT_WRONG_OUTPUT)
 		return; /* the first difference of a run is its headline */
@@ -53,12 +54,22 @@ static void mark_difference(struct result *r, const struct check *ck,
 			       ? xasprintf("the reference kernel %s on %s",
 					   ck->ref_step ? ck->ref_step->kernel_name : "", e->target)
 			       : xasprintf("%s", e->target);
+	/* How far apart the floats are against what the kernel's built-ins let them be. */
+	char apart[224] = "";
+	if (elem_is_float(mine->type) && bound->ulps > 0)
+		snprintf(apart, sizeof apart, ", %.3g ulp apart where its built-ins allow %g (%s)",
+			 d->ulps, bound->ulps, bound->why);
+	else if (elem_is_float(mine->type))
+		snprintf(apart, sizeof apart,
+			 ", %.3g ulp apart where it calls no built-in with an error, so the "
+			 "targets must agree exactly",
+			 d->ulps);
 	if (r->verdict == VERDICT_PASS) {
 		result_set_diag(
 			r, VERDICT_WRONG_OUTPUT, r->case_path, ck->pos.line, ck->pos.col,
-			"%s: got %.*g, want %.*g as %s left it; %zu of %zu %s differ (at %s)",
+			"%s: got %.*g, want %.*g as %s left it%s; %zu of %zu %s differ (at %s)",
 			place, digits_to_differ(d->a, d->b), d->a, digits_to_differ(d->a, d->b),
-			d->b, source, d->differ, d->compared,
+			d->b, source, apart, d->differ, d->compared,
 			mine->lanes > 1 ? "lanes" : "elements", text);
 		result_set_mismatch(r, mine->name, d->element, d->a, d->b, 0, d->differ,
 				    d->compared);
@@ -93,8 +104,8 @@ static void compare(const struct crosscheck_entry *e, const struct crosscheck_en
 			}
 			continue;
 		}
-		if (theirs && kept_buffer_diff(mine, theirs, &d) > 0)
-			mark_difference(r, ck, mine, against, &d);
+		if (theirs && kept_buffer_diff(mine, theirs, tc->float_ulps.ulps, &d) > 0)
+			mark_difference(r, ck, mine, against, &tc->float_ulps, &d);
 	}
 }
 

@@ -3,6 +3,8 @@
 
 #include "results/result.h"
 
+#include "case/ulps.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -10,7 +12,7 @@
 
 #include "base/util.h"
 
-size_t kept_buffer_diff(const struct kept_buffer *a, const struct kept_buffer *b,
+size_t kept_buffer_diff(const struct kept_buffer *a, const struct kept_buffer *b, double ulps,
 			struct kept_difference *d)
 {
 	*d = (struct kept_difference){ 0 };
@@ -20,7 +22,7 @@ size_t kept_buffer_diff(const struct kept_buffer *a, const struct kept_buffer *b
 			continue;
 		d->compared++;
 		double u = elem_get(a->type, a->data, i), v = elem_get(b->type, b->data, i);
-		bool same = elem_is_float(a->type) ? u == v || (isnan(u) && isnan(v))
+		bool same = elem_is_float(a->type) ? within_ulps(a->type, u, v, ulps)
 						   : elem_get_bits(a->type, a->data, i) ==
 							     elem_get_bits(b->type, b->data, i);
 		if (same)
@@ -30,6 +32,7 @@ size_t kept_buffer_diff(const struct kept_buffer *a, const struct kept_buffer *b
 			d->lane = (unsigned)(i % stride);
 			d->a = u;
 			d->b = v;
+			d->ulps = elem_is_float(a->type) ? ulps_apart(a->type, u, v) : 0;
 		}
 	}
 	return d->differ;

@@ -129,9 +129,11 @@ struct kept_difference {
 	size_t element;
 	unsigned lane;
 	double a, b;
+	double ulps; /* floats: how many units in the last place the first difference spans */
 };
-/* Compares a and b scalar by scalar; returns the number that differ. */
-size_t kept_buffer_diff(const struct kept_buffer *a, const struct kept_buffer *b,
+/* Compares a and b scalar by scalar, floats within `ulps` units in the last place (0:
+ * exactly); returns the number that differ. d->ulps is how far apart the first lies. */
+size_t kept_buffer_diff(const struct kept_buffer *a, const struct kept_buffer *b, double ulps,
 			struct kept_difference *d);
 /* "out[5]" or "out[5].s2", for messages. */
 char *kept_difference_place(const struct kept_buffer *k, const struct kept_difference *d);
