@@ -64,6 +64,14 @@ given_numbers_scale() {
 		has "a number given with --arg equals more than one of its extents" &&
 		grep -q "N=256x256 L=16x16" "$out"
 }
+# 4096 items are few enough to simulate whole, but each loops long: a probe of a few
+# work-groups says the whole launch would not end in time, and it is shrunk as a big one.
+costly_launch_shrunk() {
+	run 0 check --timeout 8 "$data/kernels/heavy_loop.cl" --kernel heavy --global 4096 --local 64 &&
+		grep -q "check: heavy: a probe of N=192 L=64 took [0-9.]* s under Oclgrind, so the whole launch (global 4096) would take about [0-9]* s, over half of --timeout 8: it is shrunk as a big one is" "$out" &&
+		grep -q "^pass  *heavy random  *oclgrind  *N=192 L=64 .*(shrunk from N=4096)" "$out" &&
+		grep -q "^pass  *heavy random  *pocl-cpu  *N=4096 L=64" "$out" && lacks "no result after"
+}
 # The plain run, too slow for its quarter of the budget, gives way to the sweep.
 slow_plain_run_gives_way() {
 	run 1 hunt --budget 16 -j 2 "$data/kernels/slow_then_racy.cl" --kernel slow --global 4096 --local 256 &&
@@ -77,5 +85,6 @@ check "--json names the launch a shrunk run stands in for" shrunk_in_json
 check "a shrunk launch gets a ragged last group, and devices run the launch as given" ragged_and_as_given
 check "check --save keeps the whole size for devices and the shrunk one for Oclgrind" saved_case_keeps_both
 check "a given number that is an extent of the launch scales with the shrunk launch" given_numbers_scale
+check "a launch of few items too costly to simulate whole is shrunk after a probe of its cost" costly_launch_shrunk
 check "hunt's plain run takes at most a quarter of the budget, and the sweep goes on" slow_plain_run_gives_way
 echo "1..$n"

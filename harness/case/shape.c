@@ -100,6 +100,12 @@ bool shape_shrink_for_simulation(const struct shape *n, const struct shape *l, s
 	long long items = shape_volume(n);
 	if (items >= 0 && items <= SHAPE_SIMULATED_ITEMS)
 		return false;
+	return shape_few_groups(n, l, out);
+}
+
+bool shape_few_groups(const struct shape *n, const struct shape *l, struct shape *out)
+{
+	*out = *n;
 	bool shrank = false;
 	for (unsigned d = 0; d < n->dims; d++) {
 		long long group = d < l->dims && l->d[d] > 0 ? l->d[d] : 1;

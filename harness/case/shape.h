@@ -51,5 +51,8 @@ bool shape_is_ragged(const struct shape *n, const struct shape *l);
  * or no more groups than that). */
 bool shape_shrink_for_simulation(const struct shape *n, const struct shape *l,
 				 struct shape *out);
+/* The same few work-groups whatever n's size, for a launch too costly to simulate for its
+ * work rather than its items. Returns whether that is fewer items than n. */
+bool shape_few_groups(const struct shape *n, const struct shape *l, struct shape *out);
 
 #endif

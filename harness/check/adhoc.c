@@ -330,7 +330,9 @@ static char *scaled_spec(const char *text, const struct shape *global, bool *tie
 bool adhoc_shrinks(const struct adhoc_request *rq, const struct adhoc_binding *binding,
 		   struct shape *simulated)
 {
-	bool shrinks = shape_shrink_for_simulation(&rq->global, &rq->local, simulated);
+	bool shrinks = binding->costly
+			       ? shape_few_groups(&rq->global, &rq->local, simulated)
+			       : shape_shrink_for_simulation(&rq->global, &rq->local, simulated);
 	if (binding->tied_to_shape) {
 		*simulated = rq->global;
 		return false;
@@ -695,10 +697,15 @@ size_t adhoc_choices(const struct adhoc_request *rq, const struct kernel_sig *si
 		char run[SHAPE_RUN_TEXT_MAX];
 		choose(out, &count, "simulated launch",
 		       xstrdup(shape_run_text(&simulated, &rq->local, " ", run)),
-		       xasprintf("global %s is too big to simulate in time (over %d work-items): "
-				 "a few work-groups of the same shape, where they meet; devices run "
-				 "the launch as given",
-				 global, SHAPE_SIMULATED_ITEMS),
+		       binding->costly
+			       ? xasprintf("global %s is too costly to simulate in time, as a "
+					   "probe of these work-groups showed: they are where "
+					   "work-groups meet; devices run the launch as given",
+					   global)
+			       : xasprintf("global %s is too big to simulate in time (over %d "
+					   "work-items): a few work-groups of the same shape, where "
+					   "they meet; devices run the launch as given",
+					   global, SHAPE_SIMULATED_ITEMS),
 		       xstrdup("a --global of at most 16384 work-items, simulated whole"));
 		for (size_t i = 0; i < rq->nspecs; i++) {
 			if (binding->scaled[i] == NULL)
@@ -1447,6 +1454,93 @@ int adhoc_prepare(const struct adhoc_request *rq, struct reporter *rp, struct ke
 	return status;
 }
 
+/* The most work-items a launch may have that check simulates whole without a probe of
+ * its cost: below it Oclgrind takes well under a second unless a kernel loops heavily. */
+enum { PROBE_ABOVE_ITEMS = 1024 };
+
+/* What the probe's run took, and whether it ended. */
+struct probe_result {
+	uint64_t run_ns;
+	bool ended;
+};
+
+static void probe_emit(void *ctx, struct result *r)
+{
+	struct probe_result *p = ctx;
+	p->ended = r->verdict != VERDICT_TIMEOUT && r->verdict != VERDICT_CRASH &&
+		   r->verdict != VERDICT_SKIP && r->verdict != VERDICT_BUILD_ERROR &&
+		   r->verdict != VERDICT_CASE_ERROR;
+	p->run_ns = r->run_ns;
+}
+
+/* Whether the whole launch, too few items to be shrunk for its size, is too costly to
+ * simulate in time: a few of its work-groups are simulated with the random inputs, and
+ * their time scaled to all of them. Says what it found on `out` where it is. */
+static bool too_costly(const struct adhoc_request *rq, const struct kernel_sig *sig,
+		       const struct adhoc_binding *binding, FILE *out)
+{
+	struct shape few;
+	long long items = shape_volume(&rq->global);
+	if (items <= PROBE_ABOVE_ITEMS || binding->tied_to_shape ||
+	    !shape_few_groups(&rq->global, &rq->local, &few))
+		return false;
+	bool simulator_asked = rq->npatterns == 0;
+	for (size_t i = 0; i < rq->npatterns; i++)
+		simulator_asked |= strstr(rq->patterns[i], "oclgrind") != NULL ||
+				   strstr(rq->patterns[i], "simulator") != NULL ||
+				   strcmp(rq->patterns[i], "all") == 0;
+	if (!simulator_asked)
+		return false;
+	struct adhoc_request probe = *rq;
+	probe.global = few;
+	int *lines = xcalloc(rq->nspecs + rq->nexpects + 1, sizeof *lines);
+	const char *slash = strrchr(rq->kernel_path, '/');
+	char *text = adhoc_case_text(&probe, sig, binding, SET_RANDOM, rq->kernel_path, lines);
+	free(lines);
+	struct diag_list diags = { 0 };
+	struct test_case *tc = case_load_text(slash ? slash + 1 : rq->kernel_path, text, &diags);
+	free(text);
+	diag_list_free(&diags);
+	if (tc == NULL)
+		return false;
+	case_drop_checks(tc);
+	/* A quarter of a run's limit: a probe that needs more says enough. */
+	unsigned limit = rq->timeout_s / 4 > 0 ? rq->timeout_s / 4 : 1;
+	char *simulator[] = { "oclgrind" };
+	struct run_options opt = { .repeat = 1 };
+	struct selection sel;
+	selection_open(&sel, simulator, 1, &tc, 1, &opt, limit);
+	struct probe_result got = { 0 };
+	for (size_t t = 0; t < sel.count; t++)
+		selection_run(&sel, t, probe_emit, &got);
+	bool ran = sel.count > 0;
+	selection_free(&sel);
+	case_free(tc);
+	if (!ran)
+		return false;
+	double scale = (double)items / (double)shape_volume(&few);
+	double whole_s = got.run_ns / 1e9 * scale;
+	bool costly = !got.ended || whole_s > rq->timeout_s / 2.0;
+	if (costly) {
+		char few_text[SHAPE_RUN_TEXT_MAX], whole[SHAPE_TEXT_MAX];
+		shape_run_text(&few, &rq->local, " ", few_text);
+		if (got.ended)
+			fprintf(out,
+				"check: %s: a probe of %s took %.1f s under Oclgrind, so the whole "
+				"launch (global %s) would take about %.0f s, over half of --timeout "
+				"%u: it is shrunk as a big one is\n",
+				rq->kernel, few_text, got.run_ns / 1e9, shape_format(&rq->global, whole),
+				whole_s, rq->timeout_s);
+		else
+			fprintf(out,
+				"check: %s: a probe of %s did not end under Oclgrind in %u s, so the "
+				"whole launch (global %s) cannot be simulated in time: it is shrunk "
+				"as a big one is\n",
+				rq->kernel, few_text, limit, shape_format(&rq->global, whole));
+	}
+	return costly;
+}
+
 int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 {
 	uint64_t start = clock_now_ns();
@@ -1497,6 +1591,10 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 	size_t ncases = 0;
 	if (adhoc_bind(rq, &sig, &binding, &diags) < 0)
 		goto setup_failed;
+	/* Not for --expect, whose values are the whole launch's. */
+	if (rq->nexpects == 0 && !shape_shrink_for_simulation(&rq->global, &rq->local, &simulated))
+		binding.costly =
+			too_costly(rq, &sig, &binding, rp->format == REPORT_TEXT ? rp->out : stderr);
 	st.shrunk = adhoc_shrinks(rq, &binding, &simulated);
 	for (int s = 0; s < SET_COUNT; s++) {
 		/* A shrunk launch is whole work-groups; where the kernel takes a size, the
@@ -1550,11 +1648,11 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 	if (st.shrunk) {
 		char run[SHAPE_RUN_TEXT_MAX], from[SHAPE_TEXT_MAX];
 		fprintf(rp->format == REPORT_TEXT ? rp->out : stderr,
-			"check: %s: global %s is too big to simulate in time; Oclgrind runs %s "
+			"check: %s: global %s is too %s to simulate in time; Oclgrind runs %s "
 			"in its place (%lld work-groups, where they meet%s), devices the launch "
 			"as given, so the simulator's outputs have no device's to be compared "
 			"with\n",
-			rq->kernel, shape_format(&rq->global, from),
+			rq->kernel, shape_format(&rq->global, from), binding.costly ? "costly" : "big",
 			shape_run_text(&simulated, &rq->local, " ", run),
 			shape_volume(&simulated) / shape_volume(&rq->local),
 			st.cases[SET_SCALAR_TAIL] ? "; scalar-tail inputs make the last one ragged"

@@ -101,6 +101,9 @@ struct adhoc_binding {
 	/* A given number equals more than one of the launch's extents and work-items, so
 	 * which one it follows is unknown: the simulator runs the launch as given. */
 	bool tied_to_shape;
+	/* A probe of a few work-groups showed the whole launch too costly to simulate in
+	 * time, however few its items: the simulator runs those few groups. */
+	bool costly;
 	struct record **records; /* per parameter: its struct's fields where it is one */
 	/* The kernel's source as clang reads it (kernelsrc.h), where it could be read:
 	 * parameters' places, structs' layouts, local arrays. */
