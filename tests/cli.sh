@@ -646,6 +646,21 @@ floats_within_their_bound() {
 		--options -cl-fast-relaxed-math &&
 		has "outputs differ between targets for 0 input sets" && lacks "warning:"
 }
+# The application's recorded output is the third voice where the targets disagree: the
+# odd one out is named, whichever it is, and an odd application fails no target.
+odd_one_out_named() {
+	run 1 run --device pocl,oclgrind "$cases/recorded_first_agrees.yaml" &&
+		has "oclgrind is the odd one out: pocl-cpu and the application's device agree" &&
+		[ "$(count '^pass  *recorded_first_agrees  *pocl-cpu')" -eq 1 ] &&
+		run 1 run --device pocl,oclgrind "$cases/recorded_second_agrees.yaml" &&
+		has "pocl-cpu is at odds with the application's device, and no other target has run it yet" &&
+		[ "$(count '^pass  *recorded_second_agrees  *oclgrind')" -eq 1 ] &&
+		run 1 run --device pocl,oclgrind "$cases/recorded_all_differ.yaml" &&
+		has "oclgrind is one of three that all differ, with the application's device and pocl-cpu" &&
+		run 1 run --device pocl,oclgrind "$cases/recorded_is_odd.yaml" &&
+		has "warning: the application's recorded output (the values: list) is the odd one out: oclgrind and pocl-cpu agree" &&
+		[ "$(count '^pass  *recorded_is_odd  *oclgrind')" -eq 1 ]
+}
 # A mismatch in an N-D output names its place in the grid beside the flat index.
 mismatch_place_in_grid() {
 	run 1 check "$data/kernels/copy2d.cl" --kernel copy2d --global 4x2 --local 2x2 --device pocl \
@@ -690,6 +705,7 @@ check "a mismatch in a 2-D output names its place in the grid" mismatch_place_in
 check "a work-group over Oclgrind's default limit of 1024 runs on it" big_work_group_simulated
 check "what a kernel prints is shown with its run" kernel_printf_shown
 check "floats are compared across targets within the ulp their built-ins earn" floats_within_their_bound
+check "the application's recorded output names the odd one out among the targets" odd_one_out_named
 check "Oclgrind runs a ragged last work-group of a CL2.0 build; a 1.x build is a skip" simulator_non_uniform
 check "check places scalars by name, says each value it chose, and makes what rests on one a warning" check_says_its_choices
 check "check makes struct, vector and other-typed arguments from the kernel itself" check_structs_and_types

@@ -884,12 +884,44 @@ static char *read_values(struct loader *ld, struct fy_node *node, struct src_pos
 /* reference: {file: out.npy} or {values: [1, 2, 3]}: the expected values of `out` as a
  * data file or the case itself holds them, compared exactly; the check's other keys
  * (count) are read as for any reference. */
+static void read_expected_values(struct loader *ld, struct fy_node *ref, struct buffer_decl *out,
+				 struct check *check);
+
 static void parse_file_reference(struct loader *ld, struct fy_node *ref, struct buffer_decl *out,
 				 struct check *check)
 {
 	static const char *const keys[] = { "file", "values", "at", NULL };
 	yr_reject_unknown_keys(&ld->r, ref, "a reference", keys);
 	check->ref = ref_file();
+	read_expected_values(ld, ref, out, check);
+}
+
+/* recorded: {file: out.after.npy, at: [SIZE, LOCAL]} beside reference: targets: what the
+ * application's own device left at its own launch, which names the odd one out where the
+ * targets disagree. */
+static void parse_recorded(struct loader *ld, struct fy_node *rec, struct buffer_decl *out,
+			   struct check *check)
+{
+	static const char *const keys[] = { "file", "values", "at", NULL };
+	struct src_pos pos = yr_pos(rec, check->pos);
+	if (!yr_require_mapping(&ld->r, rec, pos, "recorded: {file: ..., at: [SIZE, LOCAL]}"))
+		return;
+	yr_reject_unknown_keys(&ld->r, rec, "recorded", keys);
+	if ((yr_get(rec, "file") == NULL && yr_get(rec, "values") == NULL) ||
+	    yr_get(rec, "at") == NULL) {
+		yr_error(&ld->r, pos,
+			 "recorded: names the application's output and the launch it is of: "
+			 "{file: out.after.npy, at: [SIZE, LOCAL]}");
+		return;
+	}
+	read_expected_values(ld, rec, out, check);
+	check->recorded = check->has_at && check->expected_file != NULL;
+}
+
+/* The expected values of file: or values:, and the launch at: they are of. */
+static void read_expected_values(struct loader *ld, struct fy_node *ref, struct buffer_decl *out,
+				 struct check *check)
+{
 	struct fy_node *at = yr_get(ref, "at");
 	if (at) {
 		/* at: [SIZE, LOCAL], the launch whose output the values are; a captured
@@ -940,7 +972,7 @@ static void parse_check(struct loader *ld, struct fy_node *key, struct fy_node *
 {
 	static const char *const keys[] = { "reference", "of",	   "tolerance", "group",
 					    "shift",	 "count",  "serial",	"partials",
-					    "width",	 "height", NULL };
+					    "width",	 "height", "recorded", NULL };
 	struct test_case *tc = ld->tc;
 	check->buffer = SIZE_MAX;
 	check->pos = yr_pos(key, (struct src_pos){ 0 });
@@ -991,10 +1023,17 @@ static void parse_check(struct loader *ld, struct fy_node *key, struct fy_node *
 	}
 	if (check->ref == NULL)
 		return;
+	struct fy_node *recorded = yr_get(node, "recorded");
+	if (recorded && check->ref->kind != REF_TARGETS)
+		yr_error(&ld->r, yr_key_pos(node, "recorded", pos),
+			 "recorded: belongs to reference: targets, where it names the odd one out "
+			 "among the targets and the application");
 	if (check->ref->kind == REF_TARGETS) {
 		reject_computed_keys(ld, node, pos,
 				     "; reference: targets compares the targets' outputs with each "
 				     "other");
+		if (recorded && out->record == NULL)
+			parse_recorded(ld, recorded, out, check);
 		goto compared;
 	}
 

@@ -139,6 +139,9 @@ struct check {
 	/* REF_FILE with at: the one launch shape the values are of; compared there alone. */
 	bool has_at;
 	struct shape at_n, at_l;
+	/* REF_TARGETS with recorded: expected holds the application's own output at at_n,
+	 * at_l (expected_file names it), the third voice where two targets disagree. */
+	bool recorded;
 };
 
 struct test_case {

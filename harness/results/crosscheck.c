@@ -78,6 +78,69 @@ static void mark_difference(struct result *r, const struct check *ck,
 	free(place);
 }
 
+/* Whether r ran the one launch the check's recorded output, the application's own, is of. */
+static bool at_recorded(const struct check *ck, const struct result *r)
+{
+	return ck->recorded && shape_equal(&ck->at_n, &r->n) && shape_equal(&ck->at_l, &r->l);
+}
+
+/* Where the application's own output was recorded at this launch, it is the third voice:
+ * a run that agrees with it passes; one that does not is the odd one out where the first
+ * target agrees with the application, or its agreement with the first target makes the
+ * application's output the odd one out, which is said and fails nothing; all three
+ * differing, or no target yet to side with either, is a wrong output saying so. */
+static void judge_by_recorded(struct result *r, const struct test_case *tc,
+			      const struct check *ck, const struct kept_buffer *mine,
+			      const struct kept_buffer *theirs, const struct crosscheck_entry *e)
+{
+	const struct ulp_bound *bound = &tc->float_ulps;
+	struct kept_buffer recorded = { .name = mine->name,
+					.type = ck->expected.type,
+					.lanes = mine->lanes,
+					.count = ck->expected.count,
+					.data = ck->expected.data };
+	struct kept_difference d;
+	if (kept_buffer_diff(mine, &recorded, bound->ulps, &d) == 0)
+		return;
+	struct kept_difference dt;
+	bool with_first = theirs && kept_buffer_diff(mine, theirs, bound->ulps, &dt) == 0;
+	struct kept_difference df;
+	bool first_with_app = theirs && kept_buffer_diff(theirs, &recorded, bound->ulps, &df) == 0;
+	char *place = kept_difference_place(mine, &d);
+	int digits = digits_to_differ(d.a, d.b);
+	char apart[96] = "";
+	if (elem_is_float(mine->type))
+		snprintf(apart, sizeof apart, ", %.3g ulp apart where %g are allowed", d.ulps,
+			 bound->ulps);
+	if (with_first) {
+		free(r->remark);
+		r->remark = xasprintf("the application's recorded output (%s) is the odd one out: "
+				      "%s and %s agree, and %s is %.*g here but %.*g as the "
+				      "application's device left it%s",
+				      ck->expected_file, r->target, e->target, place, digits, d.a,
+				      digits, d.b, apart);
+	} else if (r->verdict == VERDICT_PASS) {
+		char *who = first_with_app
+				    ? xasprintf("the odd one out: %s and the application's device "
+						"agree",
+						e->target)
+			    : theirs ? xasprintf("one of three that all differ, with the "
+						 "application's device and %s",
+						 e->target)
+				     : xstrdup("at odds with the application's device, and no "
+					       "other target has run it yet to say which is right");
+		result_set_diag(r, VERDICT_WRONG_OUTPUT, r->case_path, ck->pos.line, ck->pos.col,
+				"%s: got %.*g, want %.*g as the application's device left it (%s)%s; "
+				"%s is %s; %zu of %zu %s differ",
+				place, digits, d.a, digits, d.b, ck->expected_file, apart, r->target,
+				who, d.differ, d.compared, mine->lanes > 1 ? "lanes" : "elements");
+		result_set_mismatch(r, mine->name, d.element, d.a, d.b, 0, d.differ, d.compared);
+		r->output = VERDICT_WRONG_OUTPUT;
+		free(who);
+	}
+	free(place);
+}
+
 /* Compares r's kept outputs with the other targets' (e: the first to run this shape) or
  * the reference kernel's (ref). */
 static void compare(const struct crosscheck_entry *e, const struct crosscheck_entry *ref,
@@ -102,6 +165,10 @@ static void compare(const struct crosscheck_entry *e, const struct crosscheck_en
 					shape_run_text(&r->n, &r->l, " ", text));
 				r->output = VERDICT_SKIP;
 			}
+			continue;
+		}
+		if (ck->ref->kind == REF_TARGETS && at_recorded(ck, r) && !strchr(mine->name, '.')) {
+			judge_by_recorded(r, tc, ck, mine, theirs, against);
 			continue;
 		}
 		if (theirs && kept_buffer_diff(mine, theirs, tc->float_ulps.ulps, &d) > 0)

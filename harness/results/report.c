@@ -305,7 +305,7 @@ void report_finding(struct strbuf *out, const struct finding *f, const char *fil
 static bool has_diagnostics(const struct result *r)
 {
 	return (r->message && r->verdict != VERDICT_PASS) || r->findings.count > 0 ||
-	       r->expect == EXPECT_UNMET || (r->printed && *r->printed);
+	       r->expect == EXPECT_UNMET || (r->printed && *r->printed) || r->remark;
 }
 
 /* The diagnostics of one result, GCC-style: the simulator's findings, the output
@@ -330,6 +330,13 @@ static void result_diagnostics(struct strbuf *out, const struct result *r, bool 
 	}
 	if (r->detail && *r->detail)
 		prefixed(out, "    ", r->detail);
+	if (r->remark) {
+		struct strbuf msg = { 0 };
+		strbuf_puts(&msg, r->remark);
+		run_tag(&msg, r);
+		diag_render_header(out, r->case_path, 0, 0, DIAG_WARNING, msg.data, colour);
+		strbuf_free(&msg);
+	}
 	if (r->printed && *r->printed) {
 		struct strbuf msg = { 0 };
 		strbuf_puts(&msg, "the kernel printed:");
@@ -494,6 +501,10 @@ static void json_result(struct reporter *rp, const struct result *r)
 	if (r->printed) {
 		json_key(&out, "printed");
 		json_string(&out, r->printed);
+	}
+	if (r->remark) {
+		json_key(&out, "remark");
+		json_string(&out, r->remark);
 	}
 	if (r->findings.count > 0) {
 		json_key(&out, "findings");

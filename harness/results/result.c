@@ -220,6 +220,7 @@ void result_free(struct result *r)
 	free(r->message);
 	free(r->detail);
 	free(r->printed);
+	free(r->remark);
 	free(r->buffer);
 	free(r->expect_diff);
 	finding_list_free(&r->findings);

@@ -95,6 +95,9 @@ struct result {
 	char *message;
 	char *detail;
 	char *printed; /* what the run's kernels printed (printf), capped; NULL: nothing */
+	/* Set by the parent, never sent by a worker: a remark the report shows with the run,
+	 * failing nothing (the application's own output was the odd one out). */
+	char *remark;
 	char *buffer; /* wrong-output: the first mismatching buffer */
 	size_t index;
 	double got;
