@@ -53,6 +53,8 @@ other_groups_warn() {
 	run 0 hunt --budget 8 -j 2 "$k" --kernel racy --global 64 --local 16 &&
 		has "slots_mod_32.cl:6:20: warning: write-write data race on local memory" &&
 		has "none the launch as given uses (16); a kernel meant for its own shape alone may be fine: hunt with --fixed-local" &&
+		has "hunt: racy: no --arg or option gives these, so clharness chose them:" &&
+		has "  scratch = 16 ints: one a work-item of the work-group 16" &&
 		run 1 hunt --any-local --budget 8 -j 2 "$k" --kernel racy --global 64 --local 16 &&
 		has "slots_mod_32.cl:6:20: error: write-write data race on local memory" &&
 		run 2 hunt --any-local --fixed-local --budget 8 "$k" --kernel racy --global 64 --local 16 &&

@@ -726,13 +726,13 @@ size_t adhoc_choices(const struct adhoc_request *rq, const struct kernel_sig *si
  * name placed named again at the end. NULL without any. Caller frees. */
 static char *choices_text(const struct adhoc_request *rq, const struct kernel_sig *sig,
 			  const struct adhoc_binding *binding, const struct chosen_value *chosen,
-			  size_t count)
+			  size_t count, const char *command)
 {
 	if (count == 0)
 		return NULL;
 	struct strbuf out = { 0 };
-	strbuf_printf(&out, "check: %s: no --arg or option gives these, so clharness chose them:\n",
-		      rq->kernel);
+	strbuf_printf(&out, "%s: %s: no --arg or option gives these, so clharness chose them:\n",
+		      command, rq->kernel);
 	for (size_t i = 0; i < count; i++)
 		strbuf_printf(&out, "  %s = %s: %s\n", chosen[i].name, chosen[i].value,
 			      chosen[i].why);
@@ -756,6 +756,21 @@ static char *choices_text(const struct adhoc_request *rq, const struct kernel_si
 	}
 	strbuf_free(&unplaced);
 	return strbuf_take(&out);
+}
+
+void adhoc_say_choices(const struct adhoc_request *rq, const struct kernel_sig *sig,
+		       const struct adhoc_binding *binding, struct reporter *rp,
+		       const char *command)
+{
+	struct chosen_value *chosen;
+	size_t count = adhoc_choices(rq, sig, binding, &chosen);
+	for (size_t i = 0; rp->findlog && i < count; i++)
+		findlog_chosen(rp->findlog, &chosen[i]);
+	char *text = choices_text(rq, sig, binding, chosen, count, command);
+	if (text && rp->format == REPORT_TEXT)
+		fputs(text, rp->out);
+	free(text);
+	chosen_values_free(chosen, count);
 }
 
 /* A --arg, with the parameter's name put first where the spec gives none: buffers need
@@ -1641,7 +1656,7 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 	st.binding = &binding;
 	for (size_t i = 0; rp->findlog && i < st.nchosen; i++)
 		findlog_chosen(rp->findlog, &st.chosen[i]);
-	char *chosen = choices_text(rq, &sig, &binding, st.chosen, st.nchosen);
+	char *chosen = choices_text(rq, &sig, &binding, st.chosen, st.nchosen, "check");
 	if (chosen && rp->format == REPORT_TEXT)
 		fputs(chosen, rp->out);
 	free(chosen);

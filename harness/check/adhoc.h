@@ -141,6 +141,12 @@ bool adhoc_set_applies(enum input_set set, const struct kernel_sig *sig,
 size_t adhoc_choices(const struct adhoc_request *rq, const struct kernel_sig *sig,
 		     const struct adhoc_binding *binding, struct chosen_value **out);
 
+/* Says what check chose (adhoc_choices) on the report's stream, under `command`'s name,
+ * in text; into its SARIF and HTML logs in any format. */
+void adhoc_say_choices(const struct adhoc_request *rq, const struct kernel_sig *sig,
+		       const struct adhoc_binding *binding, struct reporter *rp,
+		       const char *command);
+
 /* The case file for input set `set`, with the kernel file named as `kernel_file` (a path
  * that resolves from where the case is loaded or saved). Caller frees. Sets spec_line[i]
  * to the line of --arg i, and spec_line[nspecs + i] to that of --expect i's check, so

@@ -1300,10 +1300,13 @@ int hunt_run(const struct hunt_request *rq, struct reporter *rp)
 		on_simulator.patterns = simulator;
 		on_simulator.npatterns = 1;
 		int prepared = adhoc_prepare(&on_simulator, rp, &t.sig, &t.binding);
-		if (prepared != 0)
+		if (prepared != 0) {
 			status = prepared;
-		else
+		} else {
+			/* At the launch as given; the sweep's shapes size them alike. */
+			adhoc_say_choices(rq->kernel, &t.sig, &t.binding, rp, "hunt");
 			status = join_status(status, hunt_one(&t, rq, share, jobs, rp), i == 0);
+		}
 		free(t.spec_line);
 		adhoc_binding_free(&t.binding);
 		kernel_sig_free(&t.sig);
