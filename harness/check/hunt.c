@@ -355,6 +355,9 @@ struct hunt_state {
 	/* The work-group shapes the launch as given uses: --local, or a case's local lists. */
 	struct shape *own_groups;
 	size_t nown_groups;
+	/* A captured application's case: its own sizes too, the launches it makes. */
+	struct shape *own_sizes;
+	size_t nown_sizes;
 	enum verdict plain_verdict; /* what became of the plain run, the launch as given */
 	struct found *found;
 	size_t nfound;
@@ -430,6 +433,10 @@ static void take_result(struct hunt_state *st, struct result *r)
 	bool own_group = false;
 	for (size_t g = 0; g < st->nown_groups; g++)
 		own_group |= same_shape(&st->own_groups[g], &st->trials[index].l);
+	bool own_size = st->nown_sizes == 0;
+	for (size_t g = 0; g < st->nown_sizes; g++)
+		own_size |= same_shape(&st->own_sizes[g], &st->trials[index].n);
+	own_group &= own_size;
 	for (size_t i = 0; i < r->findings.count; i++) {
 		const struct finding *f = &r->findings.items[i];
 		if (f->suppressed) {
@@ -1072,7 +1079,8 @@ static size_t report_hunt(const struct hunt_target *t, struct hunt_state *st, un
 
 /* The shape and input sets a target's sweep starts from; -1 when it cannot be hunted. */
 static int target_model(const struct hunt_target *t, struct shape *n, struct shape *l,
-			unsigned *sets, bool *ragged, struct shape **own_groups, size_t *nown)
+			unsigned *sets, bool *ragged, struct shape **own_groups, size_t *nown,
+			bool *captured, struct shape **own_sizes, size_t *nown_sizes)
 {
 	struct diag_list diags = { 0 };
 	struct test_case *tc = load_target(t, SET_RANDOM, &diags);
@@ -1097,6 +1105,11 @@ static int target_model(const struct hunt_target *t, struct shape *n, struct sha
 	/* A case's expressions may round N up to whole work-groups; a kernel checked as
 	 * check takes it launches N items, which must be whole work-groups. */
 	*ragged = t->case_path != NULL;
+	/* A check of values at one launch (at:) is a captured application's: that launch is
+	 * the one it makes. */
+	*captured = false;
+	for (size_t c = 0; c < tc->nchecks; c++)
+		*captured |= tc->checks[c].has_at;
 	/* The work-group shapes the launch as given uses: the case's every one. */
 	*nown = tc->nlocals + tc->nsim_locals;
 	*own_groups = xcalloc(*nown ? *nown : 1, sizeof **own_groups);
@@ -1104,6 +1117,14 @@ static int target_model(const struct hunt_target *t, struct shape *n, struct sha
 		(*own_groups)[i] = tc->locals[i];
 	for (size_t i = 0; i < tc->nsim_locals; i++)
 		(*own_groups)[tc->nlocals + i] = tc->sim_locals[i];
+	/* A captured application's sizes are the launches it makes, the simulator's smaller
+	 * one standing in for a big one. */
+	*nown_sizes = *captured ? tc->nsizes + tc->nsim_sizes : 0;
+	*own_sizes = xcalloc(*nown_sizes ? *nown_sizes : 1, sizeof **own_sizes);
+	for (size_t i = 0; *captured && i < tc->nsizes; i++)
+		(*own_sizes)[i] = tc->sizes[i];
+	for (size_t i = 0; *captured && i < tc->nsim_sizes; i++)
+		(*own_sizes)[tc->nsizes + i] = tc->sim_sizes[i];
 	case_free(tc);
 	return 0;
 }
@@ -1126,28 +1147,43 @@ static void mark_other_groups(struct hunt_state *st, const struct hunt_request *
 		char shown[SHAPE_TEXT_MAX];
 		shape_format(&st->trials[f->trial].l, shown);
 		free(f->finding.rests_on);
-		f->finding.rests_on = xasprintf(
-			"only work-groups of %s and others the sweep chose showed it, none the "
-			"launch as given uses (%s); a kernel meant for its own shape alone may be "
-			"fine: hunt with --fixed-local to try that shape alone, or with --any-local "
-			"where the kernel is meant for every shape",
-			shown, own);
+		if (st->nown_sizes > 0) {
+			char run[SHAPE_RUN_TEXT_MAX];
+			shape_run_text(&st->trials[f->trial].n, &st->trials[f->trial].l, " ", run);
+			f->finding.rests_on = xasprintf(
+				"only launches the captured application does not make showed it "
+				"(%s and others the sweep chose); hunt with --any-local where the "
+				"kernel is meant for other launches too",
+				run);
+		} else {
+			f->finding.rests_on = xasprintf(
+				"only work-groups of %s and others the sweep chose showed it, none "
+				"the launch as given uses (%s); a kernel meant for its own shape "
+				"alone may be fine: hunt with --fixed-local to try that shape alone, "
+				"or with --any-local where the kernel is meant for every shape",
+				shown, own);
+		}
 		f->finding.severity = DIAG_WARNING;
 	}
 }
 
 /* Why the sweep must keep the target's own work-group shape `l`, or NULL where it may
- * try others: the kernel requires it (reqd_work_group_size), the user said so
- * (--fixed-local), or a local array of the kernel is sized for it, so that any larger
+ * try others: the case is a captured application's launch (unless --any-local), the
+ * kernel requires it (reqd_work_group_size), the user said so (--fixed-local), or a
+ * local array of the kernel is sized for it, so that any larger
  * group would run past the array: findings from shapes the application never launches
  * would be no bugs of it. Caller frees. */
 static char *fixed_group_reason(const struct hunt_target *t, const struct hunt_request *rq,
-				const struct shape *l)
+				const struct shape *l, bool captured)
 {
-	if (t->rq == NULL)
-		return NULL;
 	char text[SHAPE_TEXT_MAX];
 	shape_format(l, text);
+	if (captured && !rq->any_local)
+		return xasprintf("it is a captured application's launch, whose work-groups are %s "
+				 "(--any-local tries others)",
+				 text);
+	if (t->rq == NULL)
+		return NULL;
 	if (t->sig.reqd_local[0])
 		return xasprintf("the kernel requires work-groups of %zux%zux%zu "
 				 "(reqd_work_group_size)",
@@ -1179,10 +1215,14 @@ static int hunt_one(const struct hunt_target *t, const struct hunt_request *rq, 
 	bool ragged;
 	struct shape *own_groups;
 	size_t nown_groups;
-	if (target_model(t, &n, &l, &sets, &ragged, &own_groups, &nown_groups) < 0)
+	bool captured;
+	struct shape *own_sizes;
+	size_t nown_sizes;
+	if (target_model(t, &n, &l, &sets, &ragged, &own_groups, &nown_groups, &captured,
+			 &own_sizes, &nown_sizes) < 0)
 		return -1;
 	struct hunt_trial *trials;
-	char *fixed = fixed_group_reason(t, rq, &l);
+	char *fixed = fixed_group_reason(t, rq, &l, captured);
 	size_t ntrials =
 		hunt_plan(&n, &l, sets, SIMULATOR_MAX_GROUP, ragged, fixed != NULL, &trials);
 	uint64_t start = clock_now_ns();
@@ -1198,6 +1238,8 @@ static int hunt_one(const struct hunt_target *t, const struct hunt_request *rq, 
 				 .failed_index = SIZE_MAX,
 				 .own_groups = own_groups,
 				 .nown_groups = nown_groups,
+				 .own_sizes = rq->any_local ? NULL : own_sizes,
+				 .nown_sizes = rq->any_local ? 0 : nown_sizes,
 				 .plain_verdict = VERDICT_PASS };
 	/* A plain run too slow to simulate must leave the budget to the sweep's smaller
 	 * launches: it may take a quarter of it. */
@@ -1236,7 +1278,7 @@ static int hunt_one(const struct hunt_target *t, const struct hunt_request *rq, 
 			f->saved = save_reproducer(t, f, i, rq->save_dir);
 	}
 	st.fixed_group = fixed;
-	if (fixed == NULL)
+	if (fixed == NULL || st.nown_sizes > 0)
 		mark_other_groups(&st, rq);
 	size_t errors = report_hunt(t, &st, jobs, cut_short, optimised_broke, rp);
 	free(fixed);
@@ -1249,6 +1291,7 @@ static int hunt_one(const struct hunt_target *t, const struct hunt_request *rq, 
 	free(st.failed_why);
 	free(trials);
 	free(own_groups);
+	free(own_sizes);
 	/* The launch as given hung or crashed: the hunt found that much, whatever else. */
 	bool plain_failed = st.plain_verdict == VERDICT_TIMEOUT || st.plain_verdict == VERDICT_CRASH;
 	return errors > 0 || st.tally.cut_short > 0 || plain_failed ? 1
