@@ -410,6 +410,16 @@ static char *timeout_message(const struct run_job *job, unsigned limit, size_t r
 		return xasprintf("no result after %u s (%s): the kernel hangs or is far too "
 				 "slow, so its worker was killed",
 				 limit, job->opt->run_limit_why);
+	/* A simulator runs 10^3 to 10^4 times slower than a device: a launch a device ends
+	 * at once may need more than the limit there, which a smaller launch avoids. */
+	if (job->backend->simulator)
+		return xasprintf("no result after %u s: the kernel hangs, or this launch is too "
+				 "costly to simulate (a simulator runs 10^3 to 10^4 times slower "
+				 "than a device), so its worker was killed; give the case sim_sizes: "
+				 "(a few work-groups of its shape) or a longer timeout: (or "
+				 "--timeout), or check the kernel with clharness check, which probes "
+				 "the cost and shrinks a costly launch",
+				 limit);
 	return xasprintf("no result after %u s: the kernel hangs or is too slow, so its worker "
 			 "was killed (raise --timeout, or the case's timeout, if it is only slow)",
 			 limit);
