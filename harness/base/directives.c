@@ -199,3 +199,29 @@ size_t directives_include_folders(const char *options, char ***dirs)
 	}
 	return n;
 }
+
+char *directives_map_include_folders(const char *options, char *(*map)(const char *dir, void *ctx),
+				     void *ctx)
+{
+	struct strbuf out = { 0 };
+	strbuf_puts(&out, "");
+	char *copy = xstrdup(options ? options : "");
+	char *save = NULL;
+	bool next_is_dir = false;
+	for (char *word = strtok_r(copy, " \t", &save); word; word = strtok_r(NULL, " \t", &save)) {
+		const char *dir = next_is_dir ? word
+				  : strncmp(word, "-I", 2) == 0 && word[2] ? word + 2
+									   : NULL;
+		next_is_dir = strcmp(word, "-I") == 0;
+		if (next_is_dir)
+			continue; /* its folder, the next word, says what it becomes */
+		char *mapped = dir ? map(dir, ctx) : NULL;
+		if (dir && mapped == NULL)
+			continue;
+		strbuf_printf(&out, "%s%s%s", out.len ? " " : "", dir ? "-I " : "",
+			      dir ? mapped : word);
+		free(mapped);
+	}
+	free(copy);
+	return strbuf_take(&out);
+}

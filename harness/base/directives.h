@@ -39,4 +39,10 @@ int directives_each_include(const char *src, size_t n,
  * and the array; NULL when none). Returns how many. */
 size_t directives_include_folders(const char *options, char ***dirs);
 
+/* The build `options` with each -I folder ("-I dir" or "-Idir") replaced by what
+ * map(dir, ctx) returns (written "-I NEW"; the caller's string, freed here), or left
+ * out where it returns NULL; every other word as it was. Caller frees. */
+char *directives_map_include_folders(const char *options, char *(*map)(const char *dir, void *ctx),
+				     void *ctx);
+
 #endif

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/directives.h"
 #include "base/util.h"
 #include "capture/rawlaunch.h"
 #include "capture/rawread.h"
@@ -63,6 +64,13 @@ static bool write_text(const char *path, const char *text)
 	return write_bytes(path, text, strlen(text));
 }
 
+/* A relative -I folder, as the application's build found it: from the folder it ran in. */
+static char *absolute_from_cwd(const char *dir, void *ctx)
+{
+	const struct writer *w = ctx;
+	return dir[0] == '/' ? xstrdup(dir) : xasprintf("%s/%s", w->cwd, dir);
+}
+
 /* The build options the program was built with, a relative -I made absolute from the
  * folder the program ran in. Caller frees. */
 static char *program_options(const struct writer *w, unsigned program)
@@ -71,42 +79,9 @@ static char *program_options(const struct writer *w, unsigned program)
 	size_t len;
 	char *given = read_file(path, &len);
 	free(path);
-	struct strbuf out = { 0 };
-	strbuf_puts(&out, "");
-	char *save = NULL;
-	bool include_dir = false; /* the word after a lone -I */
-	for (char *word = given ? strtok_r(given, " \t\n", &save) : NULL; word;
-	     word = strtok_r(NULL, " \t\n", &save)) {
-		strbuf_puts(&out, out.len ? " " : "");
-		if (strncmp(word, "-I", 2) == 0 && word[2] && word[2] != '/')
-			strbuf_printf(&out, "-I%s/%s", w->cwd, word + 2);
-		else if (include_dir && word[0] != '/')
-			strbuf_printf(&out, "%s/%s", w->cwd, word);
-		else
-			strbuf_puts(&out, word);
-		include_dir = strcmp(word, "-I") == 0;
-	}
+	char *options = directives_map_include_folders(given, absolute_from_cwd, (void *)w);
 	free(given);
-	return strbuf_take(&out);
-}
-
-/* The name an #include line names ("x.h" or <x.h>), in *name; whether it quotes it. */
-static bool include_line(const char *line, char **name, bool *quoted)
-{
-	const char *p = line + strspn(line, " \t");
-	if (*p != '#')
-		return false;
-	p += 1 + strspn(p + 1, " \t");
-	if (strncmp(p, "include", 7) != 0)
-		return false;
-	p += 7 + strspn(p + 7, " \t");
-	char close = *p == '"' ? '"' : *p == '<' ? '>' : '\0';
-	const char *end = close ? strchr(p + 1, close) : NULL;
-	if (end == NULL || end == p + 1)
-		return false;
-	*quoted = close == '"';
-	*name = xstrndup(p + 1, (size_t)(end - p - 1));
-	return true;
+	return options;
 }
 
 static bool make_dirs_for(const char *path)
@@ -120,6 +95,100 @@ static bool make_dirs_for(const char *path)
 	return ok;
 }
 
+static char *dropped(const char *dir, void *ctx)
+{
+	(void)dir;
+	(void)ctx;
+	return NULL;
+}
+
+/* One file whose includes are still to be followed: its text, the folder a quoted name
+ * is looked for in first, and its own folder under the copies' root ("" or "sub/"). */
+struct header_file {
+	char *text;
+	size_t len;
+	char *found_dir;
+	char *under_root;
+};
+
+/* What following a program's includes needs: its -I folders, the files to read, the
+ * copies made, and where they go. */
+struct header_copy {
+	struct writer *w;
+	unsigned program;
+	char **dirs;
+	size_t ndirs;
+	struct header_file *todo;
+	size_t ntodo, current;
+	char **done;
+	size_t ndone;
+	char *root;
+};
+
+/* Copies the header one directive names, where the build found it, and queues it. */
+static int copy_header(const struct include_directive *d, void *ctx)
+{
+	struct header_copy *hc = ctx;
+	const struct header_file *from = &hc->todo[hc->current];
+	/* A name a macro builds, an absolute one, or one climbing out is left to the build. */
+	if (d->delim == 0 || d->name[0] == '/' || strstr(d->name, ".."))
+		return 0;
+	char *found = NULL, *base = NULL;
+	if (d->delim == '"') {
+		char *at = xasprintf("%s/%s", from->found_dir, d->name);
+		if (access(at, R_OK) == 0) {
+			found = at;
+			base = xstrdup(from->under_root);
+		} else {
+			free(at);
+		}
+	}
+	for (size_t i = 0; found == NULL && i < hc->ndirs; i++) {
+		char *at = xasprintf("%s/%s", hc->dirs[i], d->name);
+		if (access(at, R_OK) == 0) {
+			found = at;
+			base = xstrdup("");
+		} else {
+			free(at);
+		}
+	}
+	if (found == NULL)
+		return 0; /* one the driver has, or none: the build says */
+	char *rel = xasprintf("%s%s", base, d->name);
+	free(base);
+	for (size_t i = 0; i < hc->ndone; i++) {
+		if (strcmp(hc->done[i], rel) == 0) {
+			free(rel);
+			free(found);
+			return 0;
+		}
+	}
+	char *dest = xasprintf("%s/%s", hc->root, rel);
+	size_t len;
+	char *text = read_file(found, &len);
+	if (text && make_dirs_for(dest) && write_text(dest, text)) {
+		hc->done = xreallocarray(hc->done, hc->ndone + 1, sizeof *hc->done);
+		hc->done[hc->ndone++] = xstrdup(rel);
+		const char *slash = strrchr(found, '/'), *rel_slash = strrchr(rel, '/');
+		hc->todo = xreallocarray(hc->todo, hc->ntodo + 1, sizeof *hc->todo);
+		hc->todo[hc->ntodo++] = (struct header_file){
+			text, len, xstrndup(found, (size_t)(slash - found)),
+			rel_slash ? xstrndup(rel, (size_t)(rel_slash - rel) + 1) : xstrdup("")
+		};
+		text = NULL;
+	} else {
+		diag_add(hc->w->notes, DIAG_WARNING, found, 0, 0,
+			 "the header cannot be copied to %s: program %u's cases build only where it "
+			 "stays",
+			 dest, hc->program);
+	}
+	free(text);
+	free(dest);
+	free(rel);
+	free(found);
+	return 0;
+}
+
 /* The build options of program P with the headers its source includes copied into the
  * capture, include/program-P/, as its build found them (a quoted name beside the file
  * that includes it, the folder it was built from for the source itself, then each -I
@@ -128,119 +197,37 @@ static bool make_dirs_for(const char *path)
  * driver has) is left to the build. Caller frees. */
 static char *self_contained_options(struct writer *w, unsigned program, const char *options)
 {
-	struct strbuf kept = { 0 };
-	char **dirs = NULL;
-	size_t ndirs = 0;
-	char *copy = xstrdup(options);
-	char *save = NULL;
-	bool next_is_dir = false;
-	for (char *word = strtok_r(copy, " \t", &save); word; word = strtok_r(NULL, " \t", &save)) {
-		const char *dir = next_is_dir ? word
-				  : strncmp(word, "-I", 2) == 0 && word[2] ? word + 2
-									   : NULL;
-		next_is_dir = strcmp(word, "-I") == 0;
-		if (dir) {
-			dirs = xreallocarray(dirs, ndirs + 1, sizeof *dirs);
-			dirs[ndirs++] = xstrdup(dir);
-		} else if (!next_is_dir) {
-			strbuf_printf(&kept, "%s%s", kept.len ? " " : "", word);
-		}
+	struct header_copy hc = { .w = w,
+				  .program = program,
+				  .root = xasprintf("%s/include/program-%u", w->dir, program),
+				  .todo = xcalloc(1, sizeof *hc.todo),
+				  .ntodo = 1 };
+	hc.ndirs = directives_include_folders(options, &hc.dirs);
+	char *source = xasprintf("%s/raw/programs/%u.cl", w->dir, program);
+	size_t len = 0;
+	char *text = read_file(source, &len);
+	hc.todo[0] = (struct header_file){ text, len, xstrdup(w->cwd), xstrdup("") };
+	free(source);
+	for (hc.current = 0; hc.current < hc.ntodo; hc.current++)
+		if (hc.todo[hc.current].text)
+			directives_each_include(hc.todo[hc.current].text, hc.todo[hc.current].len,
+						copy_header, &hc);
+	char *kept = directives_map_include_folders(options, dropped, NULL);
+	if (hc.ndone) {
+		char *with = xasprintf("%s%s-I include/program-%u", kept, *kept ? " " : "", program);
+		free(kept);
+		kept = with;
 	}
-	free(copy);
-	char *root = xasprintf("%s/include/program-%u", w->dir, program);
-	/* Files to scan: the source, then each header copied, with where each was found and
-	 * where it went under root. */
-	struct pending {
-		char *text;
-		char *found_dir;   /* where a quoted name is looked for first */
-		char *under_root;  /* its folder under root, "" or "sub/" */
-	} *todo = xcalloc(1, sizeof *todo);
-	size_t ntodo = 1, copied = 0;
-	char *from = xasprintf("%s/raw/programs/%u.cl", w->dir, program);
-	size_t len;
-	todo[0] = (struct pending){ read_file(from, &len), xstrdup(w->cwd), xstrdup("") };
-	free(from);
-	char **done = NULL;
-	size_t ndone = 0;
-	for (size_t t = 0; t < ntodo; t++) {
-		char *save_line = NULL;
-		for (char *line = todo[t].text ? strtok_r(todo[t].text, "\n", &save_line) : NULL;
-		     line; line = strtok_r(NULL, "\n", &save_line)) {
-			char *name;
-			bool quoted;
-			if (!include_line(line, &name, &quoted))
-				continue;
-			char *found = NULL, *base_rel = NULL;
-			if (name[0] != '/' && strstr(name, "..") == NULL) {
-				if (quoted) {
-					char *at = xasprintf("%s/%s", todo[t].found_dir, name);
-					if (access(at, R_OK) == 0) {
-						found = at;
-						base_rel = xstrdup(todo[t].under_root);
-					} else {
-						free(at);
-					}
-				}
-				for (size_t d = 0; found == NULL && d < ndirs; d++) {
-					char *at = xasprintf("%s/%s", dirs[d], name);
-					if (access(at, R_OK) == 0) {
-						found = at;
-						base_rel = xstrdup("");
-					} else {
-						free(at);
-					}
-				}
-			}
-			char *dest_rel = found ? xasprintf("%s%s", base_rel, name) : NULL;
-			bool seen = false;
-			for (size_t i = 0; dest_rel && i < ndone && !seen; i++)
-				seen = strcmp(done[i], dest_rel) == 0;
-			if (found && !seen) {
-				char *dest = xasprintf("%s/%s", root, dest_rel);
-				size_t hlen;
-				char *header = read_file(found, &hlen);
-				if (header && make_dirs_for(dest) && write_text(dest, header)) {
-					copied++;
-					done = xreallocarray(done, ndone + 1, sizeof *done);
-					done[ndone++] = xstrdup(dest_rel);
-					char *slash = strrchr(found, '/');
-					char *slash_rel = strrchr(dest_rel, '/');
-					todo = xreallocarray(todo, ntodo + 1, sizeof *todo);
-					todo[ntodo++] = (struct pending){
-						header, xstrndup(found, (size_t)(slash - found)),
-						slash_rel ? xstrndup(dest_rel,
-								     (size_t)(slash_rel - dest_rel) + 1)
-							  : xstrdup("")
-					};
-					header = NULL;
-				} else {
-					diag_add(w->notes, DIAG_WARNING, found, 0, 0,
-						 "the header cannot be copied to %s: program %u's "
-						 "cases build only where it stays",
-						 dest, program);
-				}
-				free(header);
-				free(dest);
-			}
-			free(dest_rel);
-			free(found);
-			free(base_rel);
-			free(name);
-		}
+	for (size_t i = 0; i < hc.ntodo; i++) {
+		free(hc.todo[i].text);
+		free(hc.todo[i].found_dir);
+		free(hc.todo[i].under_root);
 	}
-	for (size_t t = 0; t < ntodo; t++) {
-		free(todo[t].text);
-		free(todo[t].found_dir);
-		free(todo[t].under_root);
-	}
-	free(todo);
-	strings_free(done, (long)ndone);
-	strings_free(dirs, (long)ndirs);
-	if (copied)
-		strbuf_printf(&kept, "%s-I include/program-%u", kept.len ? " " : "", program);
-	free(root);
-	strbuf_puts(&kept, "");
-	return strbuf_take(&kept);
+	free(hc.todo);
+	strings_free(hc.done, (long)hc.ndone);
+	strings_free(hc.dirs, (long)hc.ndirs);
+	free(hc.root);
+	return kept;
 }
 
 /* kernels/program-P.cl, copied once; NULL after a note where it cannot be. */

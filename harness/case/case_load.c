@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/directives.h"
 #include "base/util.h"
 #include "case/gen.h"
 #include "case/plan.h"
@@ -252,32 +253,30 @@ static char *find_case_file(struct loader *ld, const char *file, struct src_pos 
 	return path;
 }
 
+/* Where a case's -I folders are looked for: its loader, and the options' place. */
+struct include_lookup {
+	struct loader *ld;
+	struct src_pos pos;
+};
+
+static char *found_include_folder(const char *dir, void *ctx)
+{
+	struct include_lookup *at = ctx;
+	if (dir[0] == '/')
+		return xstrdup(dir);
+	char *found = find_case_file(at->ld, dir, at->pos, "the include folder of -I");
+	return found ? found : xstrdup(dir);
+}
+
 /* A case's -I DIR (or -IDIR) that is relative names a folder beside the case or above it,
  * as its kernel's file does, so that a case and its headers move together: each becomes
  * the folder's path for the build. One found nowhere is an error at the options. */
 static void resolve_include_dirs(struct loader *ld, char **options, struct src_pos pos)
 {
-	struct strbuf out = { 0 };
-	char *copy = xstrdup(*options);
-	char *save = NULL;
-	bool next_is_dir = false;
-	for (char *word = strtok_r(copy, " \t", &save); word; word = strtok_r(NULL, " \t", &save)) {
-		const char *dir = next_is_dir ? word
-				  : strncmp(word, "-I", 2) == 0 && word[2] ? word + 2
-									   : NULL;
-		next_is_dir = strcmp(word, "-I") == 0;
-		strbuf_puts(&out, out.len ? " " : "");
-		if (dir == NULL || dir[0] == '/') {
-			strbuf_puts(&out, word);
-			continue;
-		}
-		char *found = find_case_file(ld, dir, pos, "the include folder of -I");
-		strbuf_printf(&out, "%s%s", dir == word ? "" : "-I", found ? found : dir);
-		free(found);
-	}
-	free(copy);
+	struct include_lookup at = { ld, pos };
+	char *resolved = directives_map_include_folders(*options, found_include_folder, &at);
 	free(*options);
-	*options = strbuf_take(&out);
+	*options = resolved;
 }
 
 /* Reads the data file `node` names for buffer `buf` (a .npy, or a raw .bin of the
