@@ -110,7 +110,7 @@ json_lines() {
 	run 1 hunt --json --budget 20 -j 2 "$top/kernels/shift/across_groups_barrier.cl" \
 		--kernel shift_after_barrier --global 64 --local 16 &&
 		grep -q '^{"target":"[^"]*across_groups_barrier.cl","finding":{"severity":"error","kind":"race".*"first_trial":[0-9]*,"plain_run":false,"first":{"inputs":"[a-z0-9-]*","N":[0-9]*,"L":[0-9]*,"build":"as-written"}.*"smallest":{.*"shrunk":\(true\|false\),"saved":null}$' "$out" &&
-		grep -q '^{"target":"[^"]*across_groups_barrier.cl","summary":{"trials":[0-9]*,"trials_run":[0-9]*,.*"errors":1,"warnings":0,"by_plain_run":0,.*"failed":0,"first_failed":null,.*"optimised_left_out":null,"fixed_group":null,"cut_short":\(null\|"budget"\)}}$' "$out" &&
+		grep -q '^{"target":"[^"]*across_groups_barrier.cl","summary":{"trials":[0-9]*,"trials_run":[0-9]*,.*"errors":1,"warnings":0,"by_plain_run":0,.*"failed":0,"first_failed":null,.*"optimised_left_out":null,"fixed_group":null,"cut_short":\(null\|"budget"\),"chosen":\[{"name":"in","value":"64 floats",.*{"name":"k","value":"64, and 0 and 1 in the scalar-0 and scalar-1 inputs",.*\]}}$' "$out" &&
 		! grep -q "note:" "$out"
 }
 # Both children show the race in their first trials, and either may report first: the

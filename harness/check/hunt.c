@@ -945,6 +945,12 @@ static void report_hunt_json(const struct hunt_target *t, const struct hunt_stat
 		json_string(out, interrupt_signal() ? "stopped" : "budget");
 	else
 		strbuf_puts(out, "null");
+	/* What it chose for the arguments no --arg gives, at the launch as given. */
+	struct chosen_value *chosen = NULL;
+	size_t nchosen = t->rq ? adhoc_choices(t->rq, &t->sig, &t->binding, &chosen) : 0;
+	strbuf_puts(out, ",\"chosen\":");
+	report_json_chosen(out, chosen, nchosen);
+	chosen_values_free(chosen, nchosen);
 	strbuf_puts(out, "}}\n");
 }
 

@@ -142,6 +142,23 @@ static void json_text_or_null(struct strbuf *out, const char *s)
 		strbuf_puts(out, "null");
 }
 
+void report_json_chosen(struct strbuf *out, const struct chosen_value *chosen, size_t count)
+{
+	strbuf_puts(out, "[");
+	for (size_t i = 0; i < count; i++) {
+		strbuf_puts(out, i ? ",{\"name\":" : "{\"name\":");
+		json_string(out, chosen[i].name);
+		strbuf_puts(out, ",\"value\":");
+		json_string(out, chosen[i].value);
+		strbuf_puts(out, ",\"why\":");
+		json_string(out, chosen[i].why);
+		strbuf_puts(out, ",\"override\":");
+		json_string(out, chosen[i].override);
+		strbuf_puts(out, "}");
+	}
+	strbuf_puts(out, "]");
+}
+
 /* One finding with the same fields the text report shows: kind, memory space, both
  * sites, how often, an example of the work-items, and the words. */
 void report_json_finding(struct strbuf *out, const struct finding *f)
@@ -446,18 +463,7 @@ static void json_result(struct reporter *rp, const struct result *r)
 	}
 	if (r->nchosen > 0) {
 		json_key(&out, "chosen");
-		for (size_t i = 0; i < r->nchosen; i++) {
-			strbuf_puts(&out, i ? ",{\"name\":" : "[{\"name\":");
-			json_string(&out, r->chosen[i].name);
-			strbuf_puts(&out, ",\"value\":");
-			json_string(&out, r->chosen[i].value);
-			strbuf_puts(&out, ",\"why\":");
-			json_string(&out, r->chosen[i].why);
-			strbuf_puts(&out, ",\"override\":");
-			json_string(&out, r->chosen[i].override);
-			strbuf_puts(&out, "}");
-		}
-		strbuf_puts(&out, "]");
+		report_json_chosen(&out, r->chosen, r->nchosen);
 	}
 	json_key(&out, "shape");
 	struct strbuf sh = { 0 };

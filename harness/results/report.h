@@ -70,6 +70,9 @@ void report_advice(struct strbuf *out, const struct finding *f, const char *file
 
 /* A shape in JSON: a number for a 1-D one, as results always had; a list for N-D. */
 void report_json_shape(struct strbuf *out, const struct shape *s);
+/* Values the harness chose, as a JSON array of {name, value, why, override}. */
+void report_json_chosen(struct strbuf *out, const struct chosen_value *chosen, size_t count);
+
 /* One finding as a JSON object, with the fields a run's JSON Lines give it. */
 void report_json_finding(struct strbuf *out, const struct finding *f);
 /* Writes s as a JSON string literal, quotes included. */
