@@ -101,11 +101,13 @@ limits_said() {
 		run 3 capture -o "$work/empty" -- "$host" && has "capture: 3 launches of"
 }
 # Block sums of L x L items are as many as a group's items: the count is L and N / L at
-# once, so the case keeps the application's number and says why; a count that is one
-# quantity alone is written as that.
+# once, and the kernel's subscript, sums[get_group_id(0)], says which; the local buffer,
+# one a group's item, is L. A number that stays two things at once is kept, saying so
+# (hid in backprop: 16 that is N, L and LY).
 coincidence_kept() {
 	run 3 capture -o "$work/square" --kernel block_sum -- "$host" square &&
-		grep -q "{name: sums, buffer: int, count: 64, init: {file: data/block_sum-1/sums.npy}, output: true}  # the application's 64, which is L and N / L at this launch: kept as a number" "$work/square/block_sum-1.yaml" &&
+		grep -q "{name: sums, buffer: int, count: N / L, init: {file: data/block_sum-1/sums.npy}, output: true}$" "$work/square/block_sum-1.yaml" &&
+		grep -q "{name: s, local: int, count: L}$" "$work/square/block_sum-1.yaml" &&
 		grep -q "{name: in, buffer: int, count: N, " "$work/square/block_sum-1.yaml" &&
 		grep -q "{name: sums, buffer: int, count: N / L, " "$work/c/block_sum-1.yaml" ||
 		{ cat "$work"/square/*.yaml >>"$out"; return 1; }
@@ -200,7 +202,7 @@ check "capture runs the program, passes its exit status on, and keeps each disti
 check "the cases keep build options, structs by value, local memory and a buffer passed twice" case_forms
 check "a buffer passed read-only and then written keeps its output check" passed_twice_written_second
 check "headers found through -I are copied into the capture, which replays after a move" headers_copied
-check "a number that is two of the launch's quantities at once is kept as a number, saying so" coincidence_kept
+check "a count that is two quantities at once is the one the kernel's subscripts use" coincidence_kept
 check "the cases replay on PoCL with the application's outputs, and Oclgrind finds the race at its line" replays
 check "hunt sweeps a captured case's shapes with the application's own data" hunted
 check "a launch too big to simulate is shrunk for Oclgrind, and bench times it at its own sizes" too_big

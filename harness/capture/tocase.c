@@ -7,6 +7,7 @@
 
 #include "capture/tocase.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -462,6 +463,113 @@ static void shape_list(struct strbuf *out, unsigned dims, const size_t *v)
 	strbuf_puts(out, dims > 1 ? "]" : "");
 }
 
+/* How a kernel indexes a buffer: by its items, its group, or a group's item, as the
+ * subscripts of the buffer's name in the kernel's body say (directly or through a
+ * variable set from get_global_id, get_group_id or get_local_id); 0 where none says. */
+enum index_use { USE_ITEM = 1, USE_GROUP = 2, USE_LOCAL = 4 };
+
+static bool ident_at(const char *text, const char *at, const char *name, size_t len)
+{
+	return strncmp(at, name, len) == 0 && (at == text || !(isalnum((unsigned char)at[-1]) || at[-1] == '_')) &&
+	       !(isalnum((unsigned char)at[len]) || at[len] == '_');
+}
+
+/* The body of kernel `kernel` in `source`: from its '{' to the matching '}'. */
+static bool kernel_body(const char *source, const char *kernel, const char **from, const char **to)
+{
+	size_t len = strlen(kernel);
+	for (const char *at = source; (at = strstr(at, kernel)) != NULL; at += len) {
+		const char *after = at + len + strspn(at + len, " \t\n");
+		if (!ident_at(source, at, kernel, len) || *after != '(')
+			continue;
+		const char *open = strchr(after, '{');
+		if (open == NULL)
+			return false;
+		int depth = 0;
+		for (const char *p = open; *p; p++) {
+			depth += (*p == '{') - (*p == '}');
+			if (depth == 0) {
+				*from = open;
+				*to = p;
+				return true;
+			}
+		}
+		return false;
+	}
+	return false;
+}
+
+/* What `text` (a subscript, or a statement's right side) draws on, given the variables
+ * known to hold an item's, a group's or a local index. */
+static unsigned draws_on(const char *text, size_t n, char **vars, const unsigned *var_use,
+			 size_t nvars)
+{
+	unsigned use = 0;
+	char *copy = xstrndup(text, n);
+	use |= strstr(copy, "get_global_id") ? USE_ITEM : 0;
+	use |= strstr(copy, "get_group_id") ? USE_GROUP : 0;
+	use |= strstr(copy, "get_local_id") ? USE_LOCAL : 0;
+	for (size_t v = 0; v < nvars; v++) {
+		size_t len = strlen(vars[v]);
+		for (const char *at = copy; (at = strstr(at, vars[v])) != NULL; at += len)
+			if (ident_at(copy, at, vars[v], len))
+				use |= var_use[v];
+	}
+	free(copy);
+	return use;
+}
+
+static unsigned index_use_of(const char *source, const char *kernel, const char *param)
+{
+	const char *body, *end;
+	if (source == NULL || !kernel_body(source, kernel, &body, &end))
+		return 0;
+	/* Variables set from an index, one statement at a time, in order. */
+	char **vars = NULL;
+	unsigned *var_use = NULL;
+	size_t nvars = 0;
+	for (const char *stmt = body + 1; stmt < end;) {
+		const char *semi = memchr(stmt, ';', (size_t)(end - stmt));
+		if (semi == NULL)
+			break;
+		const char *eq = memchr(stmt, '=', (size_t)(semi - stmt));
+		if (eq && eq[1] != '=' && eq > stmt && !strchr("!<>=", eq[-1])) {
+			unsigned use = draws_on(eq + 1, (size_t)(semi - eq - 1), vars, var_use, nvars);
+			const char *name_end = eq;
+			while (name_end > stmt && (name_end[-1] == ' ' || name_end[-1] == '\t'))
+				name_end--;
+			const char *name = name_end;
+			while (name > stmt && (isalnum((unsigned char)name[-1]) || name[-1] == '_'))
+				name--;
+			if (use && name < name_end) {
+				vars = xreallocarray(vars, nvars + 1, sizeof *vars);
+				var_use = xreallocarray(var_use, nvars + 1, sizeof *var_use);
+				vars[nvars] = xstrndup(name, (size_t)(name_end - name));
+				var_use[nvars++] = use;
+			}
+		}
+		stmt = semi + 1;
+	}
+	unsigned use = 0;
+	size_t len = strlen(param);
+	for (const char *at = body; (at = strstr(at, param)) != NULL && at < end; at += len) {
+		const char *open = at + len + strspn(at + len, " \t");
+		if (!ident_at(body, at, param, len) || *open != '[')
+			continue;
+		int depth = 0;
+		const char *close = open;
+		for (; close < end; close++) {
+			depth += (*close == '[') - (*close == ']');
+			if (depth == 0)
+				break;
+		}
+		use |= draws_on(open + 1, (size_t)(close - open - 1), vars, var_use, nvars);
+	}
+	strings_free(vars, (long)nvars);
+	free(var_use);
+	return use;
+}
+
 /* The launch's own quantities a number may be, as a case writes each: its work-items,
  * its extents, its work-groups, a group's items and a group's extents. A quantity that
  * two of these share (N = L * L makes the groups as many as a group's items) is written
@@ -481,7 +589,8 @@ static void relate(struct relations *r, const char *expr)
 }
 
 static struct relations relations_of(uint64_t value, const struct raw_launch *l,
-				     const size_t *local, bool extents, bool by_group)
+				     const size_t *local, bool extents, bool by_group,
+				     bool by_local)
 {
 	static const char *const items[] = { "N", "N * M", "N * M * K" };
 	static const char *const globals[] = { "N", "M", "K" };
@@ -501,7 +610,7 @@ static struct relations relations_of(uint64_t value, const struct raw_launch *l,
 	for (unsigned d = 0; extents && d < l->dims; d++)
 		if (value == l->global[d])
 			relate(&r, globals[d]);
-	if (value == group)
+	if (value == group && by_local)
 		relate(&r, group_items[l->dims - 1]);
 	for (unsigned d = 0; extents && d < l->dims; d++)
 		if (value == local[d])
@@ -535,9 +644,10 @@ static void kept_number_comment(char *out, size_t size, uint64_t value,
  * the real launch's count, refuse the shapes that would need more; otherwise the number
  * itself, and in *comment what it coincides with. */
 static void count_text(char *out, size_t size, size_t count, const struct raw_launch *l,
-		       const size_t *local, bool by_group, char *comment, size_t comment_size)
+		       const size_t *local, bool by_group, bool by_local, char *comment,
+		       size_t comment_size)
 {
-	struct relations r = relations_of(count, l, local, false, by_group);
+	struct relations r = relations_of(count, l, local, false, by_group, by_local);
 	if (r.count == 1)
 		snprintf(out, size, "%s", r.expr[0]);
 	else
@@ -560,7 +670,7 @@ static const char *shape_quantity(uint64_t value, const struct raw_launch *l, co
 	comment[0] = '\0';
 	if (value <= 1) /* a flag or a count of one is no size */
 		return NULL;
-	struct relations r = relations_of(value, l, local, true, by_group);
+	struct relations r = relations_of(value, l, local, true, by_group, true);
 	kept_number_comment(comment, comment_size, value, &r);
 	return r.count == 1 ? r.expr[0] : NULL;
 }
@@ -568,8 +678,9 @@ static const char *shape_quantity(uint64_t value, const struct raw_launch *l, co
 /* One argument's line of the case, and its check where it has one; false after a note
  * where it cannot be made. */
 static bool write_arg(struct writer *w, const struct raw_launch *l, size_t i,
-		      const size_t *local, bool by_group, const char *case_name, const char *file,
-		      const char *options, struct strbuf *args, struct strbuf *checks)
+		      const size_t *local, const char *source, bool by_group, const char *case_name,
+		      const char *file, const char *options, struct strbuf *args,
+		      struct strbuf *checks)
 {
 	const struct raw_arg *a = &l->args[i];
 	for (size_t j = 0; j < i && a->kind == RAW_BUFFER; j++)
@@ -604,7 +715,15 @@ static bool write_arg(struct writer *w, const struct raw_launch *l, size_t i,
 	const char *type = rec ? fields : elem_type_text(t, lanes, tbuf);
 	size_t one = rec ? rec->size : elem_size(t) * elem_stride(lanes);
 	char count[64], kept[160];
-	count_text(count, sizeof count, a->size / one, l, local, by_group, kept, sizeof kept);
+	/* A count is one a group only where the kernel indexes the buffer by its group (a
+	 * local buffer, one a group, never is), and one a group's item only where by that
+	 * item (a local buffer always is); where no subscript of it says, the program's use
+	 * of the group decides. */
+	unsigned use = a->kind == RAW_BUFFER ? index_use_of(source, l->kernel, a->name) : 0;
+	bool count_by_group = a->kind == RAW_BUFFER && (use ? (use & USE_GROUP) != 0 : by_group);
+	bool count_by_local = a->kind == RAW_LOCAL || use == 0 || (use & USE_LOCAL) != 0;
+	count_text(count, sizeof count, a->size / one, l, local, count_by_group, count_by_local,
+		   kept, sizeof kept);
 	bool ok = true;
 	switch (a->kind) {
 	case RAW_NULL:
@@ -769,11 +888,11 @@ static bool write_case(struct writer *w, const struct raw_launch *l)
 	size_t source_len;
 	char *source = read_file(source_path, &source_len);
 	bool by_group = source && (strstr(source, "get_group_id") || strstr(source, "get_num_groups"));
+	for (size_t i = 0; i < l->nargs && ok; i++)
+		ok = write_arg(w, l, i, local, source, by_group, case_name, file, built_with, &args,
+			       &checks);
 	free(source);
 	free(source_path);
-	for (size_t i = 0; i < l->nargs && ok; i++)
-		ok = write_arg(w, l, i, local, by_group, case_name, file, built_with, &args,
-			       &checks);
 	if (ok) {
 		static const char *const globals[] = { "N", "[N, M]", "[N, M, K]" };
 		struct strbuf text = { 0 };
