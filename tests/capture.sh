@@ -125,6 +125,18 @@ headers_copied() {
 		run 0 run --device pocl,oclgrind "$work/moved" && [ "$(count '^pass  *times-1')" -eq 2 ] ||
 		{ cat "$work"/moved/*.yaml "$work"/inc/*.yaml >>"$out" 2>/dev/null; return 1; }
 }
+# 4096 items that each loop long are too few to shrink for their number, but a probe of
+# a few work-groups says the simulator cannot replay them all in time: the case
+# simulates those few, saying why, and replays.
+costly_probed() {
+	run 0 capture -o "$work/heavy" -- "$host" heavy &&
+		has "launch of heavy is too costly to simulate whole in time" &&
+		grep -q "^# Too costly to simulate in time: a probe of a few work-groups" "$work/heavy/heavy-1.yaml" &&
+		grep -q "^sim_sizes: \[192\]$" "$work/heavy/heavy-1.yaml" &&
+		run 0 run --device pocl,oclgrind "$work/heavy" &&
+		grep -q "^pass  *heavy-1  *oclgrind  *N=192 L=64" "$out" ||
+		{ cat "$work"/heavy/*.yaml >>"$out" 2>/dev/null; return 1; }
+}
 # One buffer passed as a read-only argument and then as a written one is the written
 # one: output, checked against what the application left.
 passed_twice_written_second() {
@@ -201,6 +213,7 @@ skip() {
 check "capture runs the program, passes its exit status on, and keeps each distinct launch as a case" captures
 check "the cases keep build options, structs by value, local memory and a buffer passed twice" case_forms
 check "a buffer passed read-only and then written keeps its output check" passed_twice_written_second
+check "a captured launch too costly to simulate whole is probed and simulated as a few work-groups" costly_probed
 check "headers found through -I are copied into the capture, which replays after a move" headers_copied
 check "a count that is two quantities at once is the one the kernel's subscripts use" coincidence_kept
 check "the cases replay on PoCL with the application's outputs, and Oclgrind finds the race at its line" replays

@@ -25,7 +25,9 @@
 #include "case/npy.h"
 #include "case/record.h"
 #include "case/shape.h"
+#include "case/testcase.h"
 #include "exec/backend.h"
+#include "exec/probe.h"
 #include "source/kernelsrc.h"
 #include "source/structdef.h"
 
@@ -862,6 +864,81 @@ static bool overlapping_views(const struct raw_launch *l, size_t *first, size_t 
 	return false;
 }
 
+/* What a captured launch may cost the simulator in a replay: half of a run's default
+ * limit, 60 s; the probe itself has a quarter of it. */
+enum { REPLAY_TIMEOUT_S = 60, PROBE_ABOVE_ITEMS = 1024 };
+
+/* A launch of few items may loop long enough that the simulator cannot replay it within a
+ * run's time: a few of its work-groups are simulated, and where the whole would take over
+ * half the limit (or the probe does not end), the case at `path` (its text in `text`) is
+ * rewritten to simulate those few, as a big launch's is, saying why. */
+static void shrink_if_costly(struct writer *w, const char *path, struct strbuf *text,
+			     const struct raw_launch *l, const struct shape *whole,
+			     const struct shape *group)
+{
+	struct shape few;
+	if (shape_volume(whole) <= PROBE_ABOVE_ITEMS || !shape_few_groups(whole, group, &few))
+		return;
+	struct diag_list diags = { 0 };
+	struct test_case *tc = case_load(path, &diags);
+	diag_list_free(&diags);
+	if (tc == NULL || tc->nsim_sizes != 1)
+		goto out;
+	tc->sim_sizes[0] = few;
+	struct sim_probe probe;
+	sim_probe_run(tc, REPLAY_TIMEOUT_S / 4, &probe);
+	double whole_s;
+	if (!sim_probe_too_costly(&probe, (double)shape_volume(whole) / (double)shape_volume(&few),
+				  REPLAY_TIMEOUT_S, &whole_s))
+		goto out;
+	/* The sizes and sim_sizes lines, as write_case writes them, become the big form. */
+	struct strbuf from = { 0 }, to = { 0 }, note = { 0 };
+	size_t small[3];
+	for (unsigned d = 0; d < l->dims; d++)
+		small[d] = (size_t)few.d[d];
+	strbuf_puts(&from, "sizes: [");
+	shape_list(&from, l->dims, l->global);
+	strbuf_puts(&from, "]\nsim_sizes: [");
+	shape_list(&from, l->dims, l->global);
+	strbuf_puts(&from, "]\n");
+	if (probe.ended)
+		strbuf_printf(&note, "# Too costly to simulate in time: a probe of a few work-groups "
+				     "took %.1f s under Oclgrind,\n# so the whole launch would take "
+				     "about %.0f s; Oclgrind runs sim_sizes, those few.\n",
+			      probe.seconds, whole_s);
+	else
+		strbuf_printf(&note, "# Too costly to simulate in time: a probe of a few work-groups "
+				     "did not end under Oclgrind\n# in %d s; Oclgrind runs "
+				     "sim_sizes, those few.\n",
+			      REPLAY_TIMEOUT_S / 4);
+	strbuf_printf(&to, "%ssizes: [", note.data);
+	shape_list(&to, l->dims, l->global);
+	strbuf_puts(&to, ", ");
+	shape_list(&to, l->dims, small);
+	strbuf_puts(&to, "]\nsim_sizes: [");
+	shape_list(&to, l->dims, small);
+	strbuf_puts(&to, "]\n");
+	char *at = strstr(text->data, from.data);
+	if (at) {
+		char *rewritten = xasprintf("%.*s%s%s", (int)(at - text->data), text->data, to.data,
+					    at + from.len);
+		if (write_text(path, rewritten))
+			diag_add(w->notes, DIAG_NOTE, path, 0, 0,
+				 "launch of %s is too costly to simulate whole in time (%s): the "
+				 "case simulates a few of its work-groups",
+				 l->kernel,
+				 probe.ended ? "a probe of a few work-groups said so"
+					     : "a probe of a few work-groups did not end");
+		free(rewritten);
+	}
+	strbuf_free(&from);
+	strbuf_free(&to);
+	strbuf_free(&note);
+out:
+	if (tc)
+		case_free(tc);
+}
+
 /* Writes the case of one launch; false after a note where it is none. */
 static bool write_case(struct writer *w, const struct raw_launch *l)
 {
@@ -979,6 +1056,8 @@ static bool write_case(struct writer *w, const struct raw_launch *l)
 		if (!ok)
 			diag_add(w->notes, DIAG_WARNING, path, 0, 0, "cannot write the case: %s",
 				 strerror(errno));
+		else if (!shrank)
+			shrink_if_costly(w, path, &text, l, &whole, &group);
 		free(path);
 		strbuf_free(&text);
 	}

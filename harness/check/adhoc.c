@@ -18,6 +18,7 @@
 #include "case/yamltext.h"
 #include "source/structdef.h"
 #include "exec/dispatch.h"
+#include "exec/probe.h"
 #include "exec/select.h"
 
 const char *adhoc_set_name(enum input_set set)
@@ -1473,21 +1474,6 @@ int adhoc_prepare(const struct adhoc_request *rq, struct reporter *rp, struct ke
  * its cost: below it Oclgrind takes well under a second unless a kernel loops heavily. */
 enum { PROBE_ABOVE_ITEMS = 1024 };
 
-/* What the probe's run took, and whether it ended. */
-struct probe_result {
-	uint64_t run_ns;
-	bool ended;
-};
-
-static void probe_emit(void *ctx, struct result *r)
-{
-	struct probe_result *p = ctx;
-	p->ended = r->verdict != VERDICT_TIMEOUT && r->verdict != VERDICT_CRASH &&
-		   r->verdict != VERDICT_SKIP && r->verdict != VERDICT_BUILD_ERROR &&
-		   r->verdict != VERDICT_CASE_ERROR;
-	p->run_ns = r->run_ns;
-}
-
 /* Whether the whole launch, too few items to be shrunk for its size, is too costly to
  * simulate in time: a few of its work-groups are simulated with the random inputs, and
  * their time scaled to all of them. Says what it found on `out` where it is. */
@@ -1518,24 +1504,14 @@ static bool too_costly(const struct adhoc_request *rq, const struct kernel_sig *
 	diag_list_free(&diags);
 	if (tc == NULL)
 		return false;
-	case_drop_checks(tc);
 	/* A quarter of a run's limit: a probe that needs more says enough. */
 	unsigned limit = rq->timeout_s / 4 > 0 ? rq->timeout_s / 4 : 1;
-	char *simulator[] = { "oclgrind" };
-	struct run_options opt = { .repeat = 1 };
-	struct selection sel;
-	selection_open(&sel, simulator, 1, &tc, 1, &opt, limit);
-	struct probe_result got = { 0 };
-	for (size_t t = 0; t < sel.count; t++)
-		selection_run(&sel, t, probe_emit, &got);
-	bool ran = sel.count > 0;
-	selection_free(&sel);
+	struct sim_probe got;
+	sim_probe_run(tc, limit, &got);
 	case_free(tc);
-	if (!ran)
-		return false;
-	double scale = (double)items / (double)shape_volume(&few);
-	double whole_s = got.run_ns / 1e9 * scale;
-	bool costly = !got.ended || whole_s > rq->timeout_s / 2.0;
+	double whole_s;
+	bool costly = sim_probe_too_costly(&got, (double)items / (double)shape_volume(&few),
+					   rq->timeout_s, &whole_s);
 	if (costly) {
 		char few_text[SHAPE_RUN_TEXT_MAX], whole[SHAPE_TEXT_MAX];
 		shape_run_text(&few, &rq->local, " ", few_text);
@@ -1544,7 +1520,7 @@ static bool too_costly(const struct adhoc_request *rq, const struct kernel_sig *
 				"check: %s: a probe of %s took %.1f s under Oclgrind, so the whole "
 				"launch (global %s) would take about %.0f s, over half of --timeout "
 				"%u: it is shrunk as a big one is\n",
-				rq->kernel, few_text, got.run_ns / 1e9, shape_format(&rq->global, whole),
+				rq->kernel, few_text, got.seconds, shape_format(&rq->global, whole),
 				whole_s, rq->timeout_s);
 		else
 			fprintf(out,

@@ -9,6 +9,7 @@
  * queue, kernel and buffers, at sizes of its own; with "big", sums 65536 items in blocks,
  * too many to simulate in time; with "overlap", adds the first half of ints into its
  * second through a sub-buffer and its parent, two views that share bytes; with
+ * "heavy", launches 4096 items that each loop long; with
  * "include DIR", builds a kernel whose header is in DIR with -I DIR; with
  * "square", sums L x L items, so that the block sums are as many as a group's items; with
  * "twice", passes one buffer as a kernel's read-only and its written argument; with
@@ -155,6 +156,43 @@ static int with_header(cl_context context, cl_device_id device, cl_command_queue
 	return values[1] == 6 ? 0 : 1;
 }
 
+/* A launch of 4096 items, each looping long: cheap on a device, too costly for the
+ * simulator to replay whole. */
+static int heavy(cl_context context, cl_device_id device, cl_command_queue queue)
+{
+	static const char *heavy_source =
+		"kernel void heavy(global const float *in, global float *out, uint n)\n"
+		"{\n"
+		"	size_t i = get_global_id(0);\n"
+		"	float acc = 0;\n"
+		"	for (int k = 0; k < 3000; k++)\n"
+		"		acc += in[(i + k) % n] * 0.5f;\n"
+		"	out[i] = acc;\n"
+		"}\n";
+	enum { ITEMS = 4096 };
+	cl_int err;
+	cl_program program = clCreateProgramWithSource(context, 1, &heavy_source, NULL, &err);
+	CHECK(err);
+	CHECK(clBuildProgram(program, 1, &device, "", NULL, NULL));
+	static float values[ITEMS];
+	for (int i = 0; i < ITEMS; i++)
+		values[i] = (float)(i % 5);
+	cl_mem in = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof values, values, &err);
+	CHECK(err);
+	cl_mem out = clCreateBuffer(context, CL_MEM_READ_WRITE, sizeof values, NULL, &err);
+	CHECK(err);
+	cl_kernel k = clCreateKernel(program, "heavy", &err);
+	CHECK(err);
+	CHECK(clSetKernelArg(k, 0, sizeof in, &in));
+	CHECK(clSetKernelArg(k, 1, sizeof out, &out));
+	cl_uint n = ITEMS;
+	CHECK(clSetKernelArg(k, 2, sizeof n, &n));
+	size_t global = ITEMS, local = 64;
+	CHECK(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL));
+	CHECK(clFinish(queue));
+	return 0;
+}
+
 /* Launches a capture must say it cannot replay, each once. */
 static int unreplayable(cl_context context, cl_device_id device, cl_command_queue queue)
 {
@@ -262,6 +300,8 @@ int main(int argc, char **argv)
 		return unreplayable(context, device, queue);
 	if (argc > 2 && strcmp(argv[1], "include") == 0)
 		return with_header(context, device, queue, argv[2]);
+	if (argc > 1 && strcmp(argv[1], "heavy") == 0)
+		return heavy(context, device, queue);
 	cl_program program = clCreateProgramWithSource(context, 1, &source, NULL, &err);
 	CHECK(err);
 	CHECK(clBuildProgram(program, 1, &device, "-DFACTOR=2", NULL, NULL));
