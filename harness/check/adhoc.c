@@ -197,6 +197,13 @@ enum scalar_role adhoc_scalar_role(const char *name, unsigned dims)
 	return name_among(name, elements) ? ROLE_ELEMENTS : ROLE_UNPLACED;
 }
 
+/* Whether the signature's parameter p, a scalar, is one no name placed: a struct, or
+ * one whose name says nothing of the launch. */
+static bool placed_by_no_name(const struct adhoc_binding *binding, size_t p)
+{
+	return binding->records[p] != NULL || binding->roles[p] == ROLE_UNPLACED;
+}
+
 /* Whether input set `set` gives a scalar in `role` another value than the random set. */
 static bool scalar_varies(enum input_set set, enum scalar_role role)
 {
@@ -658,7 +665,7 @@ size_t adhoc_choices(const struct adhoc_request *rq, const struct kernel_sig *si
 		const char *t = binding->records[p] ? "struct" : elem_type_text(type, lanes, tbuf);
 		if (param->kind == ARG_SCALAR) {
 			enum scalar_role role = binding->roles[p];
-			if (binding->records[p] || role == ROLE_UNPLACED) {
+			if (placed_by_no_name(binding, p)) {
 				choose(out, &count, param->name,
 				       xasprintf("%lld%s, and 0 and 1 in the scalar-0 and scalar-1 "
 						 "inputs",
@@ -741,7 +748,7 @@ static char *choices_text(const struct adhoc_request *rq, const struct kernel_si
 	size_t nunplaced = 0;
 	for (size_t p = 0; p < sig->count; p++) {
 		if (binding->spec_of[p] >= 0 || sig->params[p].kind != ARG_SCALAR ||
-		    (binding->roles[p] != ROLE_UNPLACED && binding->records[p] == NULL))
+		    !placed_by_no_name(binding, p))
 			continue;
 		strbuf_printf(&unplaced, "%s%s", nunplaced++ ? ", " : "", sig->params[p].name);
 	}
@@ -759,18 +766,26 @@ static char *choices_text(const struct adhoc_request *rq, const struct kernel_si
 	return strbuf_take(&out);
 }
 
-void adhoc_say_choices(const struct adhoc_request *rq, const struct kernel_sig *sig,
-		       const struct adhoc_binding *binding, struct reporter *rp,
-		       const char *command)
+/* Says the choices on the report's stream in text, and into its SARIF and HTML logs. */
+static void say_choices(const struct adhoc_request *rq, const struct kernel_sig *sig,
+			const struct adhoc_binding *binding, const struct chosen_value *chosen,
+			size_t count, struct reporter *rp, const char *command)
 {
-	struct chosen_value *chosen;
-	size_t count = adhoc_choices(rq, sig, binding, &chosen);
 	for (size_t i = 0; rp->findlog && i < count; i++)
 		findlog_chosen(rp->findlog, &chosen[i]);
 	char *text = choices_text(rq, sig, binding, chosen, count, command);
 	if (text && rp->format == REPORT_TEXT)
 		fputs(text, rp->out);
 	free(text);
+}
+
+void adhoc_say_choices(const struct adhoc_request *rq, const struct kernel_sig *sig,
+		       const struct adhoc_binding *binding, struct reporter *rp,
+		       const char *command)
+{
+	struct chosen_value *chosen;
+	size_t count = adhoc_choices(rq, sig, binding, &chosen);
+	say_choices(rq, sig, binding, chosen, count, rp, command);
 	chosen_values_free(chosen, count);
 }
 
@@ -983,12 +998,14 @@ static struct target_runs *target_runs_of(struct check_state *st, const char *ta
 	return &st->per_target[st->ntargets++];
 }
 
-/* The chosen values of the parameters `wanted` accepts, "in = 3072 floats, rows = 64",
- * and the --arg of the first; NULL where there are none. Caller frees. */
-static char *chosen_of(const struct check_state *st,
-		       bool (*wanted)(const struct check_state *st, const struct kernel_param *p,
-				      const char *name),
-		       const char *name)
+typedef bool chosen_filter(const struct check_state *st, const struct kernel_param *p,
+			   const char *name);
+
+/* The chosen values of the parameters `wanted` accepts, by name ("in, rows") or with
+ * their values ("in = 3072 floats, rows = 64"), in *list, and the --arg of the first;
+ * NULL, and *list NULL, where there are none. */
+static const char *chosen_list(const struct check_state *st, chosen_filter *wanted,
+			       const char *name, bool values, char **list)
 {
 	struct strbuf out = { 0 };
 	const char *override = NULL;
@@ -999,23 +1016,34 @@ static char *chosen_of(const struct check_state *st,
 				param = &st->sig->params[p];
 		if (param == NULL || !wanted(st, param, name))
 			continue;
-		strbuf_printf(&out, "%s%s = %s", out.len ? ", " : "", st->chosen[i].name,
-			      st->chosen[i].value);
+		strbuf_printf(&out, "%s%s", out.len ? ", " : "", st->chosen[i].name);
+		if (values)
+			strbuf_printf(&out, " = %s", st->chosen[i].value);
 		override = override ? override : st->chosen[i].override;
 	}
-	if (override == NULL)
-		return NULL;
-	strbuf_printf(&out, "; if the kernel expects other values, give them with --arg, e.g. %s",
-		      override);
-	return strbuf_take(&out);
+	*list = strbuf_take(&out);
+	return override;
+}
+
+/* The chosen values of the parameters `wanted` accepts, "in = 3072 floats, rows = 64",
+ * and how to give others; NULL where there are none. Caller frees. */
+static char *chosen_of(const struct check_state *st, chosen_filter *wanted, const char *name)
+{
+	char *list;
+	const char *override = chosen_list(st, wanted, name, true, &list);
+	char *why = override ? xasprintf("%s; if the kernel expects other values, give them "
+					 "with --arg, e.g. %s",
+					 list, override)
+			     : NULL;
+	free(list);
+	return why;
 }
 
 /* Whether parameter p is a scalar that no name placed. */
 static bool unplaced_scalar(const struct check_state *st, const struct kernel_param *p)
 {
-	size_t i = (size_t)(p - st->sig->params);
 	return p->kind == ARG_SCALAR &&
-	       (st->binding->roles[i] == ROLE_UNPLACED || st->binding->records[i] != NULL);
+	       placed_by_no_name(st->binding, (size_t)(p - st->sig->params));
 }
 
 /* What an out-of-bounds access of global or constant memory rests on: the buffers' counts
@@ -1036,18 +1064,20 @@ static bool bounds_of_local(const struct check_state *st, const struct kernel_pa
 	return p->kind == ARG_LOCAL || unplaced_scalar(st, p);
 }
 
-/* Whether a finding's input sets include one that keeps the scalars no name placed at
- * the random set's value, and one that does not. */
-static bool seen_in_sets(const char *sets, bool scalar)
+static bool unplaced_scalar_named(const struct check_state *st, const struct kernel_param *p,
+				  const char *name)
 {
-	for (int s = 0; sets && s < SET_COUNT; s++) {
-		const char *name = adhoc_set_name((enum input_set)s);
-		size_t len = strlen(name);
-		for (const char *at = sets; (at = strstr(at, name)) != NULL; at += len)
-			if ((at == sets || at[-1] == ' ') && (at[len] == '\0' || at[len] == ',') &&
-			    adhoc_set_is_scalar((enum input_set)s) == scalar)
-				return true;
-	}
+	(void)name;
+	return unplaced_scalar(st, p);
+}
+
+/* Whether a finding's input sets include a scalar set (scalar) or another one. */
+static bool seen_in_sets(const struct finding *f, bool scalar)
+{
+	for (int s = 0; s < SET_COUNT; s++)
+		if (adhoc_set_is_scalar((enum input_set)s) == scalar &&
+		    finding_shown_by(f, adhoc_set_name((enum input_set)s)))
+			return true;
 	return false;
 }
 
@@ -1144,35 +1174,27 @@ static char *guess_behind(const struct check_state *st, const struct finding_lis
 		if (all->items[i].kind == FINDING_OUT_OF_BOUNDS && all->items[i].rests_on &&
 		    all->items[i].at.access != 'r')
 			return xstrdup(all->items[i].rests_on);
-	bool in_plain = seen_in_sets(f->input_set, false);
-	bool in_scalar = seen_in_sets(f->input_set, true);
+	bool in_plain = seen_in_sets(f, false);
+	bool in_scalar = seen_in_sets(f, true);
 	for (size_t i = 0; earlier && i < earlier->count; i++) {
 		if (!finding_same(&earlier->items[i], f))
 			continue;
-		in_plain |= seen_in_sets(earlier->items[i].input_set, false);
-		in_scalar |= seen_in_sets(earlier->items[i].input_set, true);
+		in_plain |= seen_in_sets(&earlier->items[i], false);
+		in_scalar |= seen_in_sets(&earlier->items[i], true);
 	}
 	if (in_scalar == in_plain || (!in_scalar && !scalar_sets_ran))
 		return NULL;
-	struct strbuf names = { 0 };
-	const char *override = NULL;
-	for (size_t i = 0; i < st->nchosen; i++) {
-		for (size_t p = 0; p < st->sig->count; p++) {
-			if (strcmp(st->sig->params[p].name, st->chosen[i].name) != 0 ||
-			    !unplaced_scalar(st, &st->sig->params[p]))
-				continue;
-			strbuf_printf(&names, "%s%s", names.len ? ", " : "", st->chosen[i].name);
-			override = override ? override : st->chosen[i].override;
-		}
-	}
-	if (override == NULL)
-		return NULL;
-	char *why = xasprintf("only the %s inputs showed it, where clharness set %s, which no "
-			      "name places, to %s; give the kernel's own values with --arg, e.g. "
-			      "%s",
-			      in_scalar ? f->input_set : "random, zeros or repeats", names.data,
-			      in_scalar ? "0 or 1" : "the global size's first extent", override);
-	strbuf_free(&names);
+	char *names;
+	const char *override = chosen_list(st, unplaced_scalar_named, NULL, false, &names);
+	char *why = override ? xasprintf("only the %s inputs showed it, where clharness set %s, "
+					 "which no name places, to %s; give the kernel's own "
+					 "values with --arg, e.g. %s",
+					 in_scalar ? f->input_set : "random, zeros or repeats",
+					 names,
+					 in_scalar ? "0 or 1" : "the global size's first extent",
+					 override)
+			     : NULL;
+	free(names);
 	return why;
 }
 
@@ -1417,7 +1439,8 @@ static int save_case(const struct adhoc_request *rq, const struct kernel_sig *si
 
 /* The kernel's signature, from the first simulator among the selected targets (else the
  * first target), or the failure that stopped it, reported. */
-static int inspect(const struct adhoc_request *rq, struct reporter *rp, struct kernel_sig *sig)
+static int inspect(const struct adhoc_request *rq, struct reporter *rp, struct kernel_sig *sig,
+		   bool *simulator)
 {
 	struct run_options opt = { .repeat = 1 };
 	struct selection sel;
@@ -1433,6 +1456,8 @@ static int inspect(const struct adhoc_request *rq, struct reporter *rp, struct k
 	for (size_t t = sel.count; t-- > 0;)
 		if (selection_simulates(&sel, t))
 			pick = t;
+	if (simulator)
+		*simulator = selection_simulates(&sel, pick);
 	size_t index;
 	struct dispatcher *d = selection_dispatcher(&sel, pick, &index);
 	struct result failure = { .case_name = xstrdup(rq->kernel),
@@ -1454,7 +1479,7 @@ static int inspect(const struct adhoc_request *rq, struct reporter *rp, struct k
 int adhoc_prepare(const struct adhoc_request *rq, struct reporter *rp, struct kernel_sig *sig,
 		  struct adhoc_binding *binding)
 {
-	int status = inspect(rq, rp, sig);
+	int status = inspect(rq, rp, sig, NULL);
 	if (status != 0)
 		return status;
 	struct diag_list diags = { 0 };
@@ -1476,7 +1501,8 @@ enum { PROBE_ABOVE_ITEMS = 1024 };
 
 /* Whether the whole launch, too few items to be shrunk for its size, is too costly to
  * simulate in time: a few of its work-groups are simulated with the random inputs, and
- * their time scaled to all of them. Says what it found on `out` where it is. */
+ * their time scaled to all of them. Says what it found on `out` where it is. Asked only
+ * where the check's targets include the simulator. */
 static bool too_costly(const struct adhoc_request *rq, const struct kernel_sig *sig,
 		       const struct adhoc_binding *binding, FILE *out)
 {
@@ -1484,13 +1510,6 @@ static bool too_costly(const struct adhoc_request *rq, const struct kernel_sig *
 	long long items = shape_volume(&rq->global);
 	if (items <= PROBE_ABOVE_ITEMS || binding->tied_to_shape ||
 	    !shape_few_groups(&rq->global, &rq->local, &few))
-		return false;
-	bool simulator_asked = rq->npatterns == 0;
-	for (size_t i = 0; i < rq->npatterns; i++)
-		simulator_asked |= strstr(rq->patterns[i], "oclgrind") != NULL ||
-				   strstr(rq->patterns[i], "simulator") != NULL ||
-				   strcmp(rq->patterns[i], "all") == 0;
-	if (!simulator_asked)
 		return false;
 	struct adhoc_request probe = *rq;
 	probe.global = few;
@@ -1536,7 +1555,8 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 {
 	uint64_t start = clock_now_ns();
 	struct kernel_sig sig = { 0 };
-	int status = inspect(rq, rp, &sig);
+	bool simulator = false;
+	int status = inspect(rq, rp, &sig, &simulator);
 	if (status != 0)
 		return status;
 
@@ -1583,7 +1603,8 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 	if (adhoc_bind(rq, &sig, &binding, &diags) < 0)
 		goto setup_failed;
 	/* Not for --expect, whose values are the whole launch's. */
-	if (rq->nexpects == 0 && !shape_shrink_for_simulation(&rq->global, &rq->local, &simulated))
+	if (simulator && rq->nexpects == 0 &&
+	    !shape_shrink_for_simulation(&rq->global, &rq->local, &simulated))
 		binding.costly =
 			too_costly(rq, &sig, &binding, rp->format == REPORT_TEXT ? rp->out : stderr);
 	st.shrunk = adhoc_shrinks(rq, &binding, &simulated);
@@ -1630,12 +1651,7 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 	st.nchosen = adhoc_choices(rq, &sig, &binding, &st.chosen);
 	st.sig = &sig;
 	st.binding = &binding;
-	for (size_t i = 0; rp->findlog && i < st.nchosen; i++)
-		findlog_chosen(rp->findlog, &st.chosen[i]);
-	char *chosen = choices_text(rq, &sig, &binding, st.chosen, st.nchosen, "check");
-	if (chosen && rp->format == REPORT_TEXT)
-		fputs(chosen, rp->out);
-	free(chosen);
+	say_choices(rq, &sig, &binding, st.chosen, st.nchosen, rp, "check");
 	if (st.shrunk) {
 		char run[SHAPE_RUN_TEXT_MAX], from[SHAPE_TEXT_MAX];
 		fprintf(rp->format == REPORT_TEXT ? rp->out : stderr,

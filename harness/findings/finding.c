@@ -415,6 +415,11 @@ static bool listed(const char *list, const char *name)
 	return false;
 }
 
+bool finding_shown_by(const struct finding *f, const char *set)
+{
+	return f->input_set && listed(f->input_set, set);
+}
+
 /* Adds src's input set to dst's, once. */
 static void join_input_sets(struct finding *dst, const char *src)
 {

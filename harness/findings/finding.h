@@ -95,6 +95,8 @@ bool finding_list_has_errors(const struct finding_list *list);
  * (and the writes before it), or carried on from such a value in the same kernel. One
  * mistake is then charged once, by whatever judges its cause. */
 const struct finding *finding_cause(const struct finding_list *list, const struct finding *f);
+/* Whether input set `set` is among those that showed f (clharness check's). */
+bool finding_shown_by(const struct finding *f, const char *set);
 /* Whether two findings are the same diagnostic: kind, what, space, file and lines. */
 bool finding_same(const struct finding *a, const struct finding *b);
 void finding_copy(struct finding *dst, const struct finding *src);
