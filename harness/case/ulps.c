@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/directives.h"
+
 /* The OpenCL C 1.2 specification's bounds for single precision in the full profile
  * (section 7.4, table 7.1); the double ones are no looser. native_ functions' accuracy is
  * the implementation's own, and half_ ones are bounded at 8192 ulp. mad may be a fused
@@ -71,16 +73,10 @@ void ulp_bound_of_source(const char *source, const char *options, struct ulp_bou
 	unsigned times[64];
 	size_t nlabels = 0;
 	unsigned divides = 0;
-	for (const char *p = source; p && *p;) {
-		if (p[0] == '/' && p[1] == '/') {
-			p = strchr(p, '\n');
-			continue;
-		}
-		if (p[0] == '/' && p[1] == '*') {
-			const char *end = strstr(p + 2, "*/");
-			p = end ? end + 2 : NULL;
-			continue;
-		}
+	/* Comments blanked as the preprocessor reads them; literals are skipped below. */
+	struct logical_text text;
+	logical_text_read(source ? source : "", source ? strlen(source) : 0, &text);
+	for (const char *p = text.text; p && *p;) {
 		if (*p == '"') {
 			for (p++; *p && *p != '"'; p++)
 				if (*p == '\\' && p[1])
@@ -120,6 +116,7 @@ void ulp_bound_of_source(const char *source, const char *options, struct ulp_bou
 			out->ulps += ulps;
 		}
 	}
+	logical_text_free(&text);
 	for (size_t k = 0; k < nlabels; k++)
 		add_why(out, labels[k], each[k], times[k]);
 	/* A float divide is within 2.5 ulp; an integer one is exact, but which is which the
