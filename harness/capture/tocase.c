@@ -868,75 +868,60 @@ static bool overlapping_views(const struct raw_launch *l, size_t *first, size_t 
  * limit, 60 s; the probe itself has a quarter of it. */
 enum { REPLAY_TIMEOUT_S = 60, PROBE_ABOVE_ITEMS = 1024 };
 
-/* A launch of few items may loop long enough that the simulator cannot replay it within a
- * run's time: a few of its work-groups are simulated, and where the whole would take over
- * half the limit (or the probe does not end), the case at `path` (its text in `text`) is
- * rewritten to simulate those few, as a big launch's is, saying why. */
-static void shrink_if_costly(struct writer *w, const char *path, struct strbuf *text,
-			     const struct raw_launch *l, const struct shape *whole,
-			     const struct shape *group)
+/* The sizes and sim_sizes lines: the launch's own, and the few work-groups `sim` where
+ * the simulator runs those instead (NULL: it runs the launch's own). */
+static void sizes_lines(struct strbuf *out, const struct raw_launch *l, const struct shape *sim)
 {
-	struct shape few;
-	if (shape_volume(whole) <= PROBE_ABOVE_ITEMS || !shape_few_groups(whole, group, &few))
-		return;
+	size_t small[3];
+	for (unsigned d = 0; sim && d < l->dims; d++)
+		small[d] = (size_t)sim->d[d];
+	strbuf_puts(out, "sizes: [");
+	shape_list(out, l->dims, l->global);
+	if (sim) {
+		strbuf_puts(out, ", ");
+		shape_list(out, l->dims, small);
+	}
+	strbuf_puts(out, "]\nsim_sizes: [");
+	shape_list(out, l->dims, sim ? small : l->global);
+	strbuf_puts(out, "]\n");
+}
+
+/* A launch of few items may loop long enough that the simulator cannot replay it within a
+ * run's time: its case as `probe_text` (at `path`) simulates a few of its work-groups,
+ * and where the whole would take over half the limit (or the probe does not end), what
+ * the probe found, as the case's comment says it; NULL where the whole is affordable.
+ * Caller frees. */
+static char *costly_note(struct writer *w, const char *path, const char *probe_text,
+			 const struct raw_launch *l, const struct shape *whole,
+			 const struct shape *few)
+{
 	struct diag_list diags = { 0 };
-	struct test_case *tc = case_load(path, &diags);
+	struct test_case *tc = case_load_text(path, probe_text, &diags);
 	diag_list_free(&diags);
-	if (tc == NULL || tc->nsim_sizes != 1)
-		goto out;
-	tc->sim_sizes[0] = few;
+	if (tc == NULL)
+		return NULL;
 	struct sim_probe probe;
 	sim_probe_run(tc, REPLAY_TIMEOUT_S / 4, &probe);
+	case_free(tc);
 	double whole_s;
-	if (!sim_probe_too_costly(&probe, (double)shape_volume(whole) / (double)shape_volume(&few),
+	if (!sim_probe_too_costly(&probe, (double)shape_volume(whole) / (double)shape_volume(few),
 				  REPLAY_TIMEOUT_S, &whole_s))
-		goto out;
-	/* The sizes and sim_sizes lines, as write_case writes them, become the big form. */
-	struct strbuf from = { 0 }, to = { 0 }, note = { 0 };
-	size_t small[3];
-	for (unsigned d = 0; d < l->dims; d++)
-		small[d] = (size_t)few.d[d];
-	strbuf_puts(&from, "sizes: [");
-	shape_list(&from, l->dims, l->global);
-	strbuf_puts(&from, "]\nsim_sizes: [");
-	shape_list(&from, l->dims, l->global);
-	strbuf_puts(&from, "]\n");
+		return NULL;
+	diag_add(w->notes, DIAG_NOTE, path, 0, 0,
+		 "launch of %s is too costly to simulate whole in time (%s): the case simulates "
+		 "a few of its work-groups",
+		 l->kernel,
+		 probe.ended ? "a probe of a few work-groups said so"
+			     : "a probe of a few work-groups did not end");
 	if (probe.ended)
-		strbuf_printf(&note, "# Too costly to simulate in time: a probe of a few work-groups "
-				     "took %.1f s under Oclgrind,\n# so the whole launch would take "
-				     "about %.0f s; Oclgrind runs sim_sizes, those few.\n",
-			      probe.seconds, whole_s);
-	else
-		strbuf_printf(&note, "# Too costly to simulate in time: a probe of a few work-groups "
-				     "did not end under Oclgrind\n# in %d s; Oclgrind runs "
-				     "sim_sizes, those few.\n",
-			      REPLAY_TIMEOUT_S / 4);
-	strbuf_printf(&to, "%ssizes: [", note.data);
-	shape_list(&to, l->dims, l->global);
-	strbuf_puts(&to, ", ");
-	shape_list(&to, l->dims, small);
-	strbuf_puts(&to, "]\nsim_sizes: [");
-	shape_list(&to, l->dims, small);
-	strbuf_puts(&to, "]\n");
-	char *at = strstr(text->data, from.data);
-	if (at) {
-		char *rewritten = xasprintf("%.*s%s%s", (int)(at - text->data), text->data, to.data,
-					    at + from.len);
-		if (write_text(path, rewritten))
-			diag_add(w->notes, DIAG_NOTE, path, 0, 0,
-				 "launch of %s is too costly to simulate whole in time (%s): the "
-				 "case simulates a few of its work-groups",
-				 l->kernel,
-				 probe.ended ? "a probe of a few work-groups said so"
-					     : "a probe of a few work-groups did not end");
-		free(rewritten);
-	}
-	strbuf_free(&from);
-	strbuf_free(&to);
-	strbuf_free(&note);
-out:
-	if (tc)
-		case_free(tc);
+		return xasprintf("# Too costly to simulate in time: a probe of a few work-groups "
+				 "took %.1f s under Oclgrind,\n# so the whole launch would take "
+				 "about %.0f s; Oclgrind runs sim_sizes, those few.\n",
+				 probe.seconds, whole_s);
+	return xasprintf("# Too costly to simulate in time: a probe of a few work-groups did "
+			 "not end under Oclgrind\n# in %d s; Oclgrind runs sim_sizes, those "
+			 "few.\n",
+			 REPLAY_TIMEOUT_S / 4);
 }
 
 /* Writes the case of one launch; false after a note where it is none. */
@@ -1014,50 +999,53 @@ static bool write_case(struct writer *w, const struct raw_launch *l)
 			strbuf_puts(&text, "'\n");
 		}
 		/* A launch too big to simulate in time runs smaller under the simulator, as
-		 * check shrinks one; devices run both, so outputs meet at one shape. */
+		 * check shrinks one; devices run both, so outputs meet at one shape. One too
+		 * costly for its work, as a probe of a few work-groups finds, alike. */
 		struct shape whole = shape_of_sizes(l->global, l->dims),
-			     group = shape_of_sizes(local, l->dims), shrunk;
-		bool shrank = shape_shrink_for_simulation(&whole, &group, &shrunk);
-		if (shrank)
-			strbuf_puts(&text, "# Too big to simulate in time: Oclgrind runs sim_sizes, "
-					   "a few work-groups of the same\n# shape, where no "
-					   "output of the application's is compared.\n");
-		strbuf_puts(&text, "sizes: [");
-		shape_list(&text, l->dims, l->global);
-		if (shrank) {
-			size_t small[3];
-			for (unsigned d = 0; d < l->dims; d++)
-				small[d] = (size_t)shrunk.d[d];
-			strbuf_puts(&text, ", ");
-			shape_list(&text, l->dims, small);
-			strbuf_puts(&text, "]\nsim_sizes: [");
-			shape_list(&text, l->dims, small);
-		} else {
-			strbuf_puts(&text, "]\nsim_sizes: [");
-			shape_list(&text, l->dims, l->global);
-		}
-		strbuf_puts(&text, "]\nlocal: [");
-		shape_list(&text, l->dims, local);
-		strbuf_printf(&text, "]\nglobal: %s\n", globals[l->dims - 1]);
+			     group = shape_of_sizes(local, l->dims), few;
+		bool shrank = shape_shrink_for_simulation(&whole, &group, &few);
+		bool probed = !shrank && shape_volume(&whole) > PROBE_ABOVE_ITEMS &&
+			      shape_few_groups(&whole, &group, &few);
+		struct strbuf tail = { 0 };
+		strbuf_puts(&tail, "local: [");
+		shape_list(&tail, l->dims, local);
+		strbuf_printf(&tail, "]\nglobal: %s\n", globals[l->dims - 1]);
 		bool offset = false;
 		for (unsigned d = 0; d < l->dims; d++)
 			offset |= l->offset[d] != 0;
 		if (offset) {
-			strbuf_puts(&text, "offset: [");
+			strbuf_puts(&tail, "offset: [");
 			for (unsigned d = 0; d < l->dims; d++)
-				strbuf_printf(&text, "%s%zu", d ? ", " : "", l->offset[d]);
-			strbuf_puts(&text, "]\n");
+				strbuf_printf(&tail, "%s%zu", d ? ", " : "", l->offset[d]);
+			strbuf_puts(&tail, "]\n");
 		}
-		strbuf_printf(&text, "args:%s\n%s", l->nargs ? "" : " []", args.data ? args.data : "");
+		strbuf_printf(&tail, "args:%s\n%s", l->nargs ? "" : " []", args.data ? args.data : "");
 		if (checks.len)
-			strbuf_printf(&text, "check:\n%s", checks.data);
+			strbuf_printf(&tail, "check:\n%s", checks.data);
 		char *path = xasprintf("%s/%s.yaml", w->dir, case_name);
+		char *note = NULL;
+		if (probed) {
+			struct strbuf probe = { 0 };
+			strbuf_puts(&probe, text.data);
+			sizes_lines(&probe, l, &few);
+			strbuf_puts(&probe, tail.data);
+			note = costly_note(w, path, probe.data, l, &whole, &few);
+			strbuf_free(&probe);
+		}
+		if (shrank)
+			strbuf_puts(&text, "# Too big to simulate in time: Oclgrind runs sim_sizes, "
+					   "a few work-groups of the same\n# shape, where no "
+					   "output of the application's is compared.\n");
+		if (note)
+			strbuf_puts(&text, note);
+		sizes_lines(&text, l, shrank || note ? &few : NULL);
+		strbuf_puts(&text, tail.data);
+		strbuf_free(&tail);
+		free(note);
 		ok = write_text(path, text.data);
 		if (!ok)
 			diag_add(w->notes, DIAG_WARNING, path, 0, 0, "cannot write the case: %s",
 				 strerror(errno));
-		else if (!shrank)
-			shrink_if_costly(w, path, &text, l, &whole, &group);
 		free(path);
 		strbuf_free(&text);
 	}
