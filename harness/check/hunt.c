@@ -324,6 +324,25 @@ struct hunt_child {
 };
 
 /* A finding, with the trial that first showed it and the smallest that shows it. */
+/* What the launch as given is: its work-group shapes (--local, or a case's local lists)
+ * and, for a captured application's case, its sizes too, the launches it makes (none:
+ * any size). */
+struct own_launches {
+	struct shape *groups;
+	size_t ngroups;
+	struct shape *sizes;
+	size_t nsizes;
+};
+
+/* A target's sweep, as its case says: the shape and input sets it starts from, whether
+ * its N may be ragged, whether it is a captured application's, and its own launches. */
+struct hunt_model {
+	struct shape n, l;
+	unsigned sets;
+	bool ragged, captured;
+	struct own_launches own;
+};
+
 struct found {
 	struct finding finding;
 	size_t trial;
@@ -352,12 +371,8 @@ struct hunt_state {
 	enum verdict failed_verdict;
 	char *failed_why;
 	size_t suppressed; /* findings a case's suppress: list matched, left out */
-	/* The work-group shapes the launch as given uses: --local, or a case's local lists. */
-	struct shape *own_groups;
-	size_t nown_groups;
-	/* A captured application's case: its own sizes too, the launches it makes. */
-	struct shape *own_sizes;
-	size_t nown_sizes;
+	/* The launches the launch as given stands for (NULL while shrinking). */
+	const struct own_launches *own;
 	enum verdict plain_verdict; /* what became of the plain run, the launch as given */
 	struct found *found;
 	size_t nfound;
@@ -430,12 +445,11 @@ static void take_result(struct hunt_state *st, struct result *r)
 	}
 	if (index == 0 && st->begin == 0)
 		st->plain_verdict = r->verdict;
-	bool own_group = false;
-	for (size_t g = 0; g < st->nown_groups; g++)
-		own_group |= same_shape(&st->own_groups[g], &st->trials[index].l);
-	bool own_size = st->nown_sizes == 0;
-	for (size_t g = 0; g < st->nown_sizes; g++)
-		own_size |= same_shape(&st->own_sizes[g], &st->trials[index].n);
+	bool own_group = false, own_size = st->own == NULL || st->own->nsizes == 0;
+	for (size_t g = 0; st->own && g < st->own->ngroups; g++)
+		own_group |= same_shape(&st->own->groups[g], &st->trials[index].l);
+	for (size_t g = 0; st->own && g < st->own->nsizes; g++)
+		own_size |= same_shape(&st->own->sizes[g], &st->trials[index].n);
 	own_group &= own_size;
 	for (size_t i = 0; i < r->findings.count; i++) {
 		const struct finding *f = &r->findings.items[i];
@@ -1084,9 +1098,7 @@ static size_t report_hunt(const struct hunt_target *t, struct hunt_state *st, un
 /* ---- the command ---------------------------------------------------------------------- */
 
 /* The shape and input sets a target's sweep starts from; -1 when it cannot be hunted. */
-static int target_model(const struct hunt_target *t, struct shape *n, struct shape *l,
-			unsigned *sets, bool *ragged, struct shape **own_groups, size_t *nown,
-			bool *captured, struct shape **own_sizes, size_t *nown_sizes)
+static int target_model(const struct hunt_target *t, bool any_local, struct hunt_model *m)
 {
 	struct diag_list diags = { 0 };
 	struct test_case *tc = load_target(t, SET_RANDOM, &diags);
@@ -1099,38 +1111,37 @@ static int target_model(const struct hunt_target *t, struct shape *n, struct sha
 		return -1;
 	}
 	diag_list_free(&diags);
-	*n = tc->nsim_sizes ? tc->sim_sizes[0] : tc->sizes[0];
-	*l = tc->nsim_locals ? tc->sim_locals[0] : tc->locals[0];
-	*sets = 0;
+	*m = (struct hunt_model){ 0 };
+	m->n = tc->nsim_sizes ? tc->sim_sizes[0] : tc->sizes[0];
+	m->l = tc->nsim_locals ? tc->sim_locals[0] : tc->locals[0];
 	for (int s = 0; s < SET_COUNT; s++) {
 		bool scalar = adhoc_set_is_scalar((enum input_set)s);
 		if (t->case_path ? !scalar
 				 : adhoc_set_applies((enum input_set)s, &t->sig, &t->binding))
-			*sets |= 1u << s;
+			m->sets |= 1u << s;
 	}
 	/* A case's expressions may round N up to whole work-groups; a kernel checked as
 	 * check takes it launches N items, which must be whole work-groups. */
-	*ragged = t->case_path != NULL;
+	m->ragged = t->case_path != NULL;
 	/* A check of values at one launch (at:) is a captured application's: that launch is
 	 * the one it makes. */
-	*captured = false;
 	for (size_t c = 0; c < tc->nchecks; c++)
-		*captured |= tc->checks[c].has_at;
-	/* The work-group shapes the launch as given uses: the case's every one. */
-	*nown = tc->nlocals + tc->nsim_locals;
-	*own_groups = xcalloc(*nown ? *nown : 1, sizeof **own_groups);
+		m->captured |= tc->checks[c].has_at;
+	struct own_launches *own = &m->own;
+	own->ngroups = tc->nlocals + tc->nsim_locals;
+	own->groups = xcalloc(own->ngroups ? own->ngroups : 1, sizeof *own->groups);
 	for (size_t i = 0; i < tc->nlocals; i++)
-		(*own_groups)[i] = tc->locals[i];
+		own->groups[i] = tc->locals[i];
 	for (size_t i = 0; i < tc->nsim_locals; i++)
-		(*own_groups)[tc->nlocals + i] = tc->sim_locals[i];
+		own->groups[tc->nlocals + i] = tc->sim_locals[i];
 	/* A captured application's sizes are the launches it makes, the simulator's smaller
-	 * one standing in for a big one. */
-	*nown_sizes = *captured ? tc->nsizes + tc->nsim_sizes : 0;
-	*own_sizes = xcalloc(*nown_sizes ? *nown_sizes : 1, sizeof **own_sizes);
-	for (size_t i = 0; *captured && i < tc->nsizes; i++)
-		(*own_sizes)[i] = tc->sizes[i];
-	for (size_t i = 0; *captured && i < tc->nsim_sizes; i++)
-		(*own_sizes)[tc->nsizes + i] = tc->sim_sizes[i];
+	 * one standing in for a big one; --any-local takes any. */
+	own->nsizes = m->captured && !any_local ? tc->nsizes + tc->nsim_sizes : 0;
+	own->sizes = xcalloc(own->nsizes ? own->nsizes : 1, sizeof *own->sizes);
+	for (size_t i = 0; own->nsizes && i < tc->nsizes; i++)
+		own->sizes[i] = tc->sizes[i];
+	for (size_t i = 0; own->nsizes && i < tc->nsim_sizes; i++)
+		own->sizes[tc->nsizes + i] = tc->sim_sizes[i];
 	case_free(tc);
 	return 0;
 }
@@ -1141,10 +1152,10 @@ static int target_model(const struct hunt_target *t, struct shape *n, struct sha
 static void mark_other_groups(struct hunt_state *st, const struct hunt_request *rq)
 {
 	char own[SHAPE_TEXT_MAX * 2] = "";
-	for (size_t g = 0; g < st->nown_groups && strlen(own) < SHAPE_TEXT_MAX; g++) {
+	for (size_t g = 0; g < st->own->ngroups && strlen(own) < SHAPE_TEXT_MAX; g++) {
 		char text[SHAPE_TEXT_MAX];
 		snprintf(own + strlen(own), sizeof own - strlen(own), "%s%s", g ? ", " : "",
-			 shape_format(&st->own_groups[g], text));
+			 shape_format(&st->own->groups[g], text));
 	}
 	for (size_t i = 0; i < st->nfound; i++) {
 		struct found *f = &st->found[i];
@@ -1153,7 +1164,7 @@ static void mark_other_groups(struct hunt_state *st, const struct hunt_request *
 		char shown[SHAPE_TEXT_MAX];
 		shape_format(&st->trials[f->trial].l, shown);
 		free(f->finding.rests_on);
-		if (st->nown_sizes > 0) {
+		if (st->own->nsizes > 0) {
 			char run[SHAPE_RUN_TEXT_MAX];
 			shape_run_text(&st->trials[f->trial].n, &st->trials[f->trial].l, " ", run);
 			f->finding.rests_on = xasprintf(
@@ -1216,21 +1227,14 @@ static char *fixed_group_reason(const struct hunt_target *t, const struct hunt_r
 static int hunt_one(const struct hunt_target *t, const struct hunt_request *rq, double budget_s,
 		    unsigned jobs, struct reporter *rp)
 {
-	struct shape n, l;
-	unsigned sets;
-	bool ragged;
-	struct shape *own_groups;
-	size_t nown_groups;
-	bool captured;
-	struct shape *own_sizes;
-	size_t nown_sizes;
-	if (target_model(t, &n, &l, &sets, &ragged, &own_groups, &nown_groups, &captured,
-			 &own_sizes, &nown_sizes) < 0)
+	struct hunt_model m;
+	if (target_model(t, rq->any_local, &m) < 0)
 		return -1;
+	unsigned sets = m.sets;
 	struct hunt_trial *trials;
-	char *fixed = fixed_group_reason(t, rq, &l, captured);
+	char *fixed = fixed_group_reason(t, rq, &m.l, m.captured);
 	size_t ntrials =
-		hunt_plan(&n, &l, sets, SIMULATOR_MAX_GROUP, ragged, fixed != NULL, &trials);
+		hunt_plan(&m.n, &m.l, sets, SIMULATOR_MAX_GROUP, m.ragged, fixed != NULL, &trials);
 	uint64_t start = clock_now_ns();
 	uint64_t deadline = start + (uint64_t)(budget_s * 1e9);
 	/* The plain run and its optimised twin come first, alone: Oclgrind 21.10 crashes
@@ -1242,10 +1246,7 @@ static int hunt_one(const struct hunt_target *t, const struct hunt_request *rq, 
 				 .start_ns = start,
 				 .phase = "sweep",
 				 .failed_index = SIZE_MAX,
-				 .own_groups = own_groups,
-				 .nown_groups = nown_groups,
-				 .own_sizes = rq->any_local ? NULL : own_sizes,
-				 .nown_sizes = rq->any_local ? 0 : nown_sizes,
+				 .own = &m.own,
 				 .plain_verdict = VERDICT_PASS };
 	/* A plain run too slow to simulate must leave the budget to the sweep's smaller
 	 * launches: it may take a quarter of it. */
@@ -1284,7 +1285,7 @@ static int hunt_one(const struct hunt_target *t, const struct hunt_request *rq, 
 			f->saved = save_reproducer(t, f, i, rq->save_dir);
 	}
 	st.fixed_group = fixed;
-	if (fixed == NULL || st.nown_sizes > 0)
+	if (fixed == NULL || m.own.nsizes > 0)
 		mark_other_groups(&st, rq);
 	size_t errors = report_hunt(t, &st, jobs, cut_short, optimised_broke, rp);
 	free(fixed);
@@ -1296,8 +1297,8 @@ static int hunt_one(const struct hunt_target *t, const struct hunt_request *rq, 
 	free(st.skip_why);
 	free(st.failed_why);
 	free(trials);
-	free(own_groups);
-	free(own_sizes);
+	free(m.own.groups);
+	free(m.own.sizes);
 	/* The launch as given hung or crashed: the hunt found that much, whatever else. */
 	bool plain_failed = st.plain_verdict == VERDICT_TIMEOUT || st.plain_verdict == VERDICT_CRASH;
 	return errors > 0 || st.tally.cut_short > 0 || plain_failed ? 1
