@@ -114,6 +114,7 @@ static bool fake_renew(struct backend_session *session)
 
 static const struct backend backend_fake = {
 	.name = "fake",
+	.capabilities = CAN_TIME,
 	.list_targets = fake_list,
 	.open = fake_open,
 	.build = fake_build,
@@ -124,7 +125,7 @@ static const struct backend backend_fake = {
 /* The fake driver as a simulator, whose processes it can renew until a noisy case. */
 static const struct backend backend_fake_simulator = {
 	.name = "fake-simulator",
-	.simulator = true,
+	.capabilities = CAN_ONLY_SMALL_SIZES | CAN_FIND | CAN_ONLY_FRESH_SESSIONS,
 	.list_targets = fake_list,
 	.open = fake_open,
 	.build = fake_build,

@@ -454,7 +454,7 @@ int bench_run(const struct bench_request *rq, struct test_case **cases, size_t n
 	struct bench_state st = { .rq = rq, .out = out, .all_pass = true };
 	size_t devices = 0;
 	for (size_t t = 0; t < sel.count; t++)
-		devices += strcmp(selection_target(&sel, t)->type, "simulator") != 0;
+		devices += target_can(selection_target(&sel, t), CAN_TIME);
 	int status = 2;
 	if (devices == 0) {
 		fprintf(stderr, "clharness: no OpenCL device to time kernels on%s\n",
@@ -465,7 +465,7 @@ int bench_run(const struct bench_request *rq, struct test_case **cases, size_t n
 	for (size_t t = 0; t < sel.count && !interrupt_signal(); t++) {
 		st.target = selection_target(&sel, t);
 		/* A simulator's time is the simulation's, not the kernel's. */
-		if (strcmp(st.target->type, "simulator") == 0)
+		if (!target_can(st.target, CAN_TIME))
 			continue;
 		st.ncopies = 0;
 		struct shape sizes[SWEEP_MAX], all[SWEEP_MAX];

@@ -1454,10 +1454,10 @@ static int inspect(const struct adhoc_request *rq, struct reporter *rp, struct k
 	}
 	size_t pick = 0;
 	for (size_t t = sel.count; t-- > 0;)
-		if (selection_simulates(&sel, t))
+		if (selection_can(&sel, t, CAN_ONLY_SMALL_SIZES))
 			pick = t;
 	if (simulator)
-		*simulator = selection_simulates(&sel, pick);
+		*simulator = selection_can(&sel, pick, CAN_ONLY_SMALL_SIZES);
 	size_t index;
 	struct dispatcher *d = selection_dispatcher(&sel, pick, &index);
 	struct result failure = { .case_name = xstrdup(rq->kernel),
@@ -1766,7 +1766,7 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 	}
 	/* Without the simulator no race or memory error was looked for, and with one device
 	 * and no --expect no output was compared with anything either. */
-	if (status == 0 && !selection_has_simulator(&sel) && sel.count > 0) {
+	if (status == 0 && !selection_any_can(&sel, CAN_FIND) && sel.count > 0) {
 		bool nothing_compared = sel.count == 1 && rq->nexpects == 0;
 		const char *why =
 			nothing_compared

@@ -31,7 +31,7 @@ static void print_target(const struct target *t)
 	printf("%-16s           %u compute units, work-groups up to %llu%s, local memory %s, "
 	       "global memory %s, buffers up to %s\n",
 	       "", t->limits.compute_units, (unsigned long long)t->limits.max_work_group,
-	       strcmp(t->type, "simulator") == 0 ? " (raised from Oclgrind's default of 1024)"
+	       target_can(t, CAN_ONLY_SMALL_SIZES) ? " (raised from Oclgrind's default of 1024)"
 						 : "",
 	       human_bytes(t->limits.local_mem, local, sizeof local),
 	       human_bytes(t->limits.global_mem, global, sizeof global),

@@ -201,7 +201,7 @@ static int run_main(int argc, char **argv)
 	golden_book_open(&book, cases, ncases, bless, own_shapes, cli_case_broken, &reporter);
 	selection_open(&sel, shared.patterns, shared.npatterns, cases, ncases, &opt,
 		       shared.timeout_s);
-	if (bless && (!selection_has_simulator(&sel) || !own_shapes)) {
+	if (bless && (!selection_any_can(&sel, CAN_FIND) || !own_shapes)) {
 		fprintf(stderr,
 			"clharness: --bless writes goldens from a simulator's runs at each "
 			"case's own sizes: it needs oclgrind among the devices and no "

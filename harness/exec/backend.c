@@ -34,6 +34,16 @@ void target_free(struct target *t)
 	*t = (struct target){ 0 };
 }
 
+bool backend_can(const struct backend *b, enum capability what)
+{
+	return (b->capabilities & what) != 0;
+}
+
+bool target_can(const struct target *t, enum capability what)
+{
+	return (t->capabilities & what) != 0;
+}
+
 void kernel_type_normal(struct strbuf *out, const char *type)
 {
 	static const struct {

@@ -43,6 +43,32 @@ struct target {
 	struct device_limits limits;
 	unsigned platform_index; /* where the backend finds the device again in a new process */
 	unsigned device_index;
+	/* Its backend's capabilities (enum capability), set where the target is listed, so
+	 * that whoever holds a target asks what it can do through target_can(). */
+	unsigned capabilities;
+};
+
+/* What a backend can do. Code that treats targets differently asks for one of these
+ * through backend_can() or target_can(), never a backend's name or a target's type, so
+ * that a new backend is a set of these and a file. */
+enum capability {
+	/* Runs each case at its sim_sizes and sim_local, not its sizes: a launch costs it
+	 * 10^3 to 10^4 times a device's, so launches are shrunk for it. */
+	CAN_ONLY_SMALL_SIZES = 1u << 0,
+	/* Its results carry findings (races, divergence, invalid accesses), each run judged
+	 * against its golden's findings. */
+	CAN_FIND = 1u << 1,
+	/* Its kernel times are the kernel's own on the device, for bench and grading's speed
+	 * checks; a simulation's or an instrumented kernel's are not. */
+	CAN_TIME = 1u << 2,
+	/* Runs each case in a session of its own, and in a fresh worker process unless
+	 * renew() says the one the case before ran in will do, so that nothing one case
+	 * leaves (Oclgrind's error budget is per process) changes what another reports. */
+	CAN_ONLY_FRESH_SESSIONS = 1u << 3,
+	/* Its drivers compile kernels inside the worker and may run them there as the
+	 * machine's own code (a CPU device): its workers are confined (sandbox.h) unless the
+	 * run's options say otherwise. A simulator interprets kernels, and runs none. */
+	CAN_RUN_NATIVE_CODE = 1u << 4,
 };
 
 /* One parameter of a kernel, as the driver describes it (clGetKernelArgInfo). */
@@ -84,18 +110,11 @@ struct worker_setup {
 
 struct backend {
 	const char *name;
-	/* A simulator runs each case at its sim_sizes and sim_local, each in a session of its
-	 * own, and in a fresh worker process unless the backend can renew the one the case
-	 * before ran in (below), so that nothing one case leaves in the simulator (Oclgrind's
-	 * error budget is per process) changes what another reports. */
-	bool simulator;
-	/* Its drivers compile kernels inside the worker and may run them there as the
-	 * machine's own code (a CPU device): its workers are confined (sandbox.h) unless the
-	 * run's options say otherwise. A simulator interprets kernels, and runs none. */
-	bool confined;
+	unsigned capabilities; /* enum capability, or'ed */
 	/* The name its one target has, for a backend that knows it without listing (NULL:
 	 * names come from listing); lets --device name a backend that is unavailable. */
 	const char *fixed_target;
+	const char *fixed_type; /* that target's type, which --device may name too */
 	/* NULL when the backend can run here, else why not, saying what to install or set.
 	 * Called in the parent, so it touches no OpenCL. NULL function: always available. */
 	const char *(*unavailable)(void);
@@ -160,5 +179,9 @@ extern const struct backend *const backends[];
 extern const size_t backend_count;
 
 void target_free(struct target *t);
+
+/* Whether backend b, or the backend target t was listed by, can do `what`. */
+bool backend_can(const struct backend *b, enum capability what);
+bool target_can(const struct target *t, enum capability what);
 
 #endif

@@ -111,7 +111,7 @@ static void device_close(struct backend_session *session)
 
 const struct backend backend_device = {
 	.name = "device",
-	.confined = true,
+	.capabilities = CAN_TIME | CAN_RUN_NATIVE_CODE,
 	.preload = device_preload,
 	.prepare_worker = device_prepare_worker,
 	.list_targets = device_list,

@@ -242,7 +242,7 @@ static int og_list(struct target **targets, size_t *count, char **cause)
 		free(t->name);
 		free(t->type);
 		t->name = i == 0 ? xstrdup("oclgrind") : xasprintf("oclgrind-%zu", i);
-		t->type = xstrdup("simulator");
+		t->type = xstrdup(backend_oclgrind.fixed_type);
 	}
 	return 0;
 }
@@ -752,8 +752,9 @@ static void og_close(struct backend_session *session)
 
 const struct backend backend_oclgrind = {
 	.name = "oclgrind",
-	.simulator = true,
+	.capabilities = CAN_ONLY_SMALL_SIZES | CAN_FIND | CAN_ONLY_FRESH_SESSIONS,
 	.fixed_target = "oclgrind",
+	.fixed_type = "simulator",
 	.unavailable = og_unavailable,
 	.preload = og_preload,
 	.unload = og_unload,

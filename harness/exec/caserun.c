@@ -397,7 +397,7 @@ static void part_wait_any(struct part *parts, size_t nparts)
 static bool whole_target(const struct selection *sel, size_t t)
 {
 	const struct target *target = selection_target(sel, t);
-	return !selection_simulates(sel, t) &&
+	return !selection_can(sel, t, CAN_ONLY_FRESH_SESSIONS) &&
 	       (target->type == NULL || strcmp(target->type, "cpu") != 0);
 }
 
@@ -406,7 +406,7 @@ static bool whole_target(const struct selection *sel, size_t t)
  * CPU device, whose kernels run on the cores the parts share, about four parts a job. */
 static size_t part_size(const struct selection *sel, size_t t, size_t ncases, unsigned jobs)
 {
-	if (selection_simulates(sel, t))
+	if (selection_can(sel, t, CAN_ONLY_FRESH_SESSIONS))
 		return 1;
 	if (whole_target(sel, t))
 		return ncases ? ncases : 1;
@@ -493,7 +493,7 @@ void case_run_targets(struct case_run *cr, struct selection *sel, unsigned jobs)
 			size_t t = parts[k].target;
 			int rank = parts[k].reference		 ? 0
 				   : whole_target(sel, t)	 ? 1
-				   : selection_simulates(sel, t) ? 2
+				   : selection_can(sel, t, CAN_ONLY_FRESH_SESSIONS) ? 2
 								 : 3;
 			if (rank == pass)
 				order[norder++] = k;

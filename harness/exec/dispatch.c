@@ -132,7 +132,7 @@ static int confine_worker(const struct backend *b, const struct run_options *opt
 			  struct test_case *const *cases, size_t ncases, const char *path,
 			  const char *options, char **cause)
 {
-	if (!sandbox_wanted(b->confined, opt->unsandboxed))
+	if (!sandbox_wanted(backend_can(b, CAN_RUN_NATIVE_CODE), opt->unsandboxed))
 		return 0;
 	struct sandbox_policy p = { 0 };
 	sandbox_policy_add_system(&p);
@@ -192,7 +192,7 @@ static void run_cases(struct run_job *job, int fd, int control)
 			return; /* no END: the parent starts a fresh worker after the reported run
 				 */
 		bool more = job->claim != NULL || c + 1 < job->end_case;
-		if (job->backend->simulator && more && !session_again(job, &session)) {
+		if (backend_can(job->backend, CAN_ONLY_FRESH_SESSIONS) && more && !session_again(job, &session)) {
 			/* A fresh worker goes on with the next case; where cases are handed
 			 * out, the parent hands it the next one. */
 			if (job->claim == NULL)
@@ -251,8 +251,10 @@ static void list_main(void *arg, int fd, int control)
 		worker_send(fd, &out);
 		return;
 	}
-	for (size_t i = 0; i < count; i++)
+	for (size_t i = 0; i < count; i++) {
+		targets[i].capabilities = d->backend->capabilities;
 		wire_target(&out, &targets[i]);
+	}
 	wire_message(&out, FRAME_END, "");
 	worker_send(fd, &out);
 	strbuf_free(&out);
@@ -334,7 +336,7 @@ int dispatch_open(const struct backend *b, struct test_case *const *cases, size_
 		if (type == FRAME_TARGET) {
 			d->targets = xreallocarray(d->targets, d->ntargets + 1, sizeof *d->targets);
 			if (wire_read_target(payload, len, &d->targets[d->ntargets]) == 0)
-				d->ntargets++;
+				d->targets[d->ntargets++].capabilities = d->backend->capabilities;
 		} else if (type == FRAME_ERROR) {
 			wire_read_message(payload, len, cause);
 			break;
@@ -412,7 +414,7 @@ static char *timeout_message(const struct run_job *job, unsigned limit, size_t r
 				 limit, job->opt->run_limit_why);
 	/* A simulator runs 10^3 to 10^4 times slower than a device: a launch a device ends
 	 * at once may need more than the limit there, which a smaller launch avoids. */
-	if (job->backend->simulator)
+	if (backend_can(job->backend, CAN_ONLY_SMALL_SIZES))
 		return xasprintf("no result after %u s: the kernel hangs, or this launch is too "
 				 "costly to simulate (a simulator runs 10^3 to 10^4 times slower "
 				 "than a device), so its worker was killed; give the case sim_sizes: "
@@ -690,7 +692,7 @@ void dispatch_run_claimed(struct dispatcher *d, size_t index, struct claim *clai
 		job.first_case = first;
 		job.claim = claim;
 		run_job(d, index, &job, emit, ctx);
-	} while (d->backend->simulator && !interrupt_signal());
+	} while (backend_can(d->backend, CAN_ONLY_FRESH_SESSIONS) && !interrupt_signal());
 }
 
 void dispatch_report_lost(struct dispatcher *d, size_t index, size_t c, const char *message,

@@ -32,7 +32,7 @@ static struct shapes shapes_of(const struct backend *b, const struct test_case *
 	if (tc->npairs && !opt->sizes && !opt->locals)
 		return (struct shapes){ tc->pair_sizes, tc->npairs, tc->pair_locals, tc->npairs,
 					true };
-	if (b->simulator) {
+	if (backend_can(b, CAN_ONLY_SMALL_SIZES)) {
 		sh.sizes = tc->sim_sizes;
 		sh.nsizes = tc->nsim_sizes;
 		if (tc->nsim_locals) {
@@ -77,7 +77,7 @@ void runner_result_init(struct result *r, const struct backend *b, const struct 
 		.n = n ? *n : (struct shape){ 0 },
 		.l = l ? *l : (struct shape){ 0 },
 		.racy = tc->racy,
-		.simulated = b->simulator,
+		.simulated = backend_can(b, CAN_FIND),
 		.verdict = VERDICT_PASS,
 	};
 }
@@ -483,7 +483,7 @@ static int run_one(const struct backend *b, struct backend_session *session, con
 		r->output = VERDICT_SKIP;
 	/* A case with no output is judged by a simulator's findings alone: on a device,
 	 * which finds nothing, its run showed only that the kernel ends. */
-	if (status == 0 && !has_output(tc) && !b->simulator && r->verdict == VERDICT_PASS) {
+	if (status == 0 && !has_output(tc) && !backend_can(b, CAN_FIND) && r->verdict == VERDICT_PASS) {
 		result_set_diag(r, VERDICT_SKIP, tc->path, 0, 0,
 				"nothing to compare on %s: the case has no output, so only a "
 				"simulator's findings judge it (the kernel ran to its end); mark a "

@@ -30,7 +30,7 @@ static bool may_select(const struct backend *b, char *const *patterns, size_t np
 	if (npatterns == 0)
 		return true;
 	for (size_t p = 0; p < npatterns; p++) {
-		if (b->fixed_target ? devname_matches(patterns[p], b->fixed_target, "simulator")
+		if (b->fixed_target ? devname_matches(patterns[p], b->fixed_target, b->fixed_type)
 				    : !names_another_backend(patterns[p], b))
 			return true;
 	}
@@ -80,7 +80,7 @@ void selection_open(struct selection *sel, char *const *patterns, size_t npatter
 			add_missing(sel, backend, xstrdup(why));
 			continue;
 		}
-		if (backend->confined)
+		if (backend_can(backend, CAN_RUN_NATIVE_CODE))
 			note_unconfined(opt);
 		char *cause = NULL;
 		if (dispatch_open(backend, cases, ncases, opt, timeout_s, &sel->dispatchers[b],
@@ -109,16 +109,15 @@ const struct target *selection_target(const struct selection *sel, size_t i)
 	return dispatch_target(sel->targets[i].d, sel->targets[i].index);
 }
 
-bool selection_simulates(const struct selection *sel, size_t i)
+bool selection_can(const struct selection *sel, size_t i, enum capability what)
 {
-	const struct target *target = selection_target(sel, i);
-	return target->type && strcmp(target->type, "simulator") == 0;
+	return target_can(selection_target(sel, i), what);
 }
 
-bool selection_has_simulator(const struct selection *sel)
+bool selection_any_can(const struct selection *sel, enum capability what)
 {
 	for (size_t i = 0; i < sel->count; i++)
-		if (selection_simulates(sel, i))
+		if (selection_can(sel, i, what))
 			return true;
 	return false;
 }

@@ -36,9 +36,9 @@ void selection_open(struct selection *sel, char *const *patterns, size_t npatter
 		    struct test_case *const *cases, size_t ncases, const struct run_options *opt,
 		    unsigned timeout_s);
 const struct target *selection_target(const struct selection *sel, size_t i);
-/* Whether selected target i is a simulator; whether any selected target is one. */
-bool selection_simulates(const struct selection *sel, size_t i);
-bool selection_has_simulator(const struct selection *sel);
+/* Whether selected target i can do `what`; whether any selected target can. */
+bool selection_can(const struct selection *sel, size_t i, enum capability what);
+bool selection_any_can(const struct selection *sel, enum capability what);
 /* Runs every case on selected target i, handing each result to emit(). */
 void selection_run(struct selection *sel, size_t i, void (*emit)(void *ctx, struct result *r),
 		   void *ctx);

@@ -25,10 +25,11 @@ static int pick_targets(struct grading_session *s, const struct assignment *a,
 		       &opt, 60);
 	for (size_t t = 0; t < sel.count; t++) {
 		const struct target *target = selection_target(&sel, t);
-		bool sim = strcmp(target->type, "simulator") == 0;
-		if (sim && s->simulator == NULL)
+		/* Correctness and speed are graded where kernel times are the kernel's own;
+		 * the simulate checks where findings are made. */
+		if (target_can(target, CAN_ONLY_SMALL_SIZES) && s->simulator == NULL)
 			s->simulator = xstrdup(target->name);
-		else if (!sim && s->device == NULL)
+		else if (target_can(target, CAN_TIME) && s->device == NULL)
 			s->device = xstrdup(target->name);
 	}
 	struct strbuf why = { 0 };

@@ -72,7 +72,7 @@ struct result {
 	struct shape l;
 	enum verdict verdict;
 	bool racy;
-	bool simulated;	    /* from a simulator backend: findings and goldens per run */
+	bool simulated;	    /* from a backend that finds (CAN_FIND): findings and goldens per run */
 	uint64_t kernel_ns; /* every launch of every round */
 	/* The rounds after the warm-up ones (run_options.warmup): their number, and the
 	 * fastest, median and slowest round's device time. */
