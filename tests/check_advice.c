@@ -20,8 +20,8 @@ static struct finding make(enum finding_kind kind, const char *what, const char 
 			     .at = { .line = at, .col = 5, .access = 'w' },
 			     .other = { .line = other, .col = 5, .access = 'r' },
 			     .nexample = 2 };
-	f.example[0] = (struct oglog_entity){ .is_item = true, .group = { g0, 0, 0 } };
-	f.example[1] = (struct oglog_entity){ .is_item = true, .group = { g1, 0, 0 } };
+	f.example[0] = (struct entity){ .is_item = true, .group = { g0, 0, 0 } };
+	f.example[1] = (struct entity){ .is_item = true, .group = { g1, 0, 0 } };
 	return f;
 }
 

@@ -95,6 +95,43 @@ START_TEST(test_write_first_whatever_the_order)
 }
 END_TEST
 
+START_TEST(test_any_checker_folds_into_the_simulators_finding)
+{
+	/* The simulator's message, then the same race as a shadow reader sees it: the read
+	 * first, its own strings. */
+	struct finding_list list = findings_of("race_global_rw.log", "k.cl");
+	char *space = xstrdup("global"), *what = xstrdup("read-write");
+	struct finding_event e = {
+		.kind = FINDING_RACE,
+		.severity = DIAG_ERROR,
+		.what = what,
+		.space = space,
+		.kernel = list.items[0].kernel,
+		.file = "k.cl",
+		.at = { .line = 18, .col = list.items[0].other.col, .access = 'r' },
+		.other = { .line = 16, .col = list.items[0].at.col, .access = 'w' },
+		.nexample = 2,
+		.example = { { .is_item = true, .global = { 5 } }, { .is_item = true } },
+	};
+	finding_list_note(&list, &e);
+	ck_assert_msg(list.count == 1 && list.items[0].count == 3,
+		      "The same race, whichever checker saw it, is one finding counted three times "
+		      "(%zu findings).",
+		      list.count);
+	e.at.line = 17;
+	finding_list_note(&list, &e);
+	ck_assert_msg(list.count == 2 && list.items[1].at.line == 16 &&
+			      list.items[1].at.access == 'w' && list.items[1].example[0].global[0] == 0,
+		      "Another pair of lines is a finding of its own, the write first, the example's "
+		      "items swapped with it.");
+	free(space);
+	free(what);
+	ck_assert_msg(list.items[1].space && strcmp(list.items[1].space, "global") == 0,
+		      "A new finding keeps copies of the event's strings.");
+	finding_list_free(&list);
+}
+END_TEST
+
 START_TEST(test_headline_and_note)
 {
 	struct finding_list list = findings_of("race_global_rw.log", "k.cl");
@@ -320,6 +357,7 @@ Suite *finding_suite(void)
 	TCase *tc = tcase_create("fold");
 	tcase_add_test(tc, test_hundreds_of_messages_fold_into_few);
 	tcase_add_test(tc, test_write_first_whatever_the_order);
+	tcase_add_test(tc, test_any_checker_folds_into_the_simulators_finding);
 	tcase_add_test(tc, test_headline_and_note);
 	tcase_add_test(tc, test_uninitialised_value_follows_from_its_cause);
 	tcase_add_test(tc, test_divergence_between_two_barriers);

@@ -77,7 +77,7 @@ static struct seen parse_log(const char *name, size_t keep)
 	return seen;
 }
 
-static void assert_item(const struct oglog_entity *e, long global, long local, long group)
+static void assert_item(const struct entity *e, long global, long local, long group)
 {
 	ck_assert_msg(e->is_item, "The entity is a work-item.");
 	ck_assert_msg(e->global[0] == global && e->global[1] == 0 && e->global[2] == 0,
@@ -298,7 +298,7 @@ START_TEST(test_locations_and_ids_are_read_exactly)
 	const struct oglog_message *m = &s.kept;
 	ck_assert_msg(m->nentities == 2 && !m->entities[0].is_item,
 		      "The entity whose global id does not fit is its group alone.");
-	const struct oglog_entity *e = &m->entities[1];
+	const struct entity *e = &m->entities[1];
 	ck_assert_msg(e->is_item && e->global[0] == 17 && e->global[1] == 1 && e->global[2] == 2 &&
 			      e->group[0] == -1 && e->group[2] == 4,
 		      "The second entity is global (17,1,2), group (-1,0,4).");

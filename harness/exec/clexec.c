@@ -716,24 +716,25 @@ static void add_overrun(const struct test_case *tc, size_t b, const struct plan 
 	long long farthest = past_end ? (long long)(count + (bytes - 1) / element)
 				      : -(long long)((bytes + element - 1) / element);
 	char type[ELEM_NAME_MAX];
-	struct finding f = {
+	char *what = xasprintf("write %s %s", past_end ? "past the end of" : "before the start of",
+			       buf->name);
+	char *info = xasprintf(
+		"as far as %s[%lld], %zu byte%s %s its %zu %s%s", buf->name, farthest, bytes,
+		bytes == 1 ? "" : "s", past_end ? "past the end of" : "before", count,
+		buf->record ? "struct" : elem_type_text(buf->type, buf->lanes, type),
+		count == 1 ? "" : "s");
+	struct finding_event e = {
 		.kind = FINDING_OUT_OF_BOUNDS,
 		.severity = DIAG_ERROR,
-		.what = xasprintf("write %s %s",
-				  past_end ? "past the end of" : "before the start of", buf->name),
-		.space = xstrdup(buf->constant ? "constant" : "global"),
-		.kernel = tc->nsteps == 1 ? xstrdup(tc->steps[0].kernel_name) : NULL,
-		.file = tc->nsteps == 1 ? xstrdup(tc->steps[0].kernel_path) : NULL,
-		.count = 1,
-		.info = xasprintf(
-			"as far as %s[%lld], %zu byte%s %s its %zu %s%s", buf->name, farthest,
-			bytes, bytes == 1 ? "" : "s", past_end ? "past the end of" : "before",
-			count, buf->record ? "struct" : elem_type_text(buf->type, buf->lanes, type),
-			count == 1 ? "" : "s"),
+		.what = what,
+		.space = buf->constant ? "constant" : "global",
+		.kernel = tc->nsteps == 1 ? tc->steps[0].kernel_name : NULL,
+		.file = tc->nsteps == 1 ? tc->steps[0].kernel_path : NULL,
+		.info = info,
 	};
-	findings->items =
-		xreallocarray(findings->items, findings->count + 1, sizeof *findings->items);
-	findings->items[findings->count++] = f;
+	finding_list_note(findings, &e);
+	free(what);
+	free(info);
 }
 
 int clexec_execute(struct clexec *cx, const struct test_case *tc, const struct plan *plan,

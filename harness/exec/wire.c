@@ -241,8 +241,8 @@ static bool in_range(const struct field *f, const char *p)
 	}
 	case F_ENTITIES:
 		for (size_t e = 0; e < 2; e++) {
-			size_t at = e * sizeof(struct oglog_entity) +
-				    offsetof(struct oglog_entity, is_item);
+			size_t at = e * sizeof(struct entity) +
+				    offsetof(struct entity, is_item);
 			if ((unsigned char)p[at] > 1)
 				return false;
 		}

@@ -141,14 +141,15 @@ static void order_sites(struct finding *f)
 	f->at = f->other;
 	f->other = s;
 	if (f->nexample == 2) {
-		struct oglog_entity e = f->example[0];
+		struct entity e = f->example[0];
 		f->example[0] = f->example[1];
 		f->example[1] = e;
 	}
 }
 
-/* An API error's code and explanation, a fatal error's reason, or a headline nobody
- * parses: the text that describes a finding without a position. */
+/* An API error's code and explanation, an array index's or an unparsed message's
+ * headline, how many errors came before the simulator stopped: the text that describes a
+ * finding without a position. NULL where the message's own explanation line does. */
 static char *info_of(const struct oglog_message *m)
 {
 	switch (m->kind) {
@@ -162,29 +163,8 @@ static char *info_of(const struct oglog_message *m)
 	case OGLOG_SUPPRESSED:
 		return xasprintf("%ld", m->suppressed);
 	default:
-		return dup_or_null(m->info);
+		return NULL;
 	}
-}
-
-/* Whether a message's finding has words made for it (info_of's text, fence flags) rather
- * than the message's own strings as they are. */
-static bool words_made(enum oglog_kind kind)
-{
-	switch (kind) {
-	case OGLOG_DIVERGENCE:
-	case OGLOG_ARRAY_INDEX:
-	case OGLOG_API_ERROR:
-	case OGLOG_SUPPRESSED:
-	case OGLOG_OTHER:
-		return true;
-	case OGLOG_RACE:
-	case OGLOG_INVALID_ACCESS:
-	case OGLOG_UNINITIALIZED:
-	case OGLOG_ASYNC_COPY:
-	case OGLOG_FATAL:
-		break;
-	}
-	return false;
 }
 
 /* Where in `path` kernel `kernel` calls async_work_group_copy or
@@ -233,17 +213,16 @@ static int async_copy_line(const char *path, const char *kernel, int near, int *
 	return best;
 }
 
-/* Names a barrier whose work-items passed it different fence flags, which Oclgrind
- * reports as divergence between two barriers at one place. */
-static void fence_flags(struct finding *f, const struct oglog_message *m)
+/* For a barrier whose work-items passed it different fence flags, which Oclgrind reports
+ * as divergence between two barriers at one place: which flags each side passed. NULL
+ * for any other divergence. Caller frees. */
+static char *fence_flags(const struct oglog_message *m)
 {
-	if (m->nlocations != 2 || m->fences[0] < 0 || m->fences[1] < 0 ||
-	    m->fences[0] == m->fences[1] || m->locations[0].line != m->locations[1].line ||
+	if (m->kind != OGLOG_DIVERGENCE || m->nlocations != 2 || m->fences[0] < 0 ||
+	    m->fences[1] < 0 || m->fences[0] == m->fences[1] ||
+	    m->locations[0].line != m->locations[1].line ||
 	    m->locations[0].col != m->locations[1].col)
-		return;
-	free(f->what);
-	f->what = xstrdup("fence flags");
-	free(f->info);
+		return NULL;
 	struct strbuf sb = { 0 };
 	for (int side = 0; side < 2; side++) {
 		long flags = m->fences[side];
@@ -254,11 +233,10 @@ static void fence_flags(struct finding *f, const struct oglog_message *m)
 		strbuf_puts(&sb, flags & 3 ? "" : "no fence");
 		strbuf_puts(&sb, side ? " by the others" : " by some work-items");
 	}
-	f->info = strbuf_take(&sb);
-	f->other = (struct finding_site){ 0 };
+	return strbuf_take(&sb);
 }
 
-/* Copies the strings a finding borrows from the message it was made from, for a list to
+/* Copies the strings a finding borrows from the event it was made from, for a list to
  * keep it. */
 static void keep_strings(struct finding *f)
 {
@@ -284,12 +262,42 @@ static bool address_outside_buffers(const struct oglog_message *m)
 	return (address >> 47 & 1) != 0 || address >> 48 == 0;
 }
 
+void finding_list_note(struct finding_list *list, const struct finding_event *e)
+{
+	/* Made of the event's own strings, and copied only when it is kept: a racy kernel
+	 * shows a few findings thousands of times. */
+	struct finding f = {
+		.kind = e->kind,
+		.severity = e->severity,
+		.what = (char *)e->what,
+		.space = (char *)e->space,
+		.kernel = (char *)e->kernel,
+		.file = (char *)e->file,
+		.at = e->at,
+		.other = e->other,
+		.count = 1,
+		.nexample = e->nexample < 2 ? e->nexample : 2,
+		.info = (char *)e->info,
+		.outside_buffers = e->outside_buffers,
+	};
+	memcpy(f.example, e->example, sizeof f.example);
+	order_sites(&f);
+	for (size_t i = 0; i < list->count; i++) {
+		if (finding_same(&list->items[i], &f)) {
+			list->items[i].count++;
+			list->items[i].outside_buffers |= f.outside_buffers;
+			return;
+		}
+	}
+	keep_strings(&f);
+	list->items = xreallocarray(list->items, list->count + 1, sizeof *list->items);
+	list->items[list->count++] = f;
+}
+
 void finding_list_add(struct finding_list *list, const struct oglog_message *m,
 		      finding_file_fn file_of, void *ctx)
 {
-	/* Made first of the message's own strings, and copied only when it is kept: a racy
-	 * kernel's log repeats a few findings thousands of times. */
-	struct finding f = {
+	struct finding_event e = {
 		.kind = kind_of(m->kind),
 		/* A simulator that stopped reporting leaves the run unchecked from there on:
 		 * an error, since "0 errors" after it would be a clean result from missing
@@ -298,60 +306,45 @@ void finding_list_add(struct finding_list *list, const struct oglog_message *m,
 		.what = m->what,
 		.space = m->space,
 		.kernel = m->kernel,
-		.count = 1,
 		.nexample = m->nentities,
 		.info = m->info,
+		.outside_buffers = address_outside_buffers(m),
 	};
-	memcpy(f.example, m->entities, sizeof f.example);
-	struct finding_site *sites[2] = { &f.at, &f.other };
+	memcpy(e.example, m->entities, sizeof e.example);
+	struct finding_site *sites[2] = { &e.at, &e.other };
 	for (size_t i = 0; i < m->nlocations; i++) {
 		const struct oglog_location *loc = &m->locations[i];
 		*sites[i] = (struct finding_site){ .line = loc->line,
 						   .col = loc->col,
 						   .access = oglog_access_type(loc->instruction) };
-		if (f.file == NULL && loc->file) {
+		if (e.file == NULL && loc->file) {
 			const char *own = strcmp(loc->file, "input.cl") == 0 && file_of
 						  ? file_of(ctx, m->kernel)
 						  : NULL;
-			f.file = (char *)(own ? own : loc->file);
+			e.file = own ? own : loc->file;
 		}
+	}
+	char *made = info_of(m);
+	if (made)
+		e.info = made;
+	char *fences = fence_flags(m);
+	if (fences) {
+		e.what = "fence flags";
+		e.info = fences;
+		e.other = (struct finding_site){ 0 };
 	}
 	/* A race with a work-group's async copy names the group, at no place: the copy's
 	 * own line is where the fix goes. */
 	bool group_side = m->nentities == 2 && (!m->entities[0].is_item || !m->entities[1].is_item);
-	bool copy_race = f.kind == FINDING_RACE && group_side && f.file &&
-			 (f.at.line == 0) != (f.other.line == 0);
-	/* Those whose words or place are made for them own all their strings from here. */
-	bool made = words_made(m->kind) || copy_race;
-	if (made) {
-		f.info = NULL; /* info_of's, below */
-		keep_strings(&f);
-		f.info = info_of(m);
-		if (f.kind == FINDING_DIVERGENCE)
-			fence_flags(&f, m);
-		if (copy_race) {
-			struct finding_site *unknown = f.at.line == 0 ? &f.at : &f.other;
-			int near = f.at.line ? f.at.line : f.other.line;
-			unknown->line = async_copy_line(f.file, f.kernel, near, &unknown->col);
-			unknown->access = unknown->line ? 'c' : 0;
-		}
+	if (e.kind == FINDING_RACE && group_side && e.file && (e.at.line == 0) != (e.other.line == 0)) {
+		struct finding_site *unknown = e.at.line == 0 ? &e.at : &e.other;
+		int near = e.at.line ? e.at.line : e.other.line;
+		unknown->line = async_copy_line(e.file, e.kernel, near, &unknown->col);
+		unknown->access = unknown->line ? 'c' : 0;
 	}
-	order_sites(&f);
-	f.outside_buffers = address_outside_buffers(m);
-
-	for (size_t i = 0; i < list->count; i++) {
-		if (finding_same(&list->items[i], &f)) {
-			list->items[i].count++;
-			list->items[i].outside_buffers |= f.outside_buffers;
-			if (made)
-				finding_free(&f);
-			return;
-		}
-	}
-	if (!made)
-		keep_strings(&f);
-	list->items = xreallocarray(list->items, list->count + 1, sizeof *list->items);
-	list->items[list->count++] = f;
+	finding_list_note(list, &e);
+	free(made);
+	free(fences);
 }
 
 bool finding_suppressed_by(const struct finding *f, const struct suppression *s)
@@ -527,7 +520,7 @@ const char *finding_access_word(char access)
 	return "access";
 }
 
-void finding_entity(struct strbuf *out, const struct oglog_entity *e)
+void finding_entity(struct strbuf *out, const struct entity *e)
 {
 	if (e->is_item)
 		strbuf_printf(out, "global (%ld,%ld,%ld) local (%ld,%ld,%ld) group (%ld,%ld,%ld)",

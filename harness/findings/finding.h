@@ -1,7 +1,8 @@
-/* finding.h - what the harness reports from a simulator's log: Oclgrind's messages (one a
- * conflicting pair, hundreds for one bug) folded into one finding per kind, memory space
- * and pair of source lines, placed in the kernel's own file, with how often it occurred
- * and one example of the work-items involved. */
+/* finding.h - what the harness reports from a checker's observations (Oclgrind's messages,
+ * an instrumented kernel's shadow records; one a conflicting pair, hundreds for one bug)
+ * folded into one finding per kind, memory space and pair of source lines, placed in the
+ * kernel's own file, with how often it occurred and one example of the work-items
+ * involved. */
 #ifndef CLH_FINDING_H
 #define CLH_FINDING_H
 
@@ -11,6 +12,7 @@
 #include "base/diag.h"
 #include "base/util.h"
 #include "case/suppress.h"
+#include "findings/entity.h"
 #include "findings/oglog.h"
 
 enum finding_kind {
@@ -42,7 +44,7 @@ struct finding {
 	struct finding_site at;	   /* where it happened: for races the write */
 	struct finding_site other; /* the other access or barrier; line 0 when none */
 	unsigned long count;	   /* Oclgrind messages folded into this finding */
-	struct oglog_entity example[2]; /* the work-items of the first message */
+	struct entity example[2]; /* the work-items of the first observation */
 	size_t nexample;
 	char *info;	 /* details: "Only 16 out of 32 ...", an API error's code and text */
 	char *input_set; /* clharness check: the input set that first showed it; else NULL */
@@ -65,12 +67,34 @@ struct finding_list {
 	size_t count;
 };
 
+/* One thing a checker saw, in the words findings use, whichever checker saw it: the
+ * simulator's log adapter (finding_list_add) and an instrumented kernel's shadow reader
+ * both describe what they saw as one of these. Its strings are borrowed. */
+struct finding_event {
+	enum finding_kind kind;
+	enum diag_severity severity;
+	const char *what;  /* as struct finding's */
+	const char *space; /* "global", "local", ... or NULL */
+	const char *kernel;
+	const char *file; /* the kernel's own file, or NULL */
+	struct finding_site at, other;
+	struct entity example[2];
+	size_t nexample;
+	const char *info;
+	bool outside_buffers;
+};
+
+/* Adds what a checker saw: a new finding, or one more occurrence of the finding with the
+ * same kind, what, memory space, file and pair of lines, however the checker ordered the
+ * two sites (a read-write race's write comes first, else the earlier line). The strings
+ * are copied only where the finding is new. */
+void finding_list_note(struct finding_list *list, const struct finding_event *e);
+
 /* Where a kernel's source lives: Oclgrind calls every program "input.cl". */
 typedef const char *(*finding_file_fn)(void *ctx, const char *kernel);
 
-/* Adds one Oclgrind message: a new finding, or one more occurrence of the finding with
- * the same kind, what, memory space, file and pair of lines. Source positions in
- * "input.cl" are placed in file_of(ctx, kernel). */
+/* Adds one Oclgrind message, through finding_list_note. Source positions in "input.cl"
+ * are placed in file_of(ctx, kernel). */
 void finding_list_add(struct finding_list *list, const struct oglog_message *m,
 		      finding_file_fn file_of, void *ctx);
 
@@ -122,7 +146,7 @@ void finding_note(struct strbuf *out, const struct finding *f);
  * e.g. "error race read-write local 14 13". */
 void finding_normal(struct strbuf *out, const struct finding *f);
 /* One entity as reports print it: "global (1,0,0) local (1,0,0) group (0,0,0)". */
-void finding_entity(struct strbuf *out, const struct oglog_entity *e);
+void finding_entity(struct strbuf *out, const struct entity *e);
 /* A site's access as a word: "write", "read", "atomic access", "async copy", "access". */
 const char *finding_access_word(char access);
 

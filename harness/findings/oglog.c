@@ -143,9 +143,9 @@ static const char *triple(const char *p, long v[3])
 }
 
 /* "Global(1,0,0) Local(1,0,0) Group(0,0,0)", or "Group(0,0,0)" for a work-group. */
-static bool parse_entity(const char *text, struct oglog_entity *e)
+static bool parse_entity(const char *text, struct entity *e)
 {
-	*e = (struct oglog_entity){ 0 };
+	*e = (struct entity){ 0 };
 	const char *g = strstr(text, "Global(");
 	const char *l = strstr(text, "Local(");
 	const char *w = strstr(text, "Group(");
@@ -254,7 +254,7 @@ static void read_body_line(struct reading *rd, char *line)
 	}
 	rd->want_source = false;
 	char *text = trim(line);
-	struct oglog_entity e;
+	struct entity e;
 	const char *fence_flags;
 	if (*text == '\0') {
 		/* a blank line inside the message */
@@ -290,7 +290,7 @@ static void finish(struct reading *rd)
 {
 	struct oglog_message *m = &rd->m;
 	if (m->nentities == 0 && rd->has_group) {
-		m->entities[0] = (struct oglog_entity){ .is_item = false };
+		m->entities[0] = (struct entity){ .is_item = false };
 		memcpy(m->entities[0].group, rd->group, sizeof rd->group);
 		m->nentities = 1;
 	}

@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "findings/entity.h"
+
 enum oglog_kind {
 	OGLOG_RACE,	      /* "Read-write data race at local memory address ..." */
 	OGLOG_DIVERGENCE,     /* "Work-group divergence detected (barrier)" */
@@ -19,14 +21,6 @@ enum oglog_kind {
 	OGLOG_FATAL,	      /* "OCLGRIND FATAL ERROR (file:line)": the simulation stopped */
 	OGLOG_SUPPRESSED,     /* "Oclgrind: N errors generated - suppressing further errors" */
 	OGLOG_OTHER,	      /* anything else: the headline is kept */
-};
-
-/* A work-item (global, local and group ids) or, for work-group operations, a group. */
-struct oglog_entity {
-	bool is_item;
-	long global[3];
-	long local[3];
-	long group[3];
 };
 
 /* One "At line L (column C) of FILE:" with what surrounds it. */
@@ -52,7 +46,7 @@ struct oglog_message {
 	char *what;
 	/* "global", "local", "private" or "constant"; NULL when the message names none. */
 	char *space;
-	struct oglog_entity entities[2]; /* races name two; most messages one */
+	struct entity entities[2]; /* races name two; most messages one */
 	size_t nentities;
 	struct oglog_location locations[2]; /* divergence between two barriers names two */
 	size_t nlocations;

@@ -182,7 +182,7 @@ void report_json_finding(struct strbuf *out, const struct finding *f)
 		strbuf_puts(out, "null");
 	strbuf_printf(out, ",\"count\":%lu,\"example\":[", f->count);
 	for (size_t i = 0; i < f->nexample; i++) {
-		const struct oglog_entity *e = &f->example[i];
+		const struct entity *e = &f->example[i];
 		strbuf_puts(out, i ? ",{" : "{");
 		if (e->is_item) {
 			json_triple(out, "global", e->global);

@@ -65,7 +65,7 @@ int main(int argc, char **argv)
 		.info = "",
 		.input_set = "zeros",
 	};
-	f.example[0] = (struct oglog_entity){ .is_item = true, .global = { 1 }, .local = { 1 } };
+	f.example[0] = (struct entity){ .is_item = true, .global = { 1 }, .local = { 1 } };
 	struct result r = { .case_name = "reduce/halving",
 			    .case_path = "cases/reduce/halving.yaml",
 			    .target = "oclgrind",
