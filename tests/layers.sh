@@ -5,10 +5,11 @@
 #             loops spread over cores, include directives as the preprocessor reads them
 #   case      the case model and loader, expressions, element types, plans, generators,
 #             references, comparison
+#   source    a kernel's source as clang reads it, the structs it defines, and its
+#             rewrite for racecheck
 #   findings  Oclgrind's log and the findings folded from it
 #   results   results, reporters, goldens, results files, the catalogue page
 #   exec      OpenCL plumbing, backends, workers, the wire, dispatch, the runner
-#   source    a kernel's source as clang reads it, and the structs it defines
 #   bench capture check grade  the commands' engines above the runner (none includes
 #             another); capture's layer library, inside applications, includes nothing
 #   mutate    mutation testing, whose assignment's mutants are graded as students
@@ -23,8 +24,8 @@ n=0
 # rank LAYER: its height, or nothing for a folder that is no layer.
 rank() {
 	case $1 in
-	base) echo 0 ;; case) echo 1 ;; findings) echo 2 ;; results) echo 3 ;; exec) echo 4 ;;
-	source) echo 5 ;; bench | capture | check | grade) echo 6 ;; mutate) echo 7 ;; cli) echo 8 ;;
+	base) echo 0 ;; case) echo 1 ;; source) echo 2 ;; findings) echo 3 ;; results) echo 4 ;;
+	exec) echo 5 ;; bench | capture | check | grade) echo 6 ;; mutate) echo 7 ;; cli) echo 8 ;;
 	esac
 }
 

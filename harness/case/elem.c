@@ -3,6 +3,7 @@
 
 #include "case/elem.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -296,4 +297,34 @@ void elem_set(enum elem_type type, void *data, size_t i, double v)
 		elem_set_bits(type, data, i, v >= 0x1p63 ? (uint64_t)v : (uint64_t)(int64_t)v);
 		return;
 	}
+}
+
+void kernel_type_normal(struct strbuf *out, const char *type)
+{
+	static const struct {
+		const char *from, *to;
+	} spellings[] = { { "unsigned int", "uint" },	  { "unsigned char", "uchar" },
+			  { "unsigned short", "ushort" }, { "unsigned long", "ulong" },
+			  { "unsigned", "uint" },	  { "signed int", "int" },
+			  /* A bool in memory is a byte holding 0 or 1, as clang lays it
+			   * out; the language keeps bool off scalar parameters. */
+			  { "bool", "uchar" } };
+	char *flat = xstrdup(type);
+	for (char *p = flat; *p; p++)
+		if (*p == '*')
+			*p = ' ';
+	char *trimmed = flat;
+	while (isspace((unsigned char)*trimmed))
+		trimmed++;
+	char *end = trimmed + strlen(trimmed);
+	while (end > trimmed && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	const char *base = trimmed;
+	for (size_t i = 0; i < sizeof spellings / sizeof spellings[0]; i++)
+		if (strcmp(trimmed, spellings[i].from) == 0)
+			base = spellings[i].to;
+	strbuf_puts(out, base);
+	if (strchr(type, '*'))
+		strbuf_puts(out, "*");
+	free(flat);
 }

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/util.h"
+
 enum elem_type {
 	ELEM_CHAR,
 	ELEM_UCHAR,
@@ -75,5 +77,10 @@ void elem_set_bits(enum elem_type type, void *data, size_t i, uint64_t v);
 /* IEEE binary16 to and from double, rounding to nearest even, for half buffers. */
 double elem_half_to_double(uint16_t h);
 uint16_t elem_double_to_half(double v);
+
+/* A parameter's type in one spelling ("unsigned int *" and "uint*" are both "uint*";
+ * "bool*" is "uchar*", the bytes it points to), since drivers and people spell types
+ * differently. */
+void kernel_type_normal(struct strbuf *out, const char *type);
 
 #endif

@@ -90,11 +90,6 @@ struct kernel_sig {
 
 void kernel_sig_free(struct kernel_sig *sig);
 
-/* A parameter's type in one spelling ("unsigned int *" and "uint*" are both "uint*";
- * "bool*" is "uchar*", the bytes it points to), since drivers and people spell types
- * differently. */
-void kernel_type_normal(struct strbuf *out, const char *type);
-
 struct backend_session;
 
 /* What a worker is set up for, before its backend's first call there. */

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "base/util.h"
-#include "exec/backend.h"
+#include "case/elem.h"
 
 /* The source with every comment turned to spaces, so the scan sees only code. */
 static char *without_comments(const char *source)
