@@ -67,7 +67,9 @@
 	X(clang_Cursor_Evaluate)                                                           \
 	X(clang_EvalResult_getKind)                                                        \
 	X(clang_EvalResult_getAsLongLong)                                                  \
-	X(clang_EvalResult_dispose)
+	X(clang_EvalResult_dispose)                                                        \
+	X(clang_getCursorReferenced)                                                       \
+	X(clang_equalCursors)
 
 #define CLANG_API_DECLARE(f) __typeof__(f) *f;
 struct clang_functions {

@@ -1,0 +1,1076 @@
+/* instrument.c - a program's source rewritten for racecheck (instrument.h).
+ *
+ * libclang reads the program; each function of the kernel file becomes a tree of the
+ * nodes its body holds, and the rewrite is a list of edits over the file's text, each a
+ * range replaced by literal text around holes that are ranges of the original rendered
+ * again (so an access inside another's subscript is wrapped inside the wrapping of the
+ * outer). No edit adds a line: every site keeps its line, and the runtime, prepended,
+ * ends with a #line that restores the numbering. */
+#include "config.h"
+
+#include "source/instrument.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef HAVE_LIBCLANG
+
+#include "source/clangapi.h"
+#include "source/shadowrt.h"
+
+bool instrument_available(void)
+{
+	return clang_api_available();
+}
+
+/* One expression or statement of a function body, as the rewrite reads it. */
+struct node {
+	CXCursor cursor;
+	enum CXCursorKind kind;
+	unsigned start, end; /* byte offsets of its text in the kernel file */
+	bool own_text;	     /* its text is the file's, not a macro's or a header's */
+	char *type;	     /* its type as clang spells it: "__global float" */
+	long long size;	     /* sizeof its type, -1 where it has none */
+	struct node *parent;
+	struct node **kids;
+	size_t nkids;
+};
+
+/* A piece of an edit: literal text, or a range of the file rendered with its own edits. */
+struct piece {
+	char *text; /* NULL: the hole [from, to) */
+	unsigned from, to;
+};
+
+struct edit {
+	unsigned start, end;
+	struct piece *pieces;
+	size_t npieces;
+	size_t order; /* ties keep the order they were made in */
+};
+
+struct rewriter {
+	CXTranslationUnit tu;
+	CXFile file;
+	const char *src;
+	size_t len;
+	struct edit *edits;
+	size_t nedits;
+	struct strbuf sites; /* "S" lines */
+	unsigned nsites;     /* site 0 is "none" */
+	struct strbuf kernels, gaps;
+	unsigned min_access; /* bytes of the smallest access, for the granule */
+	/* Non-kernel functions the file defines: their calls pass the context on. */
+	char **helpers;
+	size_t nhelpers;
+	char **kernel_names;
+	size_t nkernel_names;
+	/* Typed stores made so far, "space\ttype" a line, their helpers' numbers by order. */
+	char **stores;
+	size_t nstores;
+	struct strbuf store_defs; /* helpers made since the last function began */
+	size_t max_global, max_local;
+	/* The function being rewritten. */
+	struct node *fn_root;
+	bool in_kernel;
+	CXCursor *params; /* a kernel's parameters, and its region index each (-1: none) */
+	int *param_region;
+	size_t nparams;
+	CXCursor *local_vars; /* a kernel's local arrays, region index nlocal_params + i */
+	size_t nlocal_vars, nlocal_params;
+	struct strbuf local_sizes; /* their bytes, comma-separated */
+};
+
+static void add_edit(struct rewriter *rw, unsigned start, unsigned end, struct piece *pieces,
+		     size_t npieces)
+{
+	rw->edits = xreallocarray(rw->edits, rw->nedits + 1, sizeof *rw->edits);
+	rw->edits[rw->nedits] = (struct edit){ start, end, pieces, npieces, rw->nedits };
+	rw->nedits++;
+}
+
+static struct piece lit(char *text)
+{
+	return (struct piece){ .text = text };
+}
+
+static struct piece hole(unsigned from, unsigned to)
+{
+	return (struct piece){ .from = from, .to = to };
+}
+
+/* An edit of pieces given as a list ending with a piece of from == to == ~0u. */
+static void edit_of(struct rewriter *rw, unsigned start, unsigned end, const struct piece *list)
+{
+	size_t n = 0;
+	while (list[n].text || list[n].from != ~0u)
+		n++;
+	struct piece *pieces = xcalloc(n ? n : 1, sizeof *pieces);
+	memcpy(pieces, list, n * sizeof *pieces);
+	add_edit(rw, start, end, pieces, n);
+}
+
+#define END_PIECES ((struct piece){ .from = ~0u, .to = ~0u })
+
+static void insert(struct rewriter *rw, unsigned at, char *text)
+{
+	edit_of(rw, at, at, (struct piece[]){ lit(text), END_PIECES });
+}
+
+static int by_range(const void *a, const void *b)
+{
+	const struct edit *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	bool xz = x->start == x->end, yz = y->start == y->end;
+	if (xz != yz)
+		return xz ? -1 : 1;
+	if (x->end != y->end)
+		return x->end > y->end ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static void render(const struct rewriter *rw, unsigned from, unsigned to, const struct edit *self,
+		   struct strbuf *out);
+
+static void render_edit(const struct rewriter *rw, const struct edit *e, struct strbuf *out)
+{
+	for (size_t i = 0; i < e->npieces; i++) {
+		const struct piece *p = &e->pieces[i];
+		if (p->text)
+			strbuf_puts(out, p->text);
+		else
+			render(rw, p->from, p->to, e, out);
+	}
+}
+
+/* The text [from, to) of the file with the edits inside it applied, outer ones first;
+ * `self` is the edit whose hole this is, which does not apply again. */
+static void render(const struct rewriter *rw, unsigned from, unsigned to, const struct edit *self,
+		   struct strbuf *out)
+{
+	unsigned pos = from;
+	for (size_t i = 0; i < rw->nedits; i++) {
+		const struct edit *e = &rw->edits[i];
+		if (e == self || e->start < pos || e->end > to)
+			continue;
+		strbuf_append(out, rw->src + pos, e->start - pos);
+		render_edit(rw, e, out);
+		pos = e->end;
+	}
+	strbuf_append(out, rw->src + pos, to - pos);
+}
+
+/* Where a location is in the kernel file: false where it is not the file's own text
+ * (a macro's expansion, or another file). */
+static bool file_offset(const struct rewriter *rw, CXSourceLocation loc, unsigned *offset)
+{
+	CXFile sfile, efile;
+	unsigned soff, eoff;
+	clang_api.clang_getSpellingLocation(loc, &sfile, NULL, NULL, &soff);
+	clang_api.clang_getExpansionLocation(loc, &efile, NULL, NULL, &eoff);
+	*offset = soff;
+	return sfile && efile && clang_api.clang_Location_isFromMainFile(loc) && soff == eoff;
+}
+
+static void line_col(const struct rewriter *rw, unsigned offset, int *line, int *col)
+{
+	int l = 1, c = 1;
+	for (unsigned i = 0; i < offset && i < rw->len; i++) {
+		if (rw->src[i] == '\n') {
+			l++;
+			c = 1;
+		} else {
+			c++;
+		}
+	}
+	*line = l;
+	*col = c;
+}
+
+static enum CXChildVisitResult grow(CXCursor c, CXCursor parent, CXClientData data);
+
+static struct node *node_new(struct rewriter *rw, CXCursor c, struct node *parent)
+{
+	struct node *n = xcalloc(1, sizeof *n);
+	n->cursor = c;
+	n->kind = clang_api.clang_getCursorKind(c);
+	n->parent = parent;
+	CXSourceRange range = clang_api.clang_getCursorExtent(c);
+	unsigned s, e;
+	bool a = file_offset(rw, clang_api.clang_getRangeStart(range), &s);
+	bool b = file_offset(rw, clang_api.clang_getRangeEnd(range), &e);
+	n->own_text = a && b && s <= e && e <= rw->len;
+	n->start = s;
+	n->end = e;
+	CXType t = clang_api.clang_getCursorType(c);
+	n->type = clang_api_text(clang_api.clang_getTypeSpelling(t));
+	n->size = t.kind == CXType_Invalid ? -1 : clang_api.clang_Type_getSizeOf(t);
+	clang_api.clang_visitChildren(c, grow, n);
+	return n;
+}
+
+static void node_free(struct node *n)
+{
+	if (n == NULL)
+		return;
+	for (size_t i = 0; i < n->nkids; i++)
+		node_free(n->kids[i]);
+	free(n->kids);
+	free(n->type);
+	free(n);
+}
+
+struct growing {
+	struct rewriter *rw;
+	struct node *node;
+};
+
+static struct rewriter *growing_rw;
+
+static enum CXChildVisitResult grow(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct node *n = data;
+	struct node *kid = node_new(growing_rw, c, n);
+	n->kids = xreallocarray(n->kids, n->nkids + 1, sizeof *n->kids);
+	n->kids[n->nkids++] = kid;
+	return CXChildVisit_Continue;
+}
+
+/* The memory space an object of a type lives in: after the last '*' for a pointer (the
+ * pointer's own), else anywhere in the spelling; 0 for private memory or an array. */
+static char object_space(const char *type)
+{
+	if (strchr(type, '[') || strchr(type, '('))
+		return 0;
+	const char *own = strrchr(type, '*');
+	own = own ? own + 1 : type;
+	if (strstr(own, "__global"))
+		return 'g';
+	if (strstr(own, "__local"))
+		return 'l';
+	if (strstr(own, "__constant"))
+		return 'c';
+	return 0;
+}
+
+/* A type's spelling without its memory space and qualifiers: the value type of a store. */
+static char *value_type(const char *type)
+{
+	static const char *const drop[] = { "__global", "__local", "__constant", "const",
+					     "volatile", "__private" };
+	struct strbuf out = { 0 };
+	char *copy = xstrdup(type);
+	for (char *save = NULL, *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		bool skip = false;
+		for (size_t i = 0; i < sizeof drop / sizeof drop[0]; i++)
+			skip |= strcmp(w, drop[i]) == 0;
+		if (!skip)
+			strbuf_printf(&out, "%s%s", out.len ? " " : "", w);
+	}
+	free(copy);
+	char *s = strbuf_take(&out);
+	return s ? s : xstrdup("");
+}
+
+static const char *space_word(char space)
+{
+	return space == 'g' ? "__global" : space == 'l' ? "__local" : "__constant";
+}
+
+static char runtime_letter(char space)
+{
+	return space == 'g' ? 'g' : space == 'l' ? 'l' : 'k';
+}
+
+static unsigned add_site(struct rewriter *rw, unsigned offset, char access, char space)
+{
+	int line, col;
+	line_col(rw, offset, &line, &col);
+	rw->nsites++;
+	strbuf_printf(&rw->sites, "S\t%d\t%d\t%c\t%c\n", line, col, access, space ? space : '-');
+	return rw->nsites;
+}
+
+static void add_gap(struct rewriter *rw, unsigned offset, const char *why)
+{
+	int line, col;
+	line_col(rw, offset, &line, &col);
+	strbuf_printf(&rw->gaps, "U\t%d\t%d\t%s\n", line, col, why);
+}
+
+/* The node below wrappers clang adds (implicit casts, parentheses). */
+static struct node *unwrapped(struct node *n)
+{
+	while (n && (n->kind == CXCursor_UnexposedExpr || n->kind == CXCursor_ParenExpr) &&
+	       n->nkids == 1)
+		n = n->kids[0];
+	return n;
+}
+
+/* The region a pointer expression points into, where the text shows it: the kernel
+ * parameter or local array it is made from; -1 where it is found at run time. */
+static int region_of(const struct rewriter *rw, struct node *n)
+{
+	n = unwrapped(n);
+	while (n && (n->kind == CXCursor_ArraySubscriptExpr || n->kind == CXCursor_MemberRefExpr ||
+		     (n->kind == CXCursor_UnaryOperator && n->nkids == 1)) &&
+	       n->nkids >= 1)
+		n = unwrapped(n->kids[0]);
+	if (n == NULL || n->kind != CXCursor_DeclRefExpr || !rw->in_kernel)
+		return -1;
+	CXCursor to = clang_api.clang_getCursorReferenced(n->cursor);
+	for (size_t i = 0; i < rw->nparams; i++)
+		if (clang_api.clang_equalCursors(to, rw->params[i]))
+			return rw->param_region[i];
+	for (size_t i = 0; i < rw->nlocal_vars; i++)
+		if (clang_api.clang_equalCursors(to, rw->local_vars[i]))
+			return (int)(rw->nlocal_params + i);
+	return -1;
+}
+
+/* The operator text of a binary or unary operator node, between or around its operands. */
+static char *operator_text(const struct rewriter *rw, const struct node *n)
+{
+	unsigned from, to;
+	if (n->nkids == 2) {
+		from = n->kids[0]->end;
+		to = n->kids[1]->start;
+	} else if (n->nkids == 1 && n->kids[0]->start > n->start) {
+		from = n->start;
+		to = n->kids[0]->start;
+	} else if (n->nkids == 1) {
+		from = n->kids[0]->end;
+		to = n->end;
+	} else {
+		return xstrdup("");
+	}
+	if (from > to || to > rw->len)
+		return xstrdup("");
+	struct strbuf out = { 0 };
+	for (unsigned i = from; i < to; i++)
+		if (rw->src[i] != ' ' && rw->src[i] != '\t' && rw->src[i] != '\n' &&
+		    rw->src[i] != '(' && rw->src[i] != ')')
+			strbuf_append(&out, rw->src + i, 1);
+	char *s = strbuf_take(&out);
+	return s ? s : xstrdup("");
+}
+
+static bool is_access_kind(enum CXCursorKind k)
+{
+	return k == CXCursor_ArraySubscriptExpr || k == CXCursor_UnaryOperator ||
+	       k == CXCursor_MemberRefExpr;
+}
+
+/* Whether n is an lvalue of memory the runtime tracks, by its kind and type. */
+static char access_space(const struct rewriter *rw, const struct node *n)
+{
+	if (!is_access_kind(n->kind))
+		return 0;
+	char space = object_space(n->type);
+	if (space == 0)
+		return 0;
+	if (n->kind == CXCursor_UnaryOperator) {
+		char *op = operator_text(rw, n);
+		bool deref = strcmp(op, "*") == 0;
+		free(op);
+		if (!deref)
+			return 0;
+	}
+	return space;
+}
+
+/* Whether n is in an operand clang does not evaluate: sizeof, vec_step, alignof. */
+static bool unevaluated(const struct node *n)
+{
+	for (const struct node *p = n->parent; p; p = p->parent)
+		if (p->kind == CXCursor_UnaryExpr)
+			return true;
+	return false;
+}
+
+/* How n's value is used: 'r' read, 'w' written by `=` (parent the assignment), 'u' read
+ * and written, 0 not at all (its address is taken, or it is a struct whose member is the
+ * access). */
+static char usage(const struct rewriter *rw, struct node *n, struct node **assignment)
+{
+	struct node *child = n;
+	struct node *p = n->parent;
+	*assignment = NULL;
+	for (;;) {
+		if (p == NULL)
+			return 'r';
+		if (p->kind == CXCursor_ParenExpr) {
+			child = p;
+			p = p->parent;
+			continue;
+		}
+		/* A vector's component (v[i].x): the whole vector is what is tracked, used as
+		 * the component is. */
+		if (p->kind == CXCursor_UnexposedExpr && object_space(p->type) != 0 && p->nkids == 1) {
+			child = p;
+			p = p->parent;
+			continue;
+		}
+		break;
+	}
+	/* s.f: the member (or an element of it) is the access, not the whole struct. */
+	if (p->kind == CXCursor_MemberRefExpr && p->nkids == 1 && p->kids[0] == child)
+		return 0;
+	if (p->kind == CXCursor_UnaryOperator) {
+		char *op = operator_text(rw, p);
+		char use = strcmp(op, "&") == 0 ? 0
+			   : strcmp(op, "++") == 0 || strcmp(op, "--") == 0 ? 'u'
+									  : 'r';
+		free(op);
+		return use;
+	}
+	if ((p->kind == CXCursor_BinaryOperator || p->kind == CXCursor_CompoundAssignOperator) &&
+	    p->nkids == 2 && p->kids[0] == child) {
+		char *op = operator_text(rw, p);
+		char use = 'r';
+		if (strcmp(op, "=") == 0) {
+			use = 'w';
+			*assignment = child == n ? p : NULL;
+		} else if (p->kind == CXCursor_CompoundAssignOperator) {
+			use = 'u';
+		}
+		free(op);
+		return use;
+	}
+	return 'r';
+}
+
+/* The number of the helper that stores a `type` in `space` with the value's hash, made on
+ * first use and defined before the function being rewritten. */
+static size_t store_helper(struct rewriter *rw, char space, const char *type)
+{
+	char *key = xasprintf("%c\t%s", space, type);
+	for (size_t i = 0; i < rw->nstores; i++)
+		if (strcmp(rw->stores[i], key) == 0) {
+			free(key);
+			return i;
+		}
+	rw->stores = xreallocarray(rw->stores, rw->nstores + 1, sizeof *rw->stores);
+	rw->stores[rw->nstores] = key;
+	char *value = value_type(type);
+	const char *word = space_word(space);
+	strbuf_printf(&rw->store_defs,
+		      "%s __rc_st%zu(__rc_ctx *__rc, %s *p, %s v, uint site, int region) { "
+		      "uint h = __rc_hash((__private uchar *)&v, sizeof v); "
+		      "p = (%s *)__rc_%c(__rc, (%s void *)p, sizeof v, site, __RC_W, region, h); "
+		      "*p = v; return v; } ",
+		      value, rw->nstores, type, value, type, runtime_letter(space), word);
+	free(value);
+	return rw->nstores++;
+}
+
+static void note_size(struct rewriter *rw, long long size)
+{
+	if (size > 0 && (unsigned long long)size < rw->min_access)
+		rw->min_access = (unsigned)size;
+}
+
+/* Wraps access n: its address goes through the runtime, which checks it and hands back
+ * where to access (a sink, for an access outside every buffer). */
+static void wrap_access(struct rewriter *rw, struct node *n, char space)
+{
+	struct node *assignment;
+	char use = usage(rw, n, &assignment);
+	if (use == 0)
+		return;
+	if (!n->own_text) {
+		add_gap(rw, n->start, "an access written through a macro");
+		return;
+	}
+	if (n->size <= 0) {
+		add_gap(rw, n->start, "an access of a type of no known size");
+		return;
+	}
+	note_size(rw, n->size);
+	int region = region_of(rw, n);
+	char access = use == 'w' ? 'w' : use == 'u' ? 'u' : 'r';
+	if (space == 'c')
+		access = 'r';
+	unsigned site = add_site(rw, n->start, access, space);
+	const char *kind = access == 'w' ? "__RC_W" : access == 'u' ? "__RC_U" : "__RC_R";
+	bool named = strchr(n->type, '(') == NULL;
+	if (assignment && named && space != 'c' && assignment->kids[1]->own_text) {
+		size_t helper = store_helper(rw, space, n->type);
+		edit_of(rw, assignment->start, assignment->end,
+			(struct piece[]){ lit(xasprintf("__rc_st%zu(__rc, &(", helper)),
+					  hole(n->start, n->end), lit(xstrdup("), ")),
+					  hole(assignment->kids[1]->start, assignment->kids[1]->end),
+					  lit(xasprintf(", %u, %d)", site, region)), END_PIECES });
+		return;
+	}
+	if (!named) {
+		add_gap(rw, n->start, "an access of a type with no name to cast to");
+		return;
+	}
+	const char *word = space_word(space);
+	edit_of(rw, n->start, n->end,
+		(struct piece[]){ lit(xasprintf("(*(%s *)__rc_%c(__rc, (%s void *)&(", n->type,
+						runtime_letter(space), word)),
+				  hole(n->start, n->end),
+				  lit(xasprintf("), %lld, %u, %s, %d, 0))", n->size, site, kind,
+						region)),
+				  END_PIECES });
+}
+
+static bool starts_with(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static char *callee_name(const struct node *call)
+{
+	return clang_api_text(clang_api.clang_getCursorSpelling(call->cursor));
+}
+
+/* The call's arguments: its kids after the callee. */
+static size_t call_arguments(const struct node *call, struct node ***args)
+{
+	*args = call->nkids > 1 ? call->kids + 1 : NULL;
+	return call->nkids > 1 ? call->nkids - 1 : 0;
+}
+
+static bool is_atomic_function(const char *name)
+{
+	return starts_with(name, "atomic_") || starts_with(name, "atom_");
+}
+
+/* An atomic call on tracked memory: its pointer goes through the runtime as an atomic
+ * access. */
+static void wrap_atomic(struct rewriter *rw, struct node *call)
+{
+	struct node **args;
+	if (call_arguments(call, &args) == 0)
+		return;
+	struct node *ptr = args[0];
+	CXType t = clang_api.clang_getCursorType(ptr->cursor);
+	CXType pointee = clang_api.clang_getPointeeType(t);
+	char *pointee_text = clang_api_text(clang_api.clang_getTypeSpelling(pointee));
+	char space = object_space(pointee_text);
+	long long size = clang_api.clang_Type_getSizeOf(pointee);
+	free(pointee_text);
+	if (space == 0 || space == 'c' || size <= 0)
+		return;
+	if (!ptr->own_text || !call->own_text) {
+		add_gap(rw, call->start, "an atomic written through a macro");
+		return;
+	}
+	note_size(rw, size);
+	unsigned site = add_site(rw, call->start, 'a', space);
+	const char *word = space_word(space);
+	edit_of(rw, ptr->start, ptr->end,
+		(struct piece[]){ lit(xasprintf("((%s)__rc_%c(__rc, (%s void *)(", ptr->type,
+						runtime_letter(space), word)),
+				  hole(ptr->start, ptr->end),
+				  lit(xasprintf("), %lld, %u, __RC_A, %d, 0))", size, site,
+						region_of(rw, ptr))),
+				  END_PIECES });
+}
+
+/* A barrier: the epochs of the fences it passes close after it. The fences are the
+ * call's first argument as written, a macro's name as often as not. */
+static void wrap_barrier(struct rewriter *rw, struct node *call)
+{
+	unsigned open = call->start;
+	while (open < call->end && rw->src[open] != '(')
+		open++;
+	unsigned close = call->end ? call->end - 1 : 0, first = open + 1;
+	int depth = 0;
+	for (; first < close; first++) {
+		char ch = rw->src[first];
+		depth += ch == '(' ? 1 : ch == ')' ? -1 : 0;
+		if (ch == ',' && depth == 0)
+			break;
+	}
+	if (!call->own_text || open >= close || rw->src[close] != ')') {
+		add_gap(rw, call->start, "a barrier written through a macro");
+		return;
+	}
+	unsigned site = add_site(rw, call->start, 'b', 0);
+	edit_of(rw, call->start, call->end,
+		(struct piece[]){ lit(xasprintf("(__rc_bar_in(__rc, %u), ", site)),
+				  hole(call->start, call->end), lit(xstrdup(", __rc_bar_out(__rc, ")),
+				  hole(open + 1, first), lit(xstrdup("))")), END_PIECES });
+}
+
+static bool listed(char *const *names, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(names[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* Where the parenthesis closing a call's arguments or a function's parameters is: the
+ * last ')' of the call's text, or the one matching the first '(' after a declaration's
+ * name. */
+static unsigned closing_paren(const struct rewriter *rw, unsigned open)
+{
+	int depth = 0;
+	for (unsigned i = open; i < rw->len; i++) {
+		if (rw->src[i] == '(')
+			depth++;
+		else if (rw->src[i] == ')' && --depth == 0)
+			return i;
+	}
+	return 0;
+}
+
+/* A call to a function of the file passes the context on. */
+static void pass_context(struct rewriter *rw, struct node *call, const char *name)
+{
+	if (!call->own_text || call->end == 0 || rw->src[call->end - 1] != ')') {
+		add_gap(rw, call->start, "a call written through a macro");
+		return;
+	}
+	struct node **args;
+	bool kernel = listed(rw->kernel_names, rw->nkernel_names, name);
+	const char *pass = kernel ? "__rc->cells, __rc->aux, __rc->ctl" : "__rc";
+	insert(rw, call->end - 1,
+	       xasprintf("%s%s", call_arguments(call, &args) ? ", " : "", pass));
+}
+
+static void visit_node(struct rewriter *rw, struct node *n)
+{
+	if (n->kind == CXCursor_CallExpr) {
+		char *name = callee_name(n);
+		if (strcmp(name, "barrier") == 0 || strcmp(name, "work_group_barrier") == 0)
+			wrap_barrier(rw, n);
+		else if (is_atomic_function(name))
+			wrap_atomic(rw, n);
+		else if (listed(rw->helpers, rw->nhelpers, name) ||
+			 listed(rw->kernel_names, rw->nkernel_names, name))
+			pass_context(rw, n, name);
+		free(name);
+	} else if (n->kind == CXCursor_ReturnStmt && rw->in_kernel && n->own_text) {
+		unsigned semi = n->end;
+		while (semi < rw->len && rw->src[semi] != ';')
+			semi++;
+		if (semi < rw->len)
+			edit_of(rw, n->start, semi + 1,
+				(struct piece[]){ lit(xstrdup("{ __rc_exit(__rc); ")),
+						  hole(n->start, semi + 1), lit(xstrdup(" }")),
+						  END_PIECES });
+	} else if (n->kind == CXCursor_DeclStmt && rw->in_kernel && n->own_text) {
+		for (size_t i = 0; i < n->nkids; i++) {
+			struct node *v = n->kids[i];
+			if (v->kind != CXCursor_VarDecl || !starts_with(v->type, "__local") ||
+			    v->size <= 0)
+				continue;
+			char *name = clang_api_text(clang_api.clang_getCursorSpelling(v->cursor));
+			insert(rw, n->end,
+			       xasprintf(" __rc_lreg(__rc, (ulong)&%s, %lld);", name, v->size));
+			free(name);
+			rw->local_vars = xreallocarray(rw->local_vars, rw->nlocal_vars + 1,
+						       sizeof *rw->local_vars);
+			rw->local_vars[rw->nlocal_vars++] = v->cursor;
+			strbuf_printf(&rw->local_sizes, "%s%lld", rw->local_sizes.len ? "," : "",
+				      v->size);
+		}
+	} else if (!unevaluated(n)) {
+		char space = access_space(rw, n);
+		if (space)
+			wrap_access(rw, n, space);
+	}
+	for (size_t i = 0; i < n->nkids; i++)
+		visit_node(rw, n->kids[i]);
+}
+
+/* Whether a function's text declares a kernel: kernel or __kernel before its name. */
+static bool declares_kernel(const struct rewriter *rw, CXCursor fn)
+{
+	CXSourceRange range = clang_api.clang_getCursorExtent(fn);
+	unsigned start, name;
+	if (!file_offset(rw, clang_api.clang_getRangeStart(range), &start) ||
+	    !file_offset(rw, clang_api.clang_getCursorLocation(fn), &name) || name < start)
+		return false;
+	for (unsigned i = start; i + 6 <= name; i++) {
+		bool word_start = i == start || !(rw->src[i - 1] == '_' ||
+						   (rw->src[i - 1] >= 'a' && rw->src[i - 1] <= 'z'));
+		if (word_start && (strncmp(rw->src + i, "kernel", 6) == 0 ||
+				   strncmp(rw->src + i, "__kernel", 8) == 0))
+			return true;
+	}
+	return false;
+}
+
+/* The offsets of a function's parameter list's parentheses. */
+static bool param_parens(const struct rewriter *rw, CXCursor fn, unsigned *open, unsigned *close)
+{
+	unsigned name;
+	if (!file_offset(rw, clang_api.clang_getCursorLocation(fn), &name))
+		return false;
+	unsigned i = name;
+	while (i < rw->len && rw->src[i] != '(')
+		i++;
+	if (i >= rw->len)
+		return false;
+	*open = i;
+	*close = closing_paren(rw, i);
+	return *close > *open;
+}
+
+/* Whether the text between a function's parentheses names no parameter: () or (void). */
+static bool no_params(const struct rewriter *rw, unsigned open, unsigned close)
+{
+	char inner[16];
+	size_t n = 0;
+	for (unsigned i = open + 1; i < close && n < sizeof inner - 1; i++)
+		if (rw->src[i] != ' ' && rw->src[i] != '\t' && rw->src[i] != '\n')
+			inner[n++] = rw->src[i];
+	inner[n] = '\0';
+	return n == 0 || strcmp(inner, "void") == 0;
+}
+
+static void add_params(struct rewriter *rw, CXCursor fn, const char *params)
+{
+	unsigned open, close;
+	if (!param_parens(rw, fn, &open, &close))
+		return;
+	if (no_params(rw, open, close))
+		edit_of(rw, open + 1, close, (struct piece[]){ lit(xstrdup(params)), END_PIECES });
+	else
+		insert(rw, close, xasprintf(", %s", params));
+}
+
+static void rewrite_function(struct rewriter *rw, CXCursor fn)
+{
+	char *name = clang_api_text(clang_api.clang_getCursorSpelling(fn));
+	bool kernel = declares_kernel(rw, fn);
+	bool definition = clang_api.clang_isCursorDefinition(fn);
+	add_params(rw, fn,
+		   kernel ? "__global ulong *__rc_cells, __global uint *__rc_aux, "
+			    "__global uint *__rc_ctl"
+			  : "__rc_ctx *__rc");
+	if (!definition) {
+		free(name);
+		return;
+	}
+	growing_rw = rw;
+	struct node *root = node_new(rw, fn, NULL);
+	struct node *body = NULL;
+	for (size_t i = 0; i < root->nkids; i++)
+		if (root->kids[i]->kind == CXCursor_CompoundStmt)
+			body = root->kids[i];
+	rw->in_kernel = kernel;
+	rw->nparams = rw->nlocal_vars = rw->nlocal_params = 0;
+	strbuf_free(&rw->local_sizes);
+	struct strbuf prelude = { 0 }, spaces = { 0 };
+	size_t nglobal = 0;
+	for (size_t i = 0; kernel && i < root->nkids; i++) {
+		struct node *p = root->kids[i];
+		if (p->kind != CXCursor_ParmDecl)
+			continue;
+		char *pname = clang_api_text(clang_api.clang_getCursorSpelling(p->cursor));
+		CXType pointee =
+			clang_api.clang_getPointeeType(clang_api.clang_getCursorType(p->cursor));
+		char *ptext = clang_api_text(clang_api.clang_getTypeSpelling(pointee));
+		char space = pointee.kind == CXType_Invalid ? 0 : object_space(ptext);
+		int region = -1;
+		if (space == 'g' || space == 'c') {
+			region = (int)nglobal++;
+			strbuf_printf(&prelude, "__rc_greg(__rc, (ulong)%s); ", pname);
+		} else if (space == 'l') {
+			region = (int)rw->nlocal_params++;
+			strbuf_printf(&prelude, "__rc_lparam(__rc, (ulong)%s); ", pname);
+		}
+		strbuf_printf(&spaces, "%c", space ? space : 'p');
+		rw->params = xreallocarray(rw->params, rw->nparams + 1, sizeof *rw->params);
+		rw->param_region =
+			xreallocarray(rw->param_region, rw->nparams + 1, sizeof *rw->param_region);
+		rw->params[rw->nparams] = p->cursor;
+		rw->param_region[rw->nparams++] = region;
+		free(ptext);
+		free(pname);
+	}
+	size_t before = rw->store_defs.len;
+	if (body && body->own_text)
+		visit_node(rw, body);
+	if (kernel && body && body->own_text) {
+		insert(rw, body->start + 1,
+		       xasprintf(" __rc_ctx __rc_c; __rc_ctx *__rc = &__rc_c; "
+				 "__local uchar __rc_lsink[%d]; "
+				 "__rc_init(__rc, __rc_cells, __rc_aux, __rc_ctl, __rc_lsink); %s",
+				 SHADOW_SINK_BYTES, prelude.data ? prelude.data : ""));
+		insert(rw, body->end - 1, xstrdup(" __rc_exit(__rc); "));
+		strbuf_printf(&rw->kernels, "K\t%s\t%s\t%s\n", name,
+			      spaces.data ? spaces.data : "",
+			      rw->local_sizes.data ? rw->local_sizes.data : "");
+		if (nglobal > rw->max_global)
+			rw->max_global = nglobal;
+		if (rw->nlocal_params + rw->nlocal_vars > rw->max_local)
+			rw->max_local = rw->nlocal_params + rw->nlocal_vars;
+	}
+	if (rw->store_defs.len > before) {
+		unsigned at;
+		CXSourceRange range = clang_api.clang_getCursorExtent(fn);
+		if (file_offset(rw, clang_api.clang_getRangeStart(range), &at))
+			insert(rw, at, xstrndup(rw->store_defs.data + before,
+						rw->store_defs.len - before));
+	}
+	strbuf_free(&prelude);
+	strbuf_free(&spaces);
+	node_free(root);
+	free(name);
+}
+
+/* First pass: the names of the functions the file defines, kernels apart. */
+static enum CXChildVisitResult find_functions(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct rewriter *rw = data;
+	if (clang_api.clang_getCursorKind(c) != CXCursor_FunctionDecl ||
+	    !clang_api.clang_Location_isFromMainFile(clang_api.clang_getCursorLocation(c)) ||
+	    !clang_api.clang_isCursorDefinition(c))
+		return CXChildVisit_Continue;
+	char *name = clang_api_text(clang_api.clang_getCursorSpelling(c));
+	if (declares_kernel(rw, c)) {
+		rw->kernel_names = xreallocarray(rw->kernel_names, rw->nkernel_names + 1,
+						 sizeof *rw->kernel_names);
+		rw->kernel_names[rw->nkernel_names++] = name;
+	} else {
+		rw->helpers = xreallocarray(rw->helpers, rw->nhelpers + 1, sizeof *rw->helpers);
+		rw->helpers[rw->nhelpers++] = name;
+	}
+	return CXChildVisit_Continue;
+}
+
+static enum CXChildVisitResult rewrite_functions(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct rewriter *rw = data;
+	if (clang_api.clang_getCursorKind(c) != CXCursor_FunctionDecl ||
+	    !clang_api.clang_Location_isFromMainFile(clang_api.clang_getCursorLocation(c)))
+		return CXChildVisit_Continue;
+	char *name = clang_api_text(clang_api.clang_getCursorSpelling(c));
+	bool ours = listed(rw->helpers, rw->nhelpers, name) ||
+		    listed(rw->kernel_names, rw->nkernel_names, name);
+	free(name);
+	if (ours)
+		rewrite_function(rw, c);
+	return CXChildVisit_Continue;
+}
+
+struct instrument_job {
+	const char *path, *options;
+};
+
+/* The runtime's preamble: the sizes and words it is built with, then its text, then the
+ * line numbering of the kernel file from its first line. */
+static void preamble(const struct rewriter *rw, const char *path, struct strbuf *out)
+{
+	strbuf_printf(out, "#define __RC_MAXG %zu\n#define __RC_MAXL %zu\n",
+		      rw->max_global ? rw->max_global : 1, rw->max_local ? rw->max_local : 1);
+	strbuf_printf(out, "#define __RC_SINK %d\n#define __RC_RECORD %d\n", SHADOW_SINK_BYTES,
+		      SHADOW_RECORD_WORDS);
+	static const struct {
+		const char *name;
+		int word;
+	} words[] = {
+		{ "LOG_COUNT", CTL_LOG_COUNT },	    { "LOG_CAP", CTL_LOG_CAP },
+		{ "SHIFT", CTL_SHIFT },		    { "NSITES", CTL_NSITES },
+		{ "PAIRS", CTL_PAIRS },		    { "LOG", CTL_LOG },
+		{ "DIVERGENCE", CTL_DIVERGENCE },   { "LOCAL_EACH", CTL_LOCAL_EACH },
+		{ "LOCAL_CELLS", CTL_LOCAL_CELLS }, { "SINK", CTL_SINK },
+		{ "NGLOBAL", CTL_NGLOBAL },	    { "NLOCAL", CTL_NLOCAL },
+		{ "REGIONS", CTL_REGIONS },
+	};
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		strbuf_printf(out, "#define __RC_CTL_%s %d\n", words[i].name, words[i].word);
+	strbuf_puts(out, shadow_runtime);
+	strbuf_puts(out, "#line 1 \"");
+	for (const char *c = path; *c; c++)
+		strbuf_printf(out, "%s%c", *c == '"' || *c == '\\' ? "\\" : "", *c);
+	strbuf_puts(out, "\"\n");
+}
+
+/* In the child: "G", "S", "K" and "U" lines, then "X\tLEN" and the rewritten text; or
+ * clang's errors. */
+static void instrument_in_child(void *ctx, struct strbuf *out)
+{
+	const struct instrument_job *job = ctx;
+	struct diag_list diags = { 0 };
+	size_t len = 0;
+	char *src = read_file(job->path, &len);
+	CXIndex index = clang_api.clang_createIndex(0, 0);
+	CXTranslationUnit tu = src ? clang_api_parse(index, job->path, job->options, &diags)
+				   : NULL;
+	if (src == NULL)
+		diag_add(&diags, DIAG_ERROR, job->path, 0, 0, "cannot read it");
+	for (size_t i = 0; i < diags.count; i++)
+		strbuf_printf(out, "E\t%d\t%d\t%s\n", diags.items[i].line, diags.items[i].col,
+			      diags.items[i].message);
+	if (tu) {
+		struct rewriter rw = { .tu = tu, .src = src, .len = len, .min_access = 4 };
+		CXCursor top = clang_api.clang_getTranslationUnitCursor(tu);
+		clang_api.clang_visitChildren(top, find_functions, &rw);
+		clang_api.clang_visitChildren(top, rewrite_functions, &rw);
+		qsort(rw.edits, rw.nedits, sizeof *rw.edits, by_range);
+		unsigned shift = rw.min_access >= 4 ? 2 : rw.min_access >= 2 ? 1 : 0;
+		strbuf_printf(out, "G\t%u\n", shift);
+		if (rw.sites.data)
+			strbuf_puts(out, rw.sites.data);
+		if (rw.kernels.data)
+			strbuf_puts(out, rw.kernels.data);
+		if (rw.gaps.data)
+			strbuf_puts(out, rw.gaps.data);
+		struct strbuf text = { 0 };
+		preamble(&rw, job->path, &text);
+		render(&rw, 0, (unsigned)len, NULL, &text);
+		strbuf_printf(out, "X\t%zu\n", text.len);
+		strbuf_append(out, text.data, text.len);
+		strbuf_free(&text);
+		for (size_t i = 0; i < rw.nedits; i++) {
+			for (size_t p = 0; p < rw.edits[i].npieces; p++)
+				free(rw.edits[i].pieces[p].text);
+			free(rw.edits[i].pieces);
+		}
+		free(rw.edits);
+		strbuf_free(&rw.sites);
+		strbuf_free(&rw.kernels);
+		strbuf_free(&rw.gaps);
+		strbuf_free(&rw.store_defs);
+		strbuf_free(&rw.local_sizes);
+		strings_free(rw.helpers, (long)rw.nhelpers);
+		strings_free(rw.kernel_names, (long)rw.nkernel_names);
+		strings_free(rw.stores, (long)rw.nstores);
+		free(rw.params);
+		free(rw.param_region);
+		free(rw.local_vars);
+		clang_api.clang_disposeTranslationUnit(tu);
+	}
+	clang_api.clang_disposeIndex(index);
+	diag_list_free(&diags);
+	free(src);
+}
+
+static void take_kernel(struct instr_program *p, char *rest, unsigned shift)
+{
+	struct instr_kernel k = { 0 };
+	k.name = xstrdup(clang_api_next_field(&rest));
+	k.spaces = xstrdup(clang_api_next_field(&rest));
+	k.nparams = strlen(k.spaces);
+	/* Each array takes whole granules, as the runtime lays them out. */
+	uint64_t granule = 1u << shift;
+	for (char *save = NULL, *size = strtok_r(clang_api_next_field(&rest), ",", &save); size;
+	     size = strtok_r(NULL, ",", &save))
+		k.local_bytes += (strtoull(size, NULL, 10) + granule - 1) / granule * granule;
+	p->kernels = xreallocarray(p->kernels, p->nkernels + 1, sizeof *p->kernels);
+	p->kernels[p->nkernels++] = k;
+}
+
+int instrument_program(const char *path, const char *options, struct instr_program *out,
+		       struct diag_list *diags)
+{
+	*out = (struct instr_program){ 0 };
+	struct instrument_job job = { path, options ? options : "" };
+	bool ok;
+	char *why;
+	char *text = clang_api_in_child(instrument_in_child, &job, &ok, &why);
+	size_t errors = 0;
+	char *at = text;
+	while (*at) {
+		char *nl = strchr(at, '\n');
+		if (nl == NULL)
+			break;
+		*nl = '\0';
+		char *rest = at;
+		char *tag = clang_api_next_field(&rest);
+		at = nl + 1;
+		if (strcmp(tag, "E") == 0) {
+			int l = atoi(clang_api_next_field(&rest));
+			int c = atoi(clang_api_next_field(&rest));
+			diag_add(diags, DIAG_ERROR, path, l, c, "%s", rest);
+			errors++;
+		} else if (strcmp(tag, "G") == 0) {
+			out->granule_shift = (unsigned)atoi(rest);
+		} else if (strcmp(tag, "S") == 0) {
+			struct instr_site s = { 0 };
+			s.line = atoi(clang_api_next_field(&rest));
+			s.col = atoi(clang_api_next_field(&rest));
+			s.access = *clang_api_next_field(&rest);
+			char space = *clang_api_next_field(&rest);
+			s.space = space == 'c' ? 'c' : space == '-' ? 0 : space;
+			out->sites = xreallocarray(out->sites, out->nsites + 1, sizeof *out->sites);
+			out->sites[out->nsites++] = s;
+		} else if (strcmp(tag, "K") == 0) {
+			take_kernel(out, rest, out->granule_shift);
+		} else if (strcmp(tag, "U") == 0) {
+			struct instr_gap g = { 0 };
+			g.line = atoi(clang_api_next_field(&rest));
+			g.col = atoi(clang_api_next_field(&rest));
+			g.why = xstrdup(rest);
+			out->gaps = xreallocarray(out->gaps, out->ngaps + 1, sizeof *out->gaps);
+			out->gaps[out->ngaps++] = g;
+		} else if (strcmp(tag, "X") == 0) {
+			size_t n = strtoull(rest, NULL, 10);
+			if (n <= strlen(at)) {
+				out->source = xstrndup(at, n);
+				out->len = n;
+			}
+			break;
+		}
+	}
+	free(text);
+	if (!ok) {
+		diag_add(diags, DIAG_ERROR, path, 0, 0, "clang stopped reading it: %s", why);
+		errors++;
+	}
+	free(why);
+	if (errors == 0 && out->source == NULL) {
+		diag_add(diags, DIAG_ERROR, path, 0, 0, "the rewrite gave no program");
+		errors++;
+	}
+	if (errors > 0) {
+		instr_program_free(out);
+		return -1;
+	}
+	return 0;
+}
+
+#else
+
+bool instrument_available(void)
+{
+	return false;
+}
+
+int instrument_program(const char *path, const char *options, struct instr_program *out,
+		       struct diag_list *diags)
+{
+	(void)options;
+	*out = (struct instr_program){ 0 };
+	diag_add(diags, DIAG_ERROR, path, 0, 0,
+		 "racecheck rewrites kernels with libclang, which this build lacks: install "
+		 "libclang-dev and run configure again");
+	return -1;
+}
+
+#endif
+
+const struct instr_kernel *instr_program_kernel(const struct instr_program *p, const char *name)
+{
+	for (size_t i = 0; i < p->nkernels; i++)
+		if (strcmp(p->kernels[i].name, name) == 0)
+			return &p->kernels[i];
+	return NULL;
+}
+
+void instr_program_free(struct instr_program *p)
+{
+	free(p->source);
+	free(p->sites);
+	for (size_t i = 0; i < p->nkernels; i++) {
+		free(p->kernels[i].name);
+		free(p->kernels[i].spaces);
+	}
+	free(p->kernels);
+	for (size_t i = 0; i < p->ngaps; i++)
+		free(p->gaps[i].why);
+	free(p->gaps);
+	*p = (struct instr_program){ 0 };
+}
