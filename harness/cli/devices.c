@@ -26,6 +26,10 @@ static void print_target(const struct target *t)
 {
 	char local[32], global[32], alloc[32], constant[32];
 	printf("%-16s %-9s %s\n", t->name, t->type, t->device);
+	if (strcmp(t->type, backend_racecheck.name) == 0)
+		printf("%-16s           the device with each kernel rewritten to check its "
+		       "accesses in shadow memory (--device racecheck)\n",
+		       "");
 	printf("%-16s           platform %s, %s, driver %s\n", "", t->platform, t->opencl,
 	       t->driver);
 	printf("%-16s           %u compute units, work-groups up to %llu%s, local memory %s, "
@@ -77,7 +81,9 @@ static int devices_main(int argc, char **argv)
 		return cli_usage_error("devices takes no arguments, found '%s'", argv[p.next]);
 	struct selection sel;
 	struct run_options opt = { .repeat = 1 };
-	selection_open(&sel, NULL, 0, NULL, 0, &opt, 60);
+	/* Every target, those a run takes only when named (racecheck's) too. */
+	char *everything[] = { "all", (char *)backend_racecheck.name };
+	selection_open(&sel, everything, 2, NULL, 0, &opt, 60);
 	if (sel.count == 0)
 		printf("no OpenCL devices: install an OpenCL driver, e.g. the Debian package "
 		       "pocl-opencl-icd for the CPU\n");

@@ -8,6 +8,7 @@
 
 const struct backend *const backends[] = {
 	&backend_device,
+	&backend_racecheck,
 	&backend_oclgrind,
 };
 const size_t backend_count = sizeof backends / sizeof backends[0];

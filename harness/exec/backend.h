@@ -110,6 +110,10 @@ struct backend {
 	 * names come from listing); lets --device name a backend that is unavailable. */
 	const char *fixed_target;
 	const char *fixed_type; /* that target's type, which --device may name too */
+	/* Its targets are run only where a --device pattern names the backend
+	 * (pocl-cpu+racecheck, racecheck): a plain run, `all` or a device's own name leaves
+	 * them out, as they are each device again. */
+	bool named_only;
 	/* NULL when the backend can run here, else why not, saying what to install or set.
 	 * Called in the parent, so it touches no OpenCL. NULL function: always available. */
 	const char *(*unavailable)(void);
@@ -122,6 +126,9 @@ struct backend {
 	 * its drivers read from the environment for the run `setup` describes. NULL: nothing
 	 * to set. */
 	void (*prepare_worker)(const struct worker_setup *setup);
+	/* Called in the parent with the cases a dispatcher will run, before any of its
+	 * workers starts, for work a confined worker cannot do (NULL: none). */
+	void (*prepare_cases)(struct test_case *const *cases, size_t ncases);
 	/* Undoes what preload made, when the dispatcher that called it closes (NULL:
 	 * nothing to undo). */
 	void (*unload)(void);
@@ -168,6 +175,7 @@ struct backend {
 
 extern const struct backend backend_device;
 extern const struct backend backend_oclgrind;
+extern const struct backend backend_racecheck;
 
 /* Every backend, in the order a run visits them. */
 extern const struct backend *const backends[];

@@ -47,7 +47,14 @@ struct clexec {
 	bool *writable; /* per buffer of that case: some kernel may write it */
 	size_t guard;	/* bytes of each guard zone around a buffer; 0: none */
 	bool built_before_2; /* the case last built asks for OpenCL C 1.x (-cl-std=CL1.x) */
+	const struct clexec_hooks *hooks;
+	const char *case_options; /* the case last built's own, for hooks->source */
 };
+
+void clexec_set_hooks(struct clexec *cx, const struct clexec_hooks *hooks)
+{
+	cx->hooks = hooks;
+}
 
 int clexec_open(const struct target *target, bool guarded, struct clexec **out, char **cause)
 {
@@ -220,8 +227,14 @@ static cl_program program_for(struct clexec *cx, const char *kernel_path, const 
 	}
 
 	size_t len;
-	char *source = read_file(kernel_path, &len);
-	if (source == NULL) {
+	char *source;
+	if (cx->hooks && cx->hooks->source) {
+		const char *text = cx->hooks->source(cx->hooks->ctx, kernel_path, cx->case_options,
+						     &len, failure);
+		if (text == NULL)
+			return NULL;
+		source = xstrndup(text, len);
+	} else if ((source = read_file(kernel_path, &len)) == NULL) {
 		result_set_diag(failure, VERDICT_CASE_ERROR, kernel_path, 0, 0,
 				"cannot read the kernel file: %s", file_error(errno));
 		return NULL;
@@ -356,18 +369,18 @@ static char *kernels_defined(cl_program program, const char *wanted)
 /* Checks the case's arguments against the kernel's signature, so a mismatch is reported
  * at the case line that causes it rather than as wrong output or a driver crash. */
 static int check_args(const struct test_case *tc, const struct step *st, cl_kernel kernel,
-		      struct result *failure)
+		      unsigned extra_args, struct result *failure)
 {
 	cl_uint nargs = 0;
 	clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL);
-	if (nargs != st->nargs) {
+	if (nargs != st->nargs + extra_args) {
 		result_set_diag(failure, VERDICT_CASE_ERROR, tc->path, st->args_pos.line,
 				st->args_pos.col,
 				"kernel %s takes %u argument%s, but the case gives %zu",
 				st->kernel_name, nargs, nargs == 1 ? "" : "s", st->nargs);
 		return -1;
 	}
-	for (cl_uint a = 0; a < nargs; a++) {
+	for (cl_uint a = 0; a < st->nargs; a++) {
 		cl_kernel_arg_address_qualifier space;
 		if (clGetKernelArgInfo(kernel, a, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof space,
 				       &space, NULL) != CL_SUCCESS)
@@ -446,6 +459,7 @@ int clexec_build(struct clexec *cx, const struct test_case *tc, const char *opti
 	char *all = xasprintf("-cl-kernel-arg-info%s%s%s%s%s", std_option,
 			      options && *options ? " " : "", options ? options : "",
 			      tc->options ? " " : "", tc->options ? tc->options : "");
+	cx->case_options = tc->options ? tc->options : "";
 	cx->kernels = xcalloc(tc->nsteps, sizeof *cx->kernels);
 	cx->nkernels = tc->nsteps;
 	int status = 0;
@@ -470,7 +484,8 @@ int clexec_build(struct clexec *cx, const struct test_case *tc, const char *opti
 			status = -1;
 			break;
 		}
-		status = check_args(tc, st, cx->kernels[s], failure);
+		status = check_args(tc, st, cx->kernels[s],
+				    cx->hooks ? cx->hooks->extra_args : 0, failure);
 	}
 	free(all);
 	if (status < 0) {
@@ -659,7 +674,10 @@ static int launch_once(struct clexec *cx, const struct test_case *tc, const stru
 	for (; enqueued < plan->nlaunches; enqueued++) {
 		const struct plan_launch *launch = &plan->launches[enqueued];
 		cl_kernel kernel = cx->kernels[launch->step];
-		if (set_args(kernel, tc, launch, mems, failure) < 0) {
+		if (set_args(kernel, tc, launch, mems, failure) < 0 ||
+		    (cx->hooks && cx->hooks->before_launch(cx->hooks->ctx, cx->context, cx->queue,
+							   kernel, tc, plan, enqueued,
+							   failure) < 0)) {
 			status = -1;
 			break;
 		}
@@ -683,6 +701,12 @@ static int launch_once(struct clexec *cx, const struct test_case *tc, const stru
 			status = -1;
 			break;
 		}
+		if (cx->hooks && cx->hooks->after_launch(cx->hooks->ctx, cx->queue, enqueued) < 0) {
+			enqueued++;
+			*err = CL_OUT_OF_RESOURCES;
+			status = BACKEND_LOST;
+			break;
+		}
 	}
 	/* Drain what was enqueued before its buffers can go, whatever happened. */
 	cl_int finished = clFinish(cx->queue);
@@ -702,6 +726,8 @@ static int launch_once(struct clexec *cx, const struct test_case *tc, const stru
 		*err = finished;
 		status = BACKEND_LOST;
 	}
+	if (cx->hooks)
+		cx->hooks->finished(cx->hooks->ctx, status == 0, tc, plan, failure);
 	return status;
 }
 

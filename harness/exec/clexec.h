@@ -4,8 +4,35 @@
 #define CLH_CLEXEC_H
 
 #include "exec/backend.h"
+#include "exec/ocl.h"
 
 struct clexec;
+
+/* What a backend that instruments kernels adds to a plain run on the device: the program
+ * it builds in place of the kernel file's, the arguments the built kernels take after the
+ * case's, and work around each launch. */
+struct clexec_hooks {
+	void *ctx;
+	/* The program to build for kernel_path, for a case whose own build options are
+	 * `options`; NULL after filling `failure` where there is none. *len is its length. */
+	const char *(*source)(void *ctx, const char *kernel_path, const char *options,
+			      size_t *len, struct result *failure);
+	unsigned extra_args;
+	/* Before launch `launch` of the plan is enqueued, with the case's arguments set:
+	 * sets the extra arguments and enqueues what must come first. -1 after filling
+	 * `failure`. */
+	int (*before_launch)(void *ctx, cl_context context, cl_command_queue queue,
+			     cl_kernel kernel, const struct test_case *tc, const struct plan *plan,
+			     size_t launch, struct result *failure);
+	/* After it is enqueued: enqueues what reads its outcome. */
+	int (*after_launch)(void *ctx, cl_command_queue queue, size_t launch);
+	/* Once the launches of a round are over: `ran` where all of them ran to their end. */
+	void (*finished)(void *ctx, bool ran, const struct test_case *tc, const struct plan *plan,
+			 struct result *failure);
+};
+
+/* From now on, builds and launches of cx go through `hooks` (NULL: none). */
+void clexec_set_hooks(struct clexec *cx, const struct clexec_hooks *hooks);
 
 /* Opens a context and a profiling queue on the target's device. `guarded`: every buffer
  * gets guard zones (guard.h), and a write into one is a finding of the run. */

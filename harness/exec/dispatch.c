@@ -292,6 +292,8 @@ int dispatch_open(const struct backend *b, struct test_case *const *cases, size_
 	*d = (struct dispatcher){
 		.backend = b, .cases = cases, .ncases = ncases, .opt = opt, .timeout_s = timeout_s
 	};
+	if (b->prepare_cases)
+		b->prepare_cases(cases, ncases);
 	struct worker_limits limits = limits_of(opt);
 	if (worker_start(&d->idle, &limits, list_main, d, cause) < 0) {
 		dispatch_close(d);

@@ -28,8 +28,10 @@ static bool names_another_backend(const char *pattern, const struct backend *b)
 static bool may_select(const struct backend *b, char *const *patterns, size_t npatterns)
 {
 	if (npatterns == 0)
-		return true;
+		return !b->named_only;
 	for (size_t p = 0; p < npatterns; p++) {
+		if (b->named_only && strstr(patterns[p], b->name) == NULL)
+			continue;
 		if (b->fixed_target ? devname_matches(patterns[p], b->fixed_target, b->fixed_type)
 				    : !names_another_backend(patterns[p], b))
 			return true;
@@ -93,7 +95,9 @@ void selection_open(struct selection *sel, char *const *patterns, size_t npatter
 			const struct target *t = dispatch_target(d, i);
 			bool wanted = npatterns == 0;
 			for (size_t p = 0; p < npatterns && !wanted; p++)
-				wanted = devname_matches(patterns[p], t->name, t->type);
+				wanted = (!backend->named_only ||
+					  strstr(patterns[p], backend->name) != NULL) &&
+					 devname_matches(patterns[p], t->name, t->type);
 			if (!wanted)
 				continue;
 			sel->targets =

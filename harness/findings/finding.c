@@ -262,7 +262,7 @@ static bool address_outside_buffers(const struct oglog_message *m)
 	return (address >> 47 & 1) != 0 || address >> 48 == 0;
 }
 
-void finding_list_note(struct finding_list *list, const struct finding_event *e)
+struct finding *finding_list_note(struct finding_list *list, const struct finding_event *e)
 {
 	/* Made of the event's own strings, and copied only when it is kept: a racy kernel
 	 * shows a few findings thousands of times. */
@@ -286,12 +286,13 @@ void finding_list_note(struct finding_list *list, const struct finding_event *e)
 		if (finding_same(&list->items[i], &f)) {
 			list->items[i].count++;
 			list->items[i].outside_buffers |= f.outside_buffers;
-			return;
+			return &list->items[i];
 		}
 	}
 	keep_strings(&f);
 	list->items = xreallocarray(list->items, list->count + 1, sizeof *list->items);
 	list->items[list->count++] = f;
+	return &list->items[list->count - 1];
 }
 
 void finding_list_add(struct finding_list *list, const struct oglog_message *m,
@@ -636,14 +637,25 @@ void finding_headline(struct strbuf *out, const struct finding *f)
 			      f->info ? f->info : "a fatal error");
 		break;
 	case FINDING_TRUNCATED:
-		strbuf_printf(out,
-			      "Oclgrind stopped reporting after %s diagnostics, so this run is "
-			      "incomplete: what came after, races among it, was never checked; run "
-			      "at a smaller size",
-			      f->info);
+		/* what names the checker whose record was cut; none is the simulator. */
+		if (f->what)
+			strbuf_printf(out,
+				      "%s's record held %s findings and was cut there, so this run "
+				      "is incomplete: what came after was never reported; run at a "
+				      "smaller size",
+				      f->what, f->info);
+		else
+			strbuf_printf(out,
+				      "Oclgrind stopped reporting after %s diagnostics, so this run "
+				      "is incomplete: what came after, races among it, was never "
+				      "checked; run at a smaller size",
+				      f->info);
 		return;
 	case FINDING_OTHER:
-		strbuf_printf(out, "Oclgrind: %s", f->info);
+		if (f->what)
+			strbuf_puts(out, f->info ? f->info : f->what);
+		else
+			strbuf_printf(out, "Oclgrind: %s", f->info);
 		break;
 	}
 	if (f->kind == FINDING_RACE && f->severity == DIAG_WARNING)

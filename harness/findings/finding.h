@@ -87,8 +87,8 @@ struct finding_event {
 /* Adds what a checker saw: a new finding, or one more occurrence of the finding with the
  * same kind, what, memory space, file and pair of lines, however the checker ordered the
  * two sites (a read-write race's write comes first, else the earlier line). The strings
- * are copied only where the finding is new. */
-void finding_list_note(struct finding_list *list, const struct finding_event *e);
+ * are copied only where the finding is new. Returns the finding it made or counted in. */
+struct finding *finding_list_note(struct finding_list *list, const struct finding_event *e);
 
 /* Where a kernel's source lives: Oclgrind calls every program "input.cl". */
 typedef const char *(*finding_file_fn)(void *ctx, const char *kernel);

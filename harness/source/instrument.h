@@ -42,7 +42,9 @@ enum shadow_kind {
 };
 
 /* Words of one log record: kind, this site, the other site, this item, the other item,
- * memory space (0 global, 1 local, 2 constant), region, byte offset into it. */
+ * memory space (0 global, 1 local, 2 constant; SHADOW_THIS_WRITES where this site's access
+ * was the write of the pair), region, byte offset into it. */
+#define SHADOW_THIS_WRITES 0x100
 #define SHADOW_RECORD_WORDS 8
 /* Bytes of the sink an access outside every buffer is sent to, the largest type's. */
 #define SHADOW_SINK_BYTES 128
