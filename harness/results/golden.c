@@ -174,8 +174,30 @@ char *golden_label(const struct result *r)
 {
 	char text[SHAPE_RUN_TEXT_MAX];
 	if (r->n.dims > 0)
-		return xasprintf("%s %s", r->backend, shape_run_text(&r->n, &r->l, " ", text));
-	return xasprintf("%s build", r->backend);
+		return xasprintf("%s %s", r->target, shape_run_text(&r->n, &r->l, " ", text));
+	return xasprintf("%s build", r->target);
+}
+
+/* Adds a target to a "\nNAME\n" list once. */
+static void list_target(struct strbuf *list, const char *target)
+{
+	if (list->data == NULL)
+		strbuf_puts(list, "\n");
+	char *entry = xasprintf("\n%s\n", target);
+	if (strstr(list->data, entry) == NULL)
+		strbuf_printf(list, "%s\n", target);
+	free(entry);
+}
+
+/* Whether the target a block label starts with is in a "\nNAME\n" list. */
+static bool label_listed(const struct strbuf *list, const char *label)
+{
+	if (list->data == NULL)
+		return false;
+	char *entry = xasprintf("\n%.*s\n", (int)strcspn(label, " "), label);
+	bool listed = strstr(list->data, entry) != NULL;
+	free(entry);
+	return listed;
 }
 
 /* The normalised lines of a result's findings. */
@@ -304,6 +326,7 @@ void golden_writer_add(struct golden_writer *w, const struct result *r)
 		return;
 	w->always_wrong = (w->always_wrong || !w->simulated) && r->output == VERDICT_WRONG_OUTPUT;
 	w->simulated = true;
+	list_target(&w->targets, r->target);
 	w->buggy |= finding_list_has_errors(&r->findings);
 	char *label = golden_label(r);
 	if (result_cut_short(r) && w->cut_short == NULL)
@@ -334,15 +357,29 @@ char *golden_writer_text(const struct golden_writer *w, const char *case_name, b
 						: "pass";
 	if (previous && devices_hand_written(previous->devices))
 		devices = previous->devices_text;
-	return xasprintf("# What clharness must report for %s, written by `clharness run "
-			 "--bless`:\n# review the diff before committing it.\n"
-			 "devices: %s\n%s",
-			 case_name, devices, w->runs.data ? w->runs.data : "");
+	/* The blocks of targets this bless did not run stay as they were. */
+	struct strbuf kept = { 0 };
+	for (size_t i = 0; previous && i < previous->nruns; i++) {
+		const struct golden_run *run = &previous->runs[i];
+		if (label_listed(&w->targets, run->label))
+			continue;
+		strbuf_printf(&kept, "%s: %s\n", run->label, run->output);
+		for (size_t f = 0; f < run->nfindings; f++)
+			strbuf_printf(&kept, "  %s\n", run->findings[f]);
+	}
+	char *text = xasprintf("# What clharness must report for %s, written by `clharness run "
+			       "--bless`:\n# review the diff before committing it.\n"
+			       "devices: %s\n%s%s",
+			       case_name, devices, w->runs.data ? w->runs.data : "",
+			       kept.data ? kept.data : "");
+	strbuf_free(&kept);
+	return text;
 }
 
 void golden_writer_free(struct golden_writer *w)
 {
 	strbuf_free(&w->runs);
+	strbuf_free(&w->targets);
 	free(w->cut_short);
 	*w = (struct golden_writer){ 0 };
 }
@@ -357,7 +394,7 @@ void golden_book_open(struct golden_book *book, struct test_case *const *cases, 
 				      .ncases = ncases,
 				      .bless = bless,
 				      .goldens = xcalloc(n, sizeof *book->goldens),
-				      .simulated = xcalloc(n, sizeof *book->simulated),
+				      .targets = xcalloc(n, sizeof *book->targets),
 				      .writers = xcalloc(n, sizeof *book->writers) };
 	if (bless || !in_force)
 		return;
@@ -387,7 +424,8 @@ void golden_book_take(struct golden_book *book, struct result *r)
 	size_t c = case_of(book, r);
 	if (c == book->ncases)
 		return;
-	book->simulated[c] |= r->simulated;
+	if (r->simulated)
+		list_target(&book->targets[c], r->target);
 	if (book->bless)
 		golden_writer_add(&book->writers[c], r);
 	else if (book->goldens[c])
@@ -399,11 +437,12 @@ void golden_book_unseen(const struct golden_book *book, void (*emit)(void *ctx, 
 {
 	for (size_t c = 0; c < book->ncases; c++) {
 		const struct golden *g = book->goldens[c];
-		if (g == NULL || !book->simulated[c])
+		if (g == NULL)
 			continue;
 		for (size_t i = 0; i < g->nruns; i++) {
 			const struct golden_run *run = &g->runs[i];
-			if (run->seen)
+			/* A block of a target this run left out is no run that went missing. */
+			if (run->seen || !label_listed(&book->targets[c], run->label))
 				continue;
 			struct result r = {
 				.case_name = xstrdup(book->cases[c]->name),
@@ -503,9 +542,10 @@ void golden_book_close(struct golden_book *book)
 	for (size_t c = 0; c < book->ncases; c++) {
 		golden_free(book->goldens[c]);
 		golden_writer_free(&book->writers[c]);
+		strbuf_free(&book->targets[c]);
 	}
 	free(book->goldens);
-	free(book->simulated);
+	free(book->targets);
 	free(book->writers);
 	*book = (struct golden_book){ 0 };
 }

@@ -58,6 +58,7 @@ struct golden_writer {
 	bool simulated;	    /* some result came from a simulator */
 	bool always_wrong;  /* every simulator run so far gave wrong output */
 	struct strbuf runs; /* the simulator blocks so far */
+	struct strbuf targets; /* the targets they came from, "\nNAME\n" each */
 	char *cut_short;    /* the first simulated run cut short, which no golden may hold */
 };
 
@@ -72,7 +73,9 @@ char *golden_writer_text(const struct golden_writer *w, const char *case_name, b
 			 const struct golden *previous);
 void golden_writer_free(struct golden_writer *w);
 
-/* A result's simulator block label, "oclgrind N=256 L=32". Caller frees. */
+/* A result's block label: its target and shape, "oclgrind N=256 L=32",
+ * "pocl-cpu+racecheck N=1024 L=32" (each target that finds keeps blocks of its own).
+ * Caller frees. */
 char *golden_label(const struct result *r);
 
 /* The goldens of a run's cases: each result judged against its case's golden, or, under
@@ -82,7 +85,8 @@ struct golden_book {
 	size_t ncases;
 	bool bless;
 	struct golden **goldens;       /* per case; NULL: none, or goldens not in force */
-	bool *simulated;	       /* per case: a simulator's result arrived */
+	struct strbuf *targets;	       /* per case: the finding targets whose results arrived,
+					  "\nNAME\n" each */
 	struct golden_writer *writers; /* per case, under --bless */
 };
 
