@@ -231,11 +231,11 @@ static int rc_before(void *ctx, cl_context context, cl_command_queue queue, cl_k
 	size_t header = CTL_REGIONS + 4 * l->nglobal + 2 * l->nlocal;
 	size_t pairs = SHADOW_KINDS * nsites * nsites;
 	l->nwords = header + pairs + cap * SHADOW_RECORD_WORDS;
-	uint64_t cell_bytes = (2 * granules + ngroups) * sizeof(uint64_t);
+	uint64_t cell_bytes = (2 * granules + 2 * ngroups) * sizeof(uint64_t);
 	uint64_t aux_bytes = (3 * granules) * sizeof(uint32_t) + SHADOW_SINK_BYTES;
 	int status = -1;
 	cl_int err = CL_SUCCESS;
-	if (nsites > 2048 || 2 * granules + ngroups > UINT32_MAX) {
+	if (nsites > 2048 || 2 * granules + 2 * ngroups > UINT32_MAX) {
 		result_set_diag(failure, VERDICT_SKIP, st->kernel_path, 0, 0,
 				"racecheck cannot check this launch: %s",
 				nsites > 2048 ? "the kernel file has over 2047 accesses"
@@ -255,6 +255,7 @@ static int rc_before(void *ctx, cl_context context, cl_command_queue queue, cl_k
 	w[CTL_SINK] = (uint32_t)(3 * granules);
 	w[CTL_NGLOBAL] = (uint32_t)l->nglobal;
 	w[CTL_NLOCAL] = (uint32_t)l->nlocal;
+	w[CTL_GROUPS] = (uint32_t)ngroups;
 	for (size_t r = 0; r < l->nglobal; r++) {
 		put64(w + CTL_REGIONS + 4 * r, global_bytes[r]);
 		put64(w + CTL_REGIONS + 4 * r + 2, global_first[r]);

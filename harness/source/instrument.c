@@ -153,7 +153,9 @@ static void render(const struct rewriter *rw, unsigned from, unsigned to, const 
 	unsigned pos = from;
 	for (size_t i = 0; i < rw->nedits; i++) {
 		const struct edit *e = &rw->edits[i];
-		if (e == self || e->start < pos || e->end > to)
+		/* An insertion where a hole ends belongs after the hole's text, outside it. */
+		if (e == self || e->start < pos || e->end > to ||
+		    (e->start == e->end && e->start == to && to > from && self))
 			continue;
 		strbuf_append(out, rw->src + pos, e->start - pos);
 		render_edit(rw, e, out);
@@ -191,6 +193,13 @@ static void line_col(const struct rewriter *rw, unsigned offset, int *line, int 
 
 static enum CXChildVisitResult grow(CXCursor c, CXCursor parent, CXClientData data);
 
+static bool is_access_kind(enum CXCursorKind k)
+{
+	return k == CXCursor_ArraySubscriptExpr || k == CXCursor_UnaryOperator ||
+	       k == CXCursor_MemberRefExpr;
+}
+
+
 static struct node *node_new(struct rewriter *rw, CXCursor c, struct node *parent)
 {
 	struct node *n = xcalloc(1, sizeof *n);
@@ -206,7 +215,10 @@ static struct node *node_new(struct rewriter *rw, CXCursor c, struct node *paren
 	n->end = e;
 	CXType t = clang_api.clang_getCursorType(c);
 	n->type = clang_api_text(clang_api.clang_getTypeSpelling(t));
-	n->size = t.kind == CXType_Invalid ? -1 : clang_api.clang_Type_getSizeOf(t);
+	/* Sizes only of what may be accessed or declared: libclang 14 asks the size of a
+	 * builtin's function type (__builtin_unreachable) into a crash. */
+	bool sized = is_access_kind(n->kind) || n->kind == CXCursor_VarDecl;
+	n->size = sized && t.kind != CXType_Invalid ? clang_api.clang_Type_getSizeOf(t) : -1;
 	clang_api.clang_visitChildren(c, grow, n);
 	return n;
 }
@@ -221,11 +233,6 @@ static void node_free(struct node *n)
 	free(n->type);
 	free(n);
 }
-
-struct growing {
-	struct rewriter *rw;
-	struct node *node;
-};
 
 static struct rewriter *growing_rw;
 
@@ -355,12 +362,6 @@ static char *operator_text(const struct rewriter *rw, const struct node *n)
 			strbuf_append(&out, rw->src + i, 1);
 	char *s = strbuf_take(&out);
 	return s ? s : xstrdup("");
-}
-
-static bool is_access_kind(enum CXCursorKind k)
-{
-	return k == CXCursor_ArraySubscriptExpr || k == CXCursor_UnaryOperator ||
-	       k == CXCursor_MemberRefExpr;
 }
 
 /* Whether n is an lvalue of memory the runtime tracks, by its kind and type. */
@@ -660,8 +661,9 @@ static void visit_node(struct rewriter *rw, struct node *n)
 	} else if (n->kind == CXCursor_DeclStmt && rw->in_kernel && n->own_text) {
 		for (size_t i = 0; i < n->nkids; i++) {
 			struct node *v = n->kids[i];
+			/* A local array or scalar, not a pointer to local memory. */
 			if (v->kind != CXCursor_VarDecl || !starts_with(v->type, "__local") ||
-			    v->size <= 0)
+			    strchr(v->type, '*') || v->size <= 0)
 				continue;
 			char *name = clang_api_text(clang_api.clang_getCursorSpelling(v->cursor));
 			insert(rw, n->end,
@@ -877,6 +879,7 @@ static void preamble(const struct rewriter *rw, const char *path, struct strbuf 
 		{ "DIVERGENCE", CTL_DIVERGENCE },   { "LOCAL_EACH", CTL_LOCAL_EACH },
 		{ "LOCAL_CELLS", CTL_LOCAL_CELLS }, { "SINK", CTL_SINK },
 		{ "NGLOBAL", CTL_NGLOBAL },	    { "NLOCAL", CTL_NLOCAL },
+		{ "GROUPS", CTL_GROUPS },
 		{ "REGIONS", CTL_REGIONS },
 	};
 	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
