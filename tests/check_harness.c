@@ -64,6 +64,7 @@ int main(void)
 	srunner_add_suite(runner, sandbox_suite());
 	srunner_add_suite(runner, kernelsrc_suite());
 	srunner_add_suite(runner, mutsites_suite());
+	srunner_add_suite(runner, instrument_suite());
 	srunner_add_suite(runner, npy_suite());
 	srunner_add_suite(runner, oglog_suite());
 	srunner_add_suite(runner, reference_suite());

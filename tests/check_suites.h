@@ -24,6 +24,7 @@ Suite *gradereport_suite(void);
 Suite *includes_suite(void);
 Suite *kernelsrc_suite(void);
 Suite *mutsites_suite(void);
+Suite *instrument_suite(void);
 Suite *npy_suite(void);
 Suite *oglog_suite(void);
 Suite *reference_suite(void);

@@ -164,15 +164,15 @@ static void render(const struct rewriter *rw, unsigned from, unsigned to, const 
 	strbuf_append(out, rw->src + pos, to - pos);
 }
 
-/* Where a location is in the kernel file: false where it is not the file's own text
- * (a macro's expansion, or another file). */
+/* Where a location is in the kernel file, where a macro's text counts as its use's:
+ * false where it is not the file's own text (a macro's expansion, or another file). */
 static bool file_offset(const struct rewriter *rw, CXSourceLocation loc, unsigned *offset)
 {
 	CXFile sfile, efile;
 	unsigned soff, eoff;
 	clang_api.clang_getSpellingLocation(loc, &sfile, NULL, NULL, &soff);
 	clang_api.clang_getExpansionLocation(loc, &efile, NULL, NULL, &eoff);
-	*offset = soff;
+	*offset = eoff;
 	return sfile && efile && clang_api.clang_Location_isFromMainFile(loc) && soff == eoff;
 }
 

@@ -1,0 +1,158 @@
+/* check_instrument.c - racecheck's rewrite of a kernel file: each access of global, local
+ * and constant memory at its own line as a read, write, read-and-write or atomic site,
+ * stores through the helper that hashes the value, barriers closing epochs, kernels taking
+ * the shadow's buffers and registering their memory, helpers taking the context, the
+ * lines where they were, and a macro's access named as not checked. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/util.h"
+#include "source/instrument.h"
+#include "check_suites.h"
+
+static const char source[] =
+	"#define AT(p, i) p[i]\n"						  /* 1 */
+	"float twice(global const float *p, size_t i) { return 2 * p[i]; }\n"	  /* 2 */
+	"kernel void k(global const float *in, local float *s, global float *out,\n" /* 3 */
+	"              volatile global int *count, constant float *c)\n"	  /* 4 */
+	"{\n"									  /* 5 */
+	"\tlocal float tile[8];\n"						  /* 6 */
+	"\tsize_t lid = get_local_id(0);\n"					  /* 7 */
+	"\ts[lid] = twice(in, get_global_id(0)) + c[0];\n"			  /* 8 */
+	"\tbarrier(CLK_LOCAL_MEM_FENCE);\n"					  /* 9 */
+	"\ttile[lid % 8] += s[lid ^ 1];\n"					  /* 10 */
+	"\tatomic_inc(&count[0]);\n"						  /* 11 */
+	"\tif (lid == 0) {\n"							  /* 12 */
+	"\t\tout[0] = AT(s, 1);\n"						  /* 13 */
+	"\t\treturn;\n"								  /* 14 */
+	"\t}\n"									  /* 15 */
+	"\tout[1] = sizeof(in[0]);\n"						  /* 16 */
+	"}\n";
+
+static const struct instr_site *site_at(const struct instr_program *p, int line, int col)
+{
+	for (size_t i = 0; i < p->nsites; i++)
+		if (p->sites[i].line == line && p->sites[i].col == col)
+			return &p->sites[i];
+	return NULL;
+}
+
+static size_t sites_on(const struct instr_program *p, int line)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < p->nsites; i++)
+		n += p->sites[i].line == line;
+	return n;
+}
+
+/* Line `line` (1-based) of the rewritten program's kernel file part, after the #line. */
+static char *rewritten_line(const struct instr_program *p, int line)
+{
+	const char *at = strstr(p->source, "\n#line 1 ");
+	ck_assert_msg(at != NULL, "The runtime ends with a #line that renumbers the file.");
+	at = strchr(at + 1, '\n') + 1;
+	for (int l = 1; l < line && at; l++) {
+		at = strchr(at, '\n');
+		at = at ? at + 1 : NULL;
+	}
+	ck_assert_msg(at != NULL, "The rewrite keeps line %d.", line);
+	return xstrndup(at, strcspn(at, "\n"));
+}
+
+START_TEST(test_each_access_is_a_site_at_its_line)
+{
+	if (!instrument_available())
+		return;
+	char *path = temp_kernel(source);
+	struct instr_program p;
+	struct diag_list diags = { 0 };
+	ck_assert_msg(instrument_program(path, "", &p, &diags) == 0, "The kernel is rewritten.");
+	const struct instr_site *s;
+	ck_assert_msg((s = site_at(&p, 2, 59)) && s->access == 'r' && s->space == 'g',
+		      "p[i] in the helper is a read of global memory at 2:59.");
+	ck_assert_msg((s = site_at(&p, 8, 2)) && s->access == 'w' && s->space == 'l',
+		      "s[lid] = ... is a write of local memory at 8:2.");
+	ck_assert_msg((s = site_at(&p, 8, 41)) && s->access == 'r' && s->space == 'c',
+		      "c[0] is a read of constant memory.");
+	ck_assert_msg((s = site_at(&p, 9, 2)) && s->access == 'b', "The barrier is a site.");
+	ck_assert_msg((s = site_at(&p, 10, 2)) && s->access == 'u' && s->space == 'l',
+		      "tile[...] += is a read and a write of the local array.");
+	ck_assert_msg((s = site_at(&p, 11, 2)) && s->access == 'a' && s->space == 'g',
+		      "atomic_inc(&count[0]) is an atomic access, its & no read.");
+	ck_assert_msg(sites_on(&p, 11) == 1, "count[0] under & is no access of its own.");
+	ck_assert_msg(sites_on(&p, 16) == 1,
+		      "in[0] under sizeof is never evaluated: only out[1] is an access.");
+	ck_assert_msg((s = site_at(&p, 13, 3)) && s->access == 'w',
+		      "out[0] = AT(s, 1) writes out[0], whatever the macro reads.");
+	ck_assert_msg(sites_on(&p, 13) == 1 && p.ngaps == 1 && p.gaps[0].line == 13,
+		      "AT(s, 1), written through a macro, is named as not checked.");
+	ck_assert_msg(p.nkernels == 1 && strcmp(p.kernels[0].spaces, "glggc") == 0,
+		      "The kernel's parameters are global, local, global, global and constant "
+		      "(%s).",
+		      p.nkernels ? p.kernels[0].spaces : "none");
+	ck_assert_msg(p.kernels[0].local_bytes == 32, "tile takes 32 bytes of local memory.");
+	ck_assert_msg(p.granule_shift == 2, "The smallest access is 4 bytes.");
+
+	char *line = rewritten_line(&p, 8);
+	ck_assert_msg(strstr(line, "__rc_st") && strstr(line, "twice(in, get_global_id(0), __rc)"),
+		      "The store goes through a typed helper, and the helper's call passes the "
+		      "context on: %s",
+		      line);
+	free(line);
+	line = rewritten_line(&p, 3);
+	ck_assert_msg(strstr(line, "__rc_cells") == NULL, "The kernel's parameters go on.");
+	free(line);
+	line = rewritten_line(&p, 4);
+	ck_assert_msg(strstr(line, "constant float *c, __global ulong *__rc_cells") != NULL,
+		      "The shadow's buffers follow the kernel's own parameters: %s", line);
+	free(line);
+	line = rewritten_line(&p, 6);
+	ck_assert_msg(strstr(line, "__rc_lreg(__rc, (ulong)&tile, 32)") != NULL,
+		      "The local array registers itself after its declaration: %s", line);
+	free(line);
+	line = rewritten_line(&p, 14);
+	ck_assert_msg(strstr(line, "{ __rc_exit(__rc); return; }") != NULL,
+		      "A return tallies the item's barriers first: %s", line);
+	free(line);
+	line = rewritten_line(&p, 9);
+	ck_assert_msg(strstr(line, "__rc_bar_out(__rc, CLK_LOCAL_MEM_FENCE)") != NULL,
+		      "The barrier closes the epoch of its fences: %s", line);
+	free(line);
+	instr_program_free(&p);
+	diag_list_free(&diags);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_a_kernel_clang_cannot_parse_gives_its_errors)
+{
+	if (!instrument_available())
+		return;
+	char *path = temp_kernel("kernel void k(global int *p)\n{\n\tp[0] = q;\n}\n");
+	struct instr_program p;
+	struct diag_list diags = { 0 };
+	ck_assert_msg(instrument_program(path, "", &p, &diags) < 0, "The rewrite fails.");
+	ck_assert_msg(diags.count >= 1 && diags.items[0].line == 3,
+		      "clang's error stands at its line, 3.");
+	ck_assert_msg(p.source == NULL && p.nsites == 0, "Nothing is left of the program.");
+	diag_list_free(&diags);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+Suite *instrument_suite(void)
+{
+	Suite *s = suite_create("instrument");
+	TCase *tc = tcase_create("instrument");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_each_access_is_a_site_at_its_line);
+	tcase_add_test(tc, test_a_kernel_clang_cannot_parse_gives_its_errors);
+	suite_add_tcase(s, tc);
+	return s;
+}
