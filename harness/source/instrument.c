@@ -53,6 +53,7 @@ struct edit {
 struct rewriter {
 	CXTranslationUnit tu;
 	CXFile file;
+	const char *path;
 	const char *src;
 	size_t len;
 	struct edit *edits;
@@ -176,6 +177,19 @@ static bool file_offset(const struct rewriter *rw, CXSourceLocation loc, unsigne
 	return sfile && efile && clang_api.clang_Location_isFromMainFile(loc) && soff == eoff;
 }
 
+/* Where a location is spelled, where that is the kernel file. */
+static bool spelled_in_file(const struct rewriter *rw, CXSourceLocation loc, unsigned *offset)
+{
+	CXFile file;
+	clang_api.clang_getSpellingLocation(loc, &file, NULL, NULL, offset);
+	if (file == NULL)
+		return false;
+	char *name = clang_api_text(clang_api.clang_getFileName(file));
+	bool ours = strcmp(name, rw->path) == 0;
+	free(name);
+	return ours;
+}
+
 static void line_col(const struct rewriter *rw, unsigned offset, int *line, int *col)
 {
 	int l = 1, c = 1;
@@ -213,6 +227,17 @@ static struct node *node_new(struct rewriter *rw, CXCursor c, struct node *paren
 	n->own_text = a && b && s <= e && e <= rw->len;
 	n->start = s;
 	n->end = e;
+	/* A macro's argument (as_float(p[i])) is the file's own text where it is written:
+	 * rewritten there, it is what the macro expands. What a #define's body spells is
+	 * not, as it comes before the use it expands at. */
+	unsigned ss, se;
+	if (!n->own_text && spelled_in_file(rw, clang_api.clang_getRangeStart(range), &ss) &&
+	    spelled_in_file(rw, clang_api.clang_getRangeEnd(range), &se) && ss <= se &&
+	    se <= rw->len && ss >= s) {
+		n->own_text = true;
+		n->start = ss;
+		n->end = se;
+	}
 	CXType t = clang_api.clang_getCursorType(c);
 	n->type = clang_api_text(clang_api.clang_getTypeSpelling(t));
 	/* Sizes only of what may be accessed or declared: libclang 14 asks the size of a
@@ -337,13 +362,15 @@ static int region_of(const struct rewriter *rw, struct node *n)
 	return -1;
 }
 
-/* The operator text of a binary or unary operator node, between or around its operands. */
+/* The operator of a binary or unary operator node: the run of operator characters after
+ * its first operand (binary, postfix) or before its operand (prefix), skipping spaces and
+ * the parentheses around operands. */
 static char *operator_text(const struct rewriter *rw, const struct node *n)
 {
 	unsigned from, to;
 	if (n->nkids == 2) {
 		from = n->kids[0]->end;
-		to = n->kids[1]->start;
+		to = n->end;
 	} else if (n->nkids == 1 && n->kids[0]->start > n->start) {
 		from = n->start;
 		to = n->kids[0]->start;
@@ -355,13 +382,12 @@ static char *operator_text(const struct rewriter *rw, const struct node *n)
 	}
 	if (from > to || to > rw->len)
 		return xstrdup("");
-	struct strbuf out = { 0 };
-	for (unsigned i = from; i < to; i++)
-		if (rw->src[i] != ' ' && rw->src[i] != '\t' && rw->src[i] != '\n' &&
-		    rw->src[i] != '(' && rw->src[i] != ')')
-			strbuf_append(&out, rw->src + i, 1);
-	char *s = strbuf_take(&out);
-	return s ? s : xstrdup("");
+	while (from < to && strchr(" \t\n()", rw->src[from]))
+		from++;
+	unsigned end = from;
+	while (end < to && strchr("=+-*/%<>&|^!~", rw->src[end]))
+		end++;
+	return xstrndup(rw->src + from, end - from);
 }
 
 /* Whether n is an lvalue of memory the runtime tracks, by its kind and type. */
@@ -908,7 +934,9 @@ static void instrument_in_child(void *ctx, struct strbuf *out)
 		strbuf_printf(out, "E\t%d\t%d\t%s\n", diags.items[i].line, diags.items[i].col,
 			      diags.items[i].message);
 	if (tu) {
-		struct rewriter rw = { .tu = tu, .src = src, .len = len, .min_access = 4 };
+		struct rewriter rw = {
+			.tu = tu, .path = job->path, .src = src, .len = len, .min_access = 4
+		};
 		CXCursor top = clang_api.clang_getTranslationUnitCursor(tu);
 		clang_api.clang_visitChildren(top, find_functions, &rw);
 		clang_api.clang_visitChildren(top, rewrite_functions, &rw);
