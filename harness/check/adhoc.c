@@ -341,7 +341,7 @@ bool adhoc_shrinks(const struct adhoc_request *rq, const struct adhoc_binding *b
 	bool shrinks = binding->costly
 			       ? shape_few_groups(&rq->global, &rq->local, simulated)
 			       : shape_shrink_for_simulation(&rq->global, &rq->local, simulated);
-	if (binding->tied_to_shape) {
+	if (binding->tied_to_shape || binding->unsimulated) {
 		*simulated = rq->global;
 		return false;
 	}
@@ -1226,7 +1226,9 @@ static void check_emit(void *ctx, struct result *r)
 		if (st->cases[s] && strcmp(st->cases[s]->path, r->case_path) == 0 &&
 		    strcmp(st->cases[s]->name, r->case_name) == 0)
 			set = (enum input_set)s;
-	if (st->shrunk && r->simulated)
+	/* Only a target that runs small sizes ran the shrunk launch; racecheck, which finds
+	 * too, ran it whole. */
+	if (st->shrunk && r->simulated && !shape_equal(&r->n, &st->rq->global))
 		r->shrunk_from = st->rq->global;
 	r->chosen = st->chosen;
 	r->nchosen = st->nchosen;
@@ -1602,6 +1604,7 @@ int adhoc_run(const struct adhoc_request *rq, struct reporter *rp)
 	size_t ncases = 0;
 	if (adhoc_bind(rq, &sig, &binding, &diags) < 0)
 		goto setup_failed;
+	binding.unsimulated = !simulator;
 	/* Not for --expect, whose values are the whole launch's. */
 	if (simulator && rq->nexpects == 0 &&
 	    !shape_shrink_for_simulation(&rq->global, &rq->local, &simulated))

@@ -104,6 +104,8 @@ struct adhoc_binding {
 	/* A probe of a few work-groups showed the whole launch too costly to simulate in
 	 * time, however few its items: the simulator runs those few groups. */
 	bool costly;
+	/* No target runs small sizes (racecheck and devices alone): nothing is shrunk. */
+	bool unsimulated;
 	struct record **records; /* per parameter: its struct's fields where it is one */
 	/* The kernel's source as clang reads it (kernelsrc.h), where it could be read:
 	 * parameters' places, structs' layouts, local arrays. */
