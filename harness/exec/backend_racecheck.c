@@ -506,7 +506,10 @@ static int rc_build(struct backend_session *session, const struct test_case *tc,
 {
 	struct rc_session *s = (struct rc_session *)session;
 	s->gaps_said = false;
-	return clexec_build(s->cx, tc, "", cached, failure);
+	/* A CPU device runs a work-group's items one after another on one thread (PoCL's
+	 * work-item loops), so the runtime keeps local memory's shadow without atomics. */
+	bool serial = (clexec_device_type(s->cx) & CL_DEVICE_TYPE_CPU) != 0;
+	return clexec_build(s->cx, tc, serial ? "-D__RC_GROUP_SERIAL" : "", cached, failure);
 }
 
 static int rc_execute(struct backend_session *session, const struct test_case *tc,

@@ -56,6 +56,13 @@ void clexec_set_hooks(struct clexec *cx, const struct clexec_hooks *hooks)
 	cx->hooks = hooks;
 }
 
+cl_device_type clexec_device_type(const struct clexec *cx)
+{
+	cl_device_type type = 0;
+	clGetDeviceInfo(cx->device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+	return type;
+}
+
 int clexec_open(const struct target *target, bool guarded, struct clexec **out, char **cause)
 {
 	cl_platform_id platform;

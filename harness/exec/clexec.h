@@ -55,6 +55,9 @@ int clexec_execute(struct clexec *cx, const struct test_case *tc, const struct p
 int clexec_inspect(struct clexec *cx, const char *path, const char *kernel, const char *options,
 		   struct kernel_sig *sig, struct result *failure);
 
+/* The OpenCL type of the session's device (CL_DEVICE_TYPE_CPU, ...). */
+cl_device_type clexec_device_type(const struct clexec *cx);
+
 void clexec_close(struct clexec *cx);
 
 /* In a worker: whether clexec_close stores every program it built or loaded in the

@@ -889,8 +889,10 @@ struct instrument_job {
 
 /* The runtime's preamble: the sizes and words it is built with, then its text, then the
  * line numbering of the kernel file from its first line. */
-static void preamble(const struct rewriter *rw, const char *path, struct strbuf *out)
+static void preamble(const struct rewriter *rw, const char *path, unsigned shift,
+		     struct strbuf *out)
 {
+	strbuf_printf(out, "#define __RC_SHIFT %u\n", shift);
 	strbuf_printf(out, "#define __RC_MAXG %zu\n#define __RC_MAXL %zu\n",
 		      rw->max_global ? rw->max_global : 1, rw->max_local ? rw->max_local : 1);
 	strbuf_printf(out, "#define __RC_SINK %d\n#define __RC_RECORD %d\n", SHADOW_SINK_BYTES,
@@ -950,7 +952,7 @@ static void instrument_in_child(void *ctx, struct strbuf *out)
 		if (rw.gaps.data)
 			strbuf_puts(out, rw.gaps.data);
 		struct strbuf text = { 0 };
-		preamble(&rw, job->path, &text);
+		preamble(&rw, job->path, shift, &text);
 		render(&rw, 0, (unsigned)len, NULL, &text);
 		strbuf_printf(out, "X\t%zu\n", text.len);
 		strbuf_append(out, text.data, text.len);
