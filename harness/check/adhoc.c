@@ -1418,8 +1418,12 @@ char *adhoc_kernel_file_for(const char *save_path, const char *kernel_path)
 
 /* Writes the random set's case where --save says, naming the kernel from there. */
 static int save_case(const struct adhoc_request *rq, const struct kernel_sig *sig,
-		     const struct adhoc_binding *binding)
+		     const struct adhoc_binding *run_binding)
 {
+	/* A saved case is run later on any target, the simulator's shrunk sizes too. */
+	struct adhoc_binding saved = *run_binding;
+	saved.unsimulated = false;
+	const struct adhoc_binding *binding = &saved;
 	char *kernel_file = adhoc_kernel_file_for(rq->save_path, rq->kernel_path);
 	if (kernel_file == NULL)
 		return -1;

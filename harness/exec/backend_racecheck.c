@@ -16,6 +16,7 @@
 #include "case/elem.h"
 #include "exec/clexec.h"
 #include "exec/ocl.h"
+#include "exec/progcache.h"
 #include "source/instrument.h"
 
 /* A kernel file rewritten with a case's build options, or why it could not be. */
@@ -38,6 +39,36 @@ static struct rewrite *rewrite_find(const char *path, const char *options)
 	return NULL;
 }
 
+/* The rewrite of `path` with `options`: from the rewrite cache (~/.cache/clharness/
+ * rewrites, keyed as programs are, by the file, what it includes, the options and the
+ * rewrite's version), else made with libclang and kept there. A machine without libclang
+ * runs what was rewritten where it has (a cache folder carried with the build). */
+static int rewrite_cached(const char *path, const char *options, struct instr_program *out,
+			  struct diag_list *diags)
+{
+	size_t len;
+	char *source = read_file(path, &len);
+	char *cache = source ? progcache_beside("rewrites") : NULL;
+	struct strbuf key = { 0 };
+	bool keyed = cache && progcache_key(&key, instrument_version(), path, source, len,
+					    options);
+	char *text = keyed ? (char *)progcache_load(cache, &key, &len, NULL) : NULL;
+	if (text) {
+		text = xreallocarray(text, len + 1, 1);
+		text[len] = '\0';
+	} else {
+		text = instrument_serialised(path, options, diags);
+		if (text && keyed && strstr(text, "\nX\t"))
+			progcache_store(cache, &key, (const unsigned char *)text, strlen(text));
+	}
+	int status = text ? instrument_parse(path, text, out, diags) : -1;
+	free(text);
+	strbuf_free(&key);
+	free(cache);
+	free(source);
+	return status;
+}
+
 /* Rewrites every kernel file the cases build that is not rewritten yet. */
 static void rc_prepare_cases(struct test_case *const *cases, size_t ncases)
 {
@@ -52,7 +83,7 @@ static void rc_prepare_cases(struct test_case *const *cases, size_t ncases)
 			struct rewrite *rw = &rewrites[nrewrites++];
 			*rw = (struct rewrite){ .path = xstrdup(path), .options = xstrdup(options) };
 			struct diag_list diags = { 0 };
-			if (instrument_program(path, options, &rw->program, &diags) < 0) {
+			if (rewrite_cached(path, options, &rw->program, &diags) < 0) {
 				struct strbuf why = { 0 };
 				for (size_t d = 0; d < diags.count; d++)
 					strbuf_printf(&why, "%s%s", d ? "; " : "",
@@ -67,13 +98,6 @@ static void rc_prepare_cases(struct test_case *const *cases, size_t ncases)
 	}
 }
 
-static const char *rc_unavailable(void)
-{
-	return instrument_available()
-		       ? NULL
-		       : "racecheck rewrites kernels with libclang, which this build lacks: install "
-			 "libclang-dev and run configure again";
-}
 
 /* The device's drivers run the rewritten kernels: they are set up as the device
  * backend sets them up. */
@@ -546,7 +570,6 @@ const struct backend backend_racecheck = {
 	.name = "racecheck",
 	.capabilities = CAN_FIND | CAN_RUN_NATIVE_CODE,
 	.named_only = true,
-	.unavailable = rc_unavailable,
 	.preload = rc_preload,
 	.prepare_worker = rc_prepare_worker,
 	.prepare_cases = rc_prepare_cases,

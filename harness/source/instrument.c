@@ -14,10 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "source/shadowrt.h"
+
 #ifdef HAVE_LIBCLANG
 
 #include "source/clangapi.h"
-#include "source/shadowrt.h"
 
 bool instrument_available(void)
 {
@@ -177,6 +178,22 @@ static bool file_offset(const struct rewriter *rw, CXSourceLocation loc, unsigne
 	return sfile && efile && clang_api.clang_Location_isFromMainFile(loc) && soff == eoff;
 }
 
+/* Whether text [from, to) can be the whole of a node of `kind` written in a macro's
+ * argument: no comma outside brackets (the text runs on into the next argument, the
+ * node's end being the macro body's), and a subscript ends at its ']'. */
+static bool one_argument(const struct rewriter *rw, enum CXCursorKind kind, unsigned from,
+			 unsigned to)
+{
+	int depth = 0;
+	for (unsigned i = from; i < to; i++) {
+		char c = rw->src[i];
+		depth += (c == '(' || c == '[') - (c == ')' || c == ']');
+		if ((c == ',' && depth == 0) || depth < 0)
+			return false;
+	}
+	return depth == 0 && (kind != CXCursor_ArraySubscriptExpr || (to > from && rw->src[to - 1] == ']'));
+}
+
 /* Where a location is spelled, where that is the kernel file. */
 static bool spelled_in_file(const struct rewriter *rw, CXSourceLocation loc, unsigned *offset)
 {
@@ -233,7 +250,7 @@ static struct node *node_new(struct rewriter *rw, CXCursor c, struct node *paren
 	unsigned ss, se;
 	if (!n->own_text && spelled_in_file(rw, clang_api.clang_getRangeStart(range), &ss) &&
 	    spelled_in_file(rw, clang_api.clang_getRangeEnd(range), &se) && ss <= se &&
-	    se <= rw->len && ss >= s) {
+	    se <= rw->len && ss >= s && one_argument(rw, n->kind, ss, se)) {
 		n->own_text = true;
 		n->start = ss;
 		n->end = se;
@@ -981,29 +998,73 @@ static void instrument_in_child(void *ctx, struct strbuf *out)
 	free(src);
 }
 
+char *instrument_serialised(const char *path, const char *options, struct diag_list *diags)
+{
+	struct instrument_job job = { path, options ? options : "" };
+	bool ok;
+	char *why;
+	char *text = clang_api_in_child(instrument_in_child, &job, &ok, &why);
+	if (!ok) {
+		diag_add(diags, DIAG_ERROR, path, 0, 0, "clang stopped reading it: %s", why);
+		free(text);
+		text = NULL;
+	}
+	free(why);
+	return text;
+}
+
+#else
+
+char *instrument_serialised(const char *path, const char *options, struct diag_list *diags)
+{
+	(void)options;
+	diag_add(diags, DIAG_ERROR, path, 0, 0,
+		 "racecheck rewrites kernels with libclang, which this build lacks: install "
+		 "libclang-dev and run configure again");
+	return NULL;
+}
+
+bool instrument_available(void)
+{
+	return false;
+}
+
+#endif
+
+/* The fields of a serialised rewrite's line after its tag. */
+static char *next_field(char **line)
+{
+	char *field = *line;
+	char *tab = strchr(field, '\t');
+	if (tab) {
+		*tab = '\0';
+		*line = tab + 1;
+	} else {
+		*line = field + strlen(field);
+	}
+	return field;
+}
+
 static void take_kernel(struct instr_program *p, char *rest, unsigned shift)
 {
 	struct instr_kernel k = { 0 };
-	k.name = xstrdup(clang_api_next_field(&rest));
-	k.spaces = xstrdup(clang_api_next_field(&rest));
+	k.name = xstrdup(next_field(&rest));
+	k.spaces = xstrdup(next_field(&rest));
 	k.nparams = strlen(k.spaces);
 	/* Each array takes whole granules, as the runtime lays them out. */
 	uint64_t granule = 1u << shift;
-	for (char *save = NULL, *size = strtok_r(clang_api_next_field(&rest), ",", &save); size;
+	for (char *save = NULL, *size = strtok_r(next_field(&rest), ",", &save); size;
 	     size = strtok_r(NULL, ",", &save))
 		k.local_bytes += (strtoull(size, NULL, 10) + granule - 1) / granule * granule;
 	p->kernels = xreallocarray(p->kernels, p->nkernels + 1, sizeof *p->kernels);
 	p->kernels[p->nkernels++] = k;
 }
 
-int instrument_program(const char *path, const char *options, struct instr_program *out,
-		       struct diag_list *diags)
+int instrument_parse(const char *path, const char *serialised, struct instr_program *out,
+		     struct diag_list *diags)
 {
 	*out = (struct instr_program){ 0 };
-	struct instrument_job job = { path, options ? options : "" };
-	bool ok;
-	char *why;
-	char *text = clang_api_in_child(instrument_in_child, &job, &ok, &why);
+	char *text = xstrdup(serialised);
 	size_t errors = 0;
 	char *at = text;
 	while (*at) {
@@ -1012,30 +1073,30 @@ int instrument_program(const char *path, const char *options, struct instr_progr
 			break;
 		*nl = '\0';
 		char *rest = at;
-		char *tag = clang_api_next_field(&rest);
+		char *tag = next_field(&rest);
 		at = nl + 1;
 		if (strcmp(tag, "E") == 0) {
-			int l = atoi(clang_api_next_field(&rest));
-			int c = atoi(clang_api_next_field(&rest));
+			int l = atoi(next_field(&rest));
+			int c = atoi(next_field(&rest));
 			diag_add(diags, DIAG_ERROR, path, l, c, "%s", rest);
 			errors++;
 		} else if (strcmp(tag, "G") == 0) {
 			out->granule_shift = (unsigned)atoi(rest);
 		} else if (strcmp(tag, "S") == 0) {
 			struct instr_site s = { 0 };
-			s.line = atoi(clang_api_next_field(&rest));
-			s.col = atoi(clang_api_next_field(&rest));
-			s.access = *clang_api_next_field(&rest);
-			char space = *clang_api_next_field(&rest);
-			s.space = space == 'c' ? 'c' : space == '-' ? 0 : space;
+			s.line = atoi(next_field(&rest));
+			s.col = atoi(next_field(&rest));
+			s.access = *next_field(&rest);
+			char space = *next_field(&rest);
+			s.space = space == '-' ? 0 : space;
 			out->sites = xreallocarray(out->sites, out->nsites + 1, sizeof *out->sites);
 			out->sites[out->nsites++] = s;
 		} else if (strcmp(tag, "K") == 0) {
 			take_kernel(out, rest, out->granule_shift);
 		} else if (strcmp(tag, "U") == 0) {
 			struct instr_gap g = { 0 };
-			g.line = atoi(clang_api_next_field(&rest));
-			g.col = atoi(clang_api_next_field(&rest));
+			g.line = atoi(next_field(&rest));
+			g.col = atoi(next_field(&rest));
 			g.why = xstrdup(rest);
 			out->gaps = xreallocarray(out->gaps, out->ngaps + 1, sizeof *out->gaps);
 			out->gaps[out->ngaps++] = g;
@@ -1049,11 +1110,6 @@ int instrument_program(const char *path, const char *options, struct instr_progr
 		}
 	}
 	free(text);
-	if (!ok) {
-		diag_add(diags, DIAG_ERROR, path, 0, 0, "clang stopped reading it: %s", why);
-		errors++;
-	}
-	free(why);
 	if (errors == 0 && out->source == NULL) {
 		diag_add(diags, DIAG_ERROR, path, 0, 0, "the rewrite gave no program");
 		errors++;
@@ -1065,25 +1121,29 @@ int instrument_program(const char *path, const char *options, struct instr_progr
 	return 0;
 }
 
-#else
-
-bool instrument_available(void)
-{
-	return false;
-}
-
 int instrument_program(const char *path, const char *options, struct instr_program *out,
 		       struct diag_list *diags)
 {
-	(void)options;
 	*out = (struct instr_program){ 0 };
-	diag_add(diags, DIAG_ERROR, path, 0, 0,
-		 "racecheck rewrites kernels with libclang, which this build lacks: install "
-		 "libclang-dev and run configure again");
-	return -1;
+	char *text = instrument_serialised(path, options, diags);
+	if (text == NULL)
+		return -1;
+	int status = instrument_parse(path, text, out, diags);
+	free(text);
+	return status;
 }
 
-#endif
+const char *instrument_version(void)
+{
+	static char version[32];
+	if (*version == '\0') {
+		uint32_t h = 2166136261u;
+		for (const char *c = shadow_runtime; *c; c++)
+			h = (h ^ (unsigned char)*c) * 16777619u;
+		snprintf(version, sizeof version, "racecheck-1-%08x", h);
+	}
+	return version;
+}
 
 const struct instr_kernel *instr_program_kernel(const struct instr_program *p, const char *name)
 {

@@ -95,6 +95,15 @@ bool instrument_available(void);
  * loads libclang. Returns 0, or -1 with clang's errors or why it could not in diags. */
 int instrument_program(const char *path, const char *options, struct instr_program *out,
 		       struct diag_list *diags);
+/* instrument_program in two halves, for a cache to keep the rewrite between them: the
+ * rewrite as text (clang's errors are in it), or NULL with why in diags; and that text
+ * read back. */
+char *instrument_serialised(const char *path, const char *options, struct diag_list *diags);
+int instrument_parse(const char *path, const char *serialised, struct instr_program *out,
+		     struct diag_list *diags);
+/* The rewrite's version, which changes with its runtime's text: a cache keys rewrites
+ * by it, so none of an older runtime is ever used. */
+const char *instrument_version(void);
 
 const struct instr_kernel *instr_program_kernel(const struct instr_program *p, const char *name);
 void instr_program_free(struct instr_program *p);
