@@ -40,6 +40,13 @@ START_TEST(test_device_patterns)
 	ck_assert_msg(devname_matches("all", "nvidia-h100", "gpu"), "all matches everything.");
 	ck_assert_msg(!devname_matches("poc", "pocl-cpu", "cpu"), "A partial word does not match.");
 	ck_assert_msg(!devname_matches("gpu", "pocl-cpu", "cpu"), "Another type does not match.");
+	ck_assert_msg(devname_matches("nvidia+racecheck", "nvidia-h100+racecheck", "racecheck") &&
+			      devname_matches("nvidia-h100+racecheck", "nvidia-h100+racecheck",
+					      "racecheck"),
+		      "A device's word with a backend's suffix names that backend's target of it.");
+	ck_assert_msg(!devname_matches("pocl+racecheck", "nvidia-h100+racecheck", "racecheck") &&
+			      !devname_matches("nvid+racecheck", "nvidia-h100+racecheck", "racecheck"),
+		      "Another device's, or a partial word, does not.");
 }
 END_TEST
 

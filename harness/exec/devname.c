@@ -89,6 +89,14 @@ bool devname_matches(const char *pattern, const char *short_name, const char *ty
 	if (strcmp(pattern, "all") == 0 || strcmp(pattern, short_name) == 0 ||
 	    strcmp(pattern, type) == 0)
 		return true;
+	/* A device's pattern with a backend's suffix (nvidia+racecheck) names that backend's
+	 * target of each device the pattern names (nvidia-h200+racecheck). */
+	const char *plus = strrchr(pattern, '+'), *name_plus = strrchr(short_name, '+');
+	if (plus && name_plus && strcmp(plus, name_plus) == 0) {
+		size_t len = (size_t)(plus - pattern), name_len = (size_t)(name_plus - short_name);
+		return strncmp(pattern, short_name, len) == 0 &&
+		       (len == name_len || short_name[len] == '-');
+	}
 	size_t len = strlen(pattern);
 	return strncmp(pattern, short_name, len) == 0 && short_name[len] == '-';
 }
