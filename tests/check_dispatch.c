@@ -125,7 +125,7 @@ static const struct backend backend_fake = {
 /* The fake driver as a simulator, whose processes it can renew until a noisy case. */
 static const struct backend backend_fake_simulator = {
 	.name = "fake-simulator",
-	.capabilities = CAN_ONLY_SMALL_SIZES | CAN_FIND | CAN_ONLY_FRESH_SESSIONS,
+	.capabilities = CAN_ONLY_SMALL_SIZES | CAN_FIND | CAN_ONLY_FRESH_SESSIONS | CAN_REPEAT,
 	.list_targets = fake_list,
 	.open = fake_open,
 	.build = fake_build,

@@ -36,6 +36,7 @@ static struct result simulated(long long l, int other)
 			    .target = xstrdup("oclgrind"),
 			    .backend = xstrdup("oclgrind"),
 			    .simulated = true,
+			    .outputs_repeat = true,
 			    .n = shape_1d(256),
 			    .l = shape_1d(l),
 			    .verdict = VERDICT_RACE,
@@ -149,6 +150,55 @@ START_TEST(test_judging_simulator_runs)
 	result_free(&moved);
 	result_free(&extra);
 	result_free(&unknown);
+	golden_free(g);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+/* An instrumented device's run varies: its block's findings must all be there, and any
+ * more of their family, but nothing else, with `ran` for an output right or wrong. */
+START_TEST(test_judging_runs_that_vary)
+{
+	char *path = temp_golden("devices: ran\n"
+				 "pocl-cpu+racecheck N=256 L=32: ran\n"
+				 "  error race read-write local 14 14\n"
+				 "pocl-cpu+racecheck N=256 L=64: pass\n");
+	struct diag_list diags = { 0 };
+	struct golden *g = golden_load(path, &diags);
+	ck_assert_msg(g != NULL && diags.count == 0, "A run that ran loads.");
+	struct result r = simulated(32, 14);
+	free(r.target);
+	r.target = xstrdup("pocl-cpu+racecheck");
+	r.outputs_repeat = false;
+	r.output = VERDICT_PASS;
+	golden_judge(g, &r);
+	ck_assert_msg(r.expect == EXPECT_MET, "A right output where it may be wrong is met.");
+	result_free(&r);
+
+	r = simulated(32, 14);
+	free(r.target);
+	r.target = xstrdup("pocl-cpu+racecheck");
+	r.outputs_repeat = false;
+	r.findings.items = xreallocarray(r.findings.items, 2, sizeof *r.findings.items);
+	finding_copy(&r.findings.items[1], &r.findings.items[0]);
+	r.findings.items[1].other.line = 15;
+	r.findings.count = 2;
+	golden_judge(g, &r);
+	ck_assert_msg(r.expect == EXPECT_MET,
+		      "Another pair of lines of the same race, which this order of work-groups met, "
+		      "is met.");
+	result_free(&r);
+
+	r = simulated(64, 14);
+	free(r.target);
+	r.target = xstrdup("pocl-cpu+racecheck");
+	r.outputs_repeat = false;
+	r.output = VERDICT_PASS;
+	golden_judge(g, &r);
+	ck_assert_msg(r.expect == EXPECT_UNMET,
+		      "A race on a kernel its block calls clean is a difference.");
+	result_free(&r);
 	golden_free(g);
 	unlink(path);
 	free(path);
@@ -282,6 +332,7 @@ Suite *golden_suite(void)
 	tcase_add_test(tc, test_load_runs_and_findings);
 	tcase_add_test(tc, test_mistakes_are_reported_at_their_line);
 	tcase_add_test(tc, test_judging_simulator_runs);
+	tcase_add_test(tc, test_judging_runs_that_vary);
 	tcase_add_test(tc, test_judging_devices);
 	tcase_add_test(tc, test_blessing_derives_the_devices_word);
 	tcase_add_test(tc, test_blessing_writes_what_judging_reads);

@@ -69,6 +69,10 @@ enum capability {
 	 * machine's own code (a CPU device): its workers are confined (sandbox.h) unless the
 	 * run's options say otherwise. A simulator interprets kernels, and runs none. */
 	CAN_RUN_NATIVE_CODE = 1u << 4,
+	/* Runs every work-item in one order, the same each run: a racy kernel's output is
+	 * as much a part of its golden as its findings. A device's, instrumented or not,
+	 * varies from run to run. */
+	CAN_REPEAT = 1u << 5,
 };
 
 /* One parameter of a kernel, as the driver describes it (clGetKernelArgInfo). */

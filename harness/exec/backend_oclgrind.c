@@ -752,7 +752,7 @@ static void og_close(struct backend_session *session)
 
 const struct backend backend_oclgrind = {
 	.name = "oclgrind",
-	.capabilities = CAN_ONLY_SMALL_SIZES | CAN_FIND | CAN_ONLY_FRESH_SESSIONS,
+	.capabilities = CAN_ONLY_SMALL_SIZES | CAN_FIND | CAN_ONLY_FRESH_SESSIONS | CAN_REPEAT,
 	.fixed_target = "oclgrind",
 	.fixed_type = "simulator",
 	.unavailable = og_unavailable,

@@ -256,7 +256,7 @@ static int rc_before(void *ctx, cl_context context, cl_command_queue queue, cl_k
 	size_t pairs = SHADOW_KINDS * nsites * nsites;
 	l->nwords = header + pairs + cap * SHADOW_RECORD_WORDS;
 	uint64_t cell_bytes = (2 * granules + 2 * ngroups) * sizeof(uint64_t);
-	uint64_t aux_bytes = (3 * granules) * sizeof(uint32_t) + SHADOW_SINK_BYTES;
+	uint64_t aux_bytes = (2 * granules) * sizeof(uint64_t) + SHADOW_SINK_BYTES;
 	int status = -1;
 	cl_int err = CL_SUCCESS;
 	if (nsites > 2048 || 2 * granules + 2 * ngroups > UINT32_MAX) {
@@ -276,7 +276,7 @@ static int rc_before(void *ctx, cl_context context, cl_command_queue queue, cl_k
 	w[CTL_DIVERGENCE] = (uint32_t)(2 * granules);
 	w[CTL_LOCAL_EACH] = (uint32_t)local_each;
 	w[CTL_LOCAL_CELLS] = (uint32_t)local_cells;
-	w[CTL_SINK] = (uint32_t)(3 * granules);
+	w[CTL_SINK] = (uint32_t)(2 * granules);
 	w[CTL_NGLOBAL] = (uint32_t)l->nglobal;
 	w[CTL_NLOCAL] = (uint32_t)l->nlocal;
 	w[CTL_GROUPS] = (uint32_t)ngroups;
@@ -303,8 +303,8 @@ static int rc_before(void *ctx, cl_context context, cl_command_queue queue, cl_k
 	err = clEnqueueFillBuffer(queue, l->cells, &zero, sizeof zero, 0, cell_bytes, 0, NULL,
 				  NULL);
 	if (err == CL_SUCCESS)
-		err = clEnqueueFillBuffer(queue, l->aux, &zero, sizeof(uint32_t), 0,
-					  aux_bytes, 0, NULL, NULL);
+		err = clEnqueueFillBuffer(queue, l->aux, &zero, sizeof zero, 0, aux_bytes, 0,
+					  NULL, NULL);
 	cl_uint first = (cl_uint)st->nargs;
 	if (err == CL_SUCCESS)
 		err = clSetKernelArg(kernel, first, sizeof(cl_mem), &l->cells);

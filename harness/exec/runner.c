@@ -78,6 +78,7 @@ void runner_result_init(struct result *r, const struct backend *b, const struct 
 		.l = l ? *l : (struct shape){ 0 },
 		.racy = tc->racy,
 		.simulated = backend_can(b, CAN_FIND),
+		.outputs_repeat = backend_can(b, CAN_REPEAT),
 		.verdict = VERDICT_PASS,
 	};
 }

@@ -81,6 +81,7 @@ static const struct field result_fields[] = {
 	R(unwritten, F_SIZE, 0),
 	R(output, F_ENUM, VERDICT_SKIP),
 	R(simulated, F_BOOL, 0),
+	R(outputs_repeat, F_BOOL, 0),
 };
 #undef R
 

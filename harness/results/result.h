@@ -73,6 +73,7 @@ struct result {
 	enum verdict verdict;
 	bool racy;
 	bool simulated;	    /* from a backend that finds (CAN_FIND): findings and goldens per run */
+	bool outputs_repeat; /* from a backend whose outputs are the same every run (CAN_REPEAT) */
 	uint64_t kernel_ns; /* every launch of every round */
 	/* The rounds after the warm-up ones (run_options.warmup): their number, and the
 	 * fastest, median and slowest round's device time. */

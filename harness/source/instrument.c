@@ -790,7 +790,7 @@ static void rewrite_function(struct rewriter *rw, CXCursor fn)
 	bool kernel = declares_kernel(rw, fn);
 	bool definition = clang_api.clang_isCursorDefinition(fn);
 	add_params(rw, fn,
-		   kernel ? "__global ulong *__rc_cells, __global uint *__rc_aux, "
+		   kernel ? "__global ulong *__rc_cells, __global ulong *__rc_aux, "
 			    "__global uint *__rc_ctl"
 			  : "__rc_ctx *__rc");
 	if (!definition) {

@@ -24,7 +24,7 @@ enum shadow_ctl {
 	CTL_DIVERGENCE,	 /* cell where the work-groups' barrier tallies start */
 	CTL_LOCAL_EACH,	 /* granules of local memory one work-group's shadow holds */
 	CTL_LOCAL_CELLS, /* cell where the work-groups' local shadows start */
-	CTL_SINK,	 /* aux word where the sink for out-of-bounds accesses starts */
+	CTL_SINK,	 /* aux word (64-bit) where the sink for out-of-bounds accesses starts */
 	CTL_NGLOBAL,	 /* global and constant parameters of the kernel launched */
 	CTL_NLOCAL,	 /* local parameters of the kernel launched */
 	CTL_GROUPS,	 /* work-groups of the launch: after the tallies, as many arrival
