@@ -218,6 +218,18 @@ START_TEST(test_assignment_mistakes_at_their_lines)
 		  "16]}}\n",
 		  "launches 2-D work-groups (L x LY): write each shape as [16, 16]", 4, 91 },
 		{ "%\xff\n", "not UTF-8 text", 1, 1 },
+		{ "kernels:\n  - kernel void reduce_sum(global const int *in, uint n, local int *s, "
+		  "global int *out)\nchecks:\n  - {name: r, points: 1, forbid: [race], simulate: "
+		  "{case: cases/student/guard_with_identity.yaml, target: pocl}}\n",
+		  "a simulate check's target is oclgrind or racecheck, found 'pocl'", 4, 107 },
+		{ "kernels:\n  - kernel void reduce_sum(global const int *in, uint n, local int *s, "
+		  "global int *out)\nchecks:\n  - {name: r, points: 1, forbid: [race], simulate: "
+		  "{case: cases/student/guard_with_identity.yaml, target: racecheck}}\n  - {name: "
+		  "m, points: 1, forbid: [race], simulate: {case: "
+		  "cases/student/guard_with_identity.yaml, target: oclgrind}}\n",
+		  "the simulate checks of one assignment run on one target: the one before runs on "
+		  "racecheck",
+		  5, 107 },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		int line, col;

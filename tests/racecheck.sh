@@ -4,7 +4,8 @@
 # accesses and the writes of one value their Oclgrind goldens list, at the same lines,
 # and their fixed twins nothing (tools/racecheck-agree); kernels of its own at full size
 # (a barrier used as a grid sync at 2^20 items, a reduction missing its first barrier at
-# 2^22); an application's captured launch replayed whole; and an access a macro spells
+# 2^22); an application's captured launch replayed whole; grading whose simulate checks
+# name racecheck; and an access a macro spells
 # is said to be unchecked, never passed in silence.
 # Needs $CLHARNESS and $CLH_TEST_DATA (make check sets both), PoCL and libclang.
 
@@ -69,6 +70,19 @@ captured_launch_whole() {
 		run 1 run --device pocl-cpu+racecheck "$work/big" &&
 		grep -q "^race  *block_sum-1  *pocl-cpu+racecheck  *N=65536 L=64 " "$out"
 }
+# An assignment whose simulate checks name racecheck as their target grades races at a
+# million items on the grading device: the correct kernel earns all, the racy one loses
+# race_free, the empty one nothing.
+grades_on_racecheck() {
+	mkdir -p "$work/subs" &&
+		cp "$root/tests/grading/reduce_sum/correct.cl" "$root/tests/grading/reduce_sum/racy.cl" \
+			"$root/tests/grading/reduce_sum/empty_body.cl" "$work/subs/" &&
+		run 0 grade -o "$work/graded" "$root/tests/grading/reduce_sum_racecheck.yaml" "$work/subs" &&
+		has "graded on pocl-cpu and pocl-cpu+racecheck" &&
+		grep -q "^| correct | 25 | 15 | 25 | 15 | 20 | 100 |" "$out" &&
+		grep -q "^| racy | 25 | 15 | 0 | 15 | 20 | 75 |" "$out" &&
+		grep -q "^| empty_body | 0 | 0 | 0 | 0 | 0 | 0 |" "$out"
+}
 macro_access_is_said() {
 	cat >"$work/macro.cl" <<'K'
 #define AT(p, i) p[i]
@@ -88,5 +102,6 @@ check "catalogue bugs are found at their goldens' lines, and their fixed twins a
 check "a barrier used as a grid sync races between work-groups at 2^20 items, run whole" grid_sync_at_full_size
 check "a reduction missing its first barrier races at 2^22 items" missing_barrier_at_full_size
 check "a captured launch replays at its full size and shows its race" captured_launch_whole
+check "an assignment's simulate checks may run on racecheck, at a million items" grades_on_racecheck
 check "an access a macro spells is a warning that it was not checked" macro_access_is_said
 echo "1..$n"

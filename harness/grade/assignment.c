@@ -588,6 +588,31 @@ static char *find_against(struct loader *ld, struct fy_node *node, struct src_po
 	return path;
 }
 
+/* A simulate check's target: oclgrind, the simulator (the default), or racecheck, the
+ * grading device instrumented; every simulate check of an assignment runs on one. */
+static void parse_simulate_target(struct loader *ld, struct fy_node *v, struct src_pos at)
+{
+	char *target = yr_scalar(&ld->r, v, at, "target");
+	if (target == NULL)
+		return;
+	bool racecheck = strcmp(target, "racecheck") == 0;
+	if (!racecheck && strcmp(target, "oclgrind") != 0) {
+		yr_error(&ld->r, yr_pos(v, at),
+			 "a simulate check's target is oclgrind or racecheck, found '%s'", target);
+	} else {
+		bool first = true;
+		for (size_t i = 0; i < ld->a->nchecks; i++)
+			first &= ld->a->checks[i].kind != GRADE_SIMULATE;
+		if (!first && racecheck != ld->a->simulate_on_racecheck)
+			yr_error(&ld->r, yr_pos(v, at),
+				 "the simulate checks of one assignment run on one target: the one "
+				 "before runs on %s",
+				 ld->a->simulate_on_racecheck ? "racecheck" : "oclgrind");
+		ld->a->simulate_on_racecheck = racecheck;
+	}
+	free(target);
+}
+
 static void parse_check(struct loader *ld, struct fy_node *node, struct src_pos at)
 {
 	if (!yr_require_mapping(&ld->r, node, at, "a check"))
@@ -633,9 +658,15 @@ static void parse_check(struct loader *ld, struct fy_node *node, struct src_pos 
 	if (!yr_require_mapping(&ld->r, spec, pos, what))
 		goto out;
 	static const char *const run_keys[] = { "case", "sizes", "local", NULL };
+	static const char *const simulate_keys[] = { "case", "sizes", "local", "target", NULL };
 	static const char *const speed_keys[] = { "case", "against", "size",   "local", "full",
 						  "none", "repeat",  "rounds", NULL };
-	yr_reject_unknown_keys(&ld->r, spec, what, c.kind == GRADE_SPEED ? speed_keys : run_keys);
+	yr_reject_unknown_keys(&ld->r, spec, what,
+			       c.kind == GRADE_SPEED	  ? speed_keys
+			       : c.kind == GRADE_SIMULATE ? simulate_keys
+							  : run_keys);
+	if (c.kind == GRADE_SIMULATE && (v = yr_get(spec, "target")) != NULL)
+		parse_simulate_target(ld, v, pos);
 	char *case_file = yr_scalar_at(&ld->r, spec, "case", pos, "the case file");
 	struct src_pos case_pos = yr_key_pos(spec, "case", pos);
 	if (case_file) {

@@ -65,6 +65,10 @@ struct assignment {
 	struct grade_check *checks;
 	size_t nchecks;
 	double max_points;
+	/* Where the simulate checks run: the simulator at the cases' sim_sizes (false), or the
+	 * grading device's racecheck target at their sizes (true: a check says target:
+	 * racecheck; one assignment's simulate checks share one target). */
+	bool simulate_on_racecheck;
 	unsigned wall_s;	/* a run's wall-clock limit */
 	unsigned cpu_s;		/* a run's CPU-time limit, all its threads together */
 	uint64_t address_space; /* a run's address-space limit in bytes */

@@ -18,20 +18,31 @@ static int pick_targets(struct grading_session *s, const struct assignment *a,
 	bool needs_simulator = false;
 	for (size_t i = 0; i < a->nchecks; i++)
 		needs_simulator |= a->checks[i].kind == GRADE_SIMULATE;
+	bool racecheck = a->simulate_on_racecheck;
 	struct run_options opt = { .repeat = 1 };
-	char *patterns[] = { (char *)device_pattern, "oclgrind" };
+	/* The simulate checks' target: the simulator, or the grading device instrumented. */
+	char *finder = racecheck ? xasprintf("%s+racecheck", device_pattern ? device_pattern
+									    : "racecheck")
+				 : xstrdup("oclgrind");
+	if (racecheck && device_pattern == NULL) {
+		free(finder);
+		finder = xstrdup("racecheck");
+	}
+	char *patterns[] = { (char *)(device_pattern ? device_pattern : "all"), finder };
 	struct selection sel;
-	selection_open(&sel, device_pattern ? patterns : NULL, device_pattern ? 2 : 0, NULL, 0,
-		       &opt, 60);
+	selection_open(&sel, patterns, 2, NULL, 0, &opt, 60);
 	for (size_t t = 0; t < sel.count; t++) {
 		const struct target *target = selection_target(&sel, t);
 		/* Correctness and speed are graded where kernel times are the kernel's own;
-		 * the simulate checks where findings are made. */
-		if (target_can(target, CAN_ONLY_SMALL_SIZES) && s->simulator == NULL)
+		 * the simulate checks where findings are made, on the target asked for. */
+		bool finds = target_can(target, CAN_FIND) &&
+			     target_can(target, CAN_ONLY_SMALL_SIZES) != racecheck;
+		if (finds && s->simulator == NULL)
 			s->simulator = xstrdup(target->name);
 		else if (target_can(target, CAN_TIME) && s->device == NULL)
 			s->device = xstrdup(target->name);
 	}
+	free(finder);
 	struct strbuf why = { 0 };
 	for (size_t m = 0; m < sel.nmissing; m++)
 		strbuf_printf(&why, "; %s: %s", sel.missing[m].backend->name,
@@ -44,8 +55,10 @@ static int pick_targets(struct grading_session *s, const struct assignment *a,
 				   why.data ? why.data : " (see clharness devices)");
 		status = -1;
 	} else if (needs_simulator && s->simulator == NULL) {
-		*cause = xasprintf("%s's simulate checks need Oclgrind, which cannot run here%s",
-				   a->name, why.data ? why.data : "");
+		*cause = xasprintf("%s's simulate checks need %s, which cannot run here%s", a->name,
+				   racecheck ? "a racecheck target of the grading device"
+					     : "Oclgrind",
+				   why.data ? why.data : "");
 		status = -1;
 	}
 	strbuf_free(&why);

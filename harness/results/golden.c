@@ -383,6 +383,31 @@ void golden_writer_add(struct golden_writer *w, const struct result *r)
 	free(label);
 }
 
+/* Blocks (a label line and its indented findings) of the simulator's target first, then
+ * those of instrumented devices (NAME+BACKEND), each in the order given: a golden reads
+ * the same whichever targets a bless ran. Caller frees. */
+static char *simulator_first(const char *blocks)
+{
+	struct strbuf out = { 0 };
+	for (int pass = 0; pass < 2; pass++) {
+		bool take = false;
+		for (const char *line = blocks; *line;) {
+			const char *end = strchr(line, '\n');
+			size_t len = end ? (size_t)(end - line) + 1 : strlen(line);
+			if (*line != ' ') {
+				size_t label = strcspn(line, " :");
+				bool instrumented = memchr(line, '+', label) != NULL;
+				take = instrumented == (pass == 1);
+			}
+			if (take)
+				strbuf_append(&out, line, len);
+			line += len;
+		}
+	}
+	char *s = strbuf_take(&out);
+	return s ? s : xstrdup("");
+}
+
 /* Whether a devices line says more than a simulator's run can tell. */
 static bool devices_hand_written(unsigned devices)
 {
@@ -409,11 +434,16 @@ char *golden_writer_text(const struct golden_writer *w, const char *case_name, b
 		for (size_t f = 0; f < run->nfindings; f++)
 			strbuf_printf(&kept, "  %s\n", run->findings[f]);
 	}
+	struct strbuf blocks = { 0 };
+	strbuf_puts(&blocks, w->runs.data ? w->runs.data : "");
+	strbuf_puts(&blocks, kept.data ? kept.data : "");
+	char *ordered = simulator_first(blocks.data ? blocks.data : "");
 	char *text = xasprintf("# What clharness must report for %s, written by `clharness run "
 			       "--bless`:\n# review the diff before committing it.\n"
-			       "devices: %s\n%s%s",
-			       case_name, devices, w->runs.data ? w->runs.data : "",
-			       kept.data ? kept.data : "");
+			       "devices: %s\n%s",
+			       case_name, devices, ordered);
+	free(ordered);
+	strbuf_free(&blocks);
 	strbuf_free(&kept);
 	return text;
 }
