@@ -109,6 +109,18 @@ CXTranslationUnit clang_api_parse(CXIndex index, const char *path, const char *o
 	return tu;
 }
 
+CXTranslationUnit clang_api_read(CXIndex index, const char *path, const char *options, char **src,
+				 size_t *len, struct diag_list *diags)
+{
+	*len = 0;
+	*src = read_file(path, len);
+	if (*src == NULL) {
+		diag_add(diags, DIAG_ERROR, path, 0, 0, "cannot read it");
+		return NULL;
+	}
+	return clang_api_parse(index, path, options, diags);
+}
+
 struct child_job {
 	void (*job)(void *ctx, struct strbuf *out);
 	void *ctx;

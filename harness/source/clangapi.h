@@ -92,6 +92,11 @@ bool clang_api_load(char **why);
  * diags. */
 CXTranslationUnit clang_api_parse(CXIndex index, const char *path, const char *options,
 				  struct diag_list *diags);
+/* In the child: reads the file at `path` into *src (*len bytes; the caller frees it) and
+ * parses it as clang_api_parse does. NULL with why in diags where either fails (*src is
+ * then NULL where the file could not be read). */
+CXTranslationUnit clang_api_read(CXIndex index, const char *path, const char *options, char **src,
+				 size_t *len, struct diag_list *diags);
 /* A libclang string as one of ours, the libclang one disposed of. */
 char *clang_api_text(CXString s);
 

@@ -942,13 +942,10 @@ static void instrument_in_child(void *ctx, struct strbuf *out)
 {
 	const struct instrument_job *job = ctx;
 	struct diag_list diags = { 0 };
-	size_t len = 0;
-	char *src = read_file(job->path, &len);
+	size_t len;
+	char *src;
 	CXIndex index = clang_api.clang_createIndex(0, 0);
-	CXTranslationUnit tu = src ? clang_api_parse(index, job->path, job->options, &diags)
-				   : NULL;
-	if (src == NULL)
-		diag_add(&diags, DIAG_ERROR, job->path, 0, 0, "cannot read it");
+	CXTranslationUnit tu = clang_api_read(index, job->path, job->options, &src, &len, &diags);
 	for (size_t i = 0; i < diags.count; i++)
 		strbuf_printf(out, "E\t%d\t%d\t%s\n", diags.items[i].line, diags.items[i].col,
 			      diags.items[i].message);

@@ -791,13 +791,10 @@ static void find_in_child(void *ctx, struct strbuf *out)
 {
 	const struct find_job *job = ctx;
 	struct diag_list diags = { 0 };
-	size_t len = 0;
-	char *src = read_file(job->path, &len);
+	size_t len;
+	char *src;
 	CXIndex index = clang_api.clang_createIndex(0, 0);
-	CXTranslationUnit tu = src ? clang_api_parse(index, job->path, job->options, &diags)
-				   : NULL;
-	if (src == NULL)
-		diag_add(&diags, DIAG_ERROR, job->path, 0, 0, "cannot read it");
+	CXTranslationUnit tu = clang_api_read(index, job->path, job->options, &src, &len, &diags);
 	struct mutation_list found = { 0 };
 	if (tu) {
 		struct finder f = { .tu = tu,
