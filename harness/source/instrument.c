@@ -276,8 +276,11 @@ static void node_free(struct node *n)
 	free(n);
 }
 
+/* The rewriter the tree is grown for: libclang's visitor hands grow() one pointer, the
+ * parent node, and the child process rewrites one file at a time. */
 static struct rewriter *growing_rw;
 
+/* Adds child c, with its own children, to the node `data`. */
 static enum CXChildVisitResult grow(CXCursor c, CXCursor parent, CXClientData data)
 {
 	struct node *n = data;
