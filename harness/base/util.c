@@ -601,3 +601,16 @@ int digits_to_differ(double a, double b)
 	}
 	return a == b ? 9 : 17;
 }
+
+char *next_tab_field(char **line)
+{
+	char *field = *line;
+	char *tab = strchr(field, '\t');
+	if (tab) {
+		*tab = '\0';
+		*line = tab + 1;
+	} else {
+		*line = field + strlen(field);
+	}
+	return field;
+}

@@ -122,4 +122,8 @@ int digits_to_differ(double a, double b);
  * first of the nearest; NULL where none is. Names past 32 characters are never near. */
 const char *nearest_name(const char *wanted, const char *const *names, size_t count);
 
+/* The next tab-separated field of *line, cut out in place: the line protocols of the
+ * harness's child processes. */
+char *next_tab_field(char **line);
+
 #endif

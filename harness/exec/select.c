@@ -23,6 +23,13 @@ static bool names_another_backend(const char *pattern, const struct backend *b)
 	return false;
 }
 
+/* Whether `pattern` may select targets of b at all: a backend whose targets run only
+ * where named (racecheck) needs its name in the pattern. */
+static bool pattern_reaches(const char *pattern, const struct backend *b)
+{
+	return !b->named_only || strstr(pattern, b->name) != NULL;
+}
+
 /* Whether any pattern could select a target of b, judged before listing anything, so a
  * run that names one backend starts no other. */
 static bool may_select(const struct backend *b, char *const *patterns, size_t npatterns)
@@ -30,7 +37,7 @@ static bool may_select(const struct backend *b, char *const *patterns, size_t np
 	if (npatterns == 0)
 		return !b->named_only;
 	for (size_t p = 0; p < npatterns; p++) {
-		if (b->named_only && strstr(patterns[p], b->name) == NULL)
+		if (!pattern_reaches(patterns[p], b))
 			continue;
 		if (b->fixed_target ? devname_matches(patterns[p], b->fixed_target, b->fixed_type)
 				    : !names_another_backend(patterns[p], b))
@@ -95,8 +102,7 @@ void selection_open(struct selection *sel, char *const *patterns, size_t npatter
 			const struct target *t = dispatch_target(d, i);
 			bool wanted = npatterns == 0;
 			for (size_t p = 0; p < npatterns && !wanted; p++)
-				wanted = (!backend->named_only ||
-					  strstr(patterns[p], backend->name) != NULL) &&
+				wanted = pattern_reaches(patterns[p], backend) &&
 					 devname_matches(patterns[p], t->name, t->type);
 			if (!wanted)
 				continue;

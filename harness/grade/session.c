@@ -21,13 +21,9 @@ static int pick_targets(struct grading_session *s, const struct assignment *a,
 	bool racecheck = a->simulate_on_racecheck;
 	struct run_options opt = { .repeat = 1 };
 	/* The simulate checks' target: the simulator, or the grading device instrumented. */
-	char *finder = racecheck ? xasprintf("%s+racecheck", device_pattern ? device_pattern
-									    : "racecheck")
-				 : xstrdup("oclgrind");
-	if (racecheck && device_pattern == NULL) {
-		free(finder);
-		finder = xstrdup("racecheck");
-	}
+	char *finder = !racecheck      ? xstrdup("oclgrind")
+		       : device_pattern ? xasprintf("%s+racecheck", device_pattern)
+					: xstrdup("racecheck");
 	char *patterns[] = { (char *)(device_pattern ? device_pattern : "all"), finder };
 	struct selection sel;
 	selection_open(&sel, patterns, 2, NULL, 0, &opt, 60);

@@ -167,17 +167,4 @@ char *clang_api_in_child(void (*job)(void *ctx, struct strbuf *out), void *ctx, 
 	return text ? text : xstrdup("");
 }
 
-char *clang_api_next_field(char **line)
-{
-	char *field = *line;
-	char *tab = strchr(field, '\t');
-	if (tab) {
-		*tab = '\0';
-		*line = tab + 1;
-	} else {
-		*line = field + strlen(field);
-	}
-	return field;
-}
-
 #endif

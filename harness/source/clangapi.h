@@ -106,7 +106,5 @@ char *clang_api_text(CXString s);
  * child did not end well; then *why (the caller frees it) says how. */
 char *clang_api_in_child(void (*job)(void *ctx, struct strbuf *out), void *ctx, bool *ok,
 			 char **why);
-/* The next tab-separated field of *line, cut out in place. */
-char *clang_api_next_field(char **line);
 
 #endif

@@ -1031,29 +1031,15 @@ bool instrument_available(void)
 
 #endif
 
-/* The fields of a serialised rewrite's line after its tag. */
-static char *next_field(char **line)
-{
-	char *field = *line;
-	char *tab = strchr(field, '\t');
-	if (tab) {
-		*tab = '\0';
-		*line = tab + 1;
-	} else {
-		*line = field + strlen(field);
-	}
-	return field;
-}
-
 static void take_kernel(struct instr_program *p, char *rest, unsigned shift)
 {
 	struct instr_kernel k = { 0 };
-	k.name = xstrdup(next_field(&rest));
-	k.spaces = xstrdup(next_field(&rest));
+	k.name = xstrdup(next_tab_field(&rest));
+	k.spaces = xstrdup(next_tab_field(&rest));
 	k.nparams = strlen(k.spaces);
 	/* Each array takes whole granules, as the runtime lays them out. */
 	uint64_t granule = 1u << shift;
-	for (char *save = NULL, *size = strtok_r(next_field(&rest), ",", &save); size;
+	for (char *save = NULL, *size = strtok_r(next_tab_field(&rest), ",", &save); size;
 	     size = strtok_r(NULL, ",", &save))
 		k.local_bytes += (strtoull(size, NULL, 10) + granule - 1) / granule * granule;
 	p->kernels = xreallocarray(p->kernels, p->nkernels + 1, sizeof *p->kernels);
@@ -1073,21 +1059,21 @@ int instrument_parse(const char *path, const char *serialised, struct instr_prog
 			break;
 		*nl = '\0';
 		char *rest = at;
-		char *tag = next_field(&rest);
+		char *tag = next_tab_field(&rest);
 		at = nl + 1;
 		if (strcmp(tag, "E") == 0) {
-			int l = atoi(next_field(&rest));
-			int c = atoi(next_field(&rest));
+			int l = atoi(next_tab_field(&rest));
+			int c = atoi(next_tab_field(&rest));
 			diag_add(diags, DIAG_ERROR, path, l, c, "%s", rest);
 			errors++;
 		} else if (strcmp(tag, "G") == 0) {
 			out->granule_shift = (unsigned)atoi(rest);
 		} else if (strcmp(tag, "S") == 0) {
 			struct instr_site s = { 0 };
-			s.line = atoi(next_field(&rest));
-			s.col = atoi(next_field(&rest));
-			s.access = *next_field(&rest);
-			char space = *next_field(&rest);
+			s.line = atoi(next_tab_field(&rest));
+			s.col = atoi(next_tab_field(&rest));
+			s.access = *next_tab_field(&rest);
+			char space = *next_tab_field(&rest);
 			s.space = space == '-' ? 0 : space;
 			out->sites = xreallocarray(out->sites, out->nsites + 1, sizeof *out->sites);
 			out->sites[out->nsites++] = s;
@@ -1095,8 +1081,8 @@ int instrument_parse(const char *path, const char *serialised, struct instr_prog
 			take_kernel(out, rest, out->granule_shift);
 		} else if (strcmp(tag, "U") == 0) {
 			struct instr_gap g = { 0 };
-			g.line = atoi(next_field(&rest));
-			g.col = atoi(next_field(&rest));
+			g.line = atoi(next_tab_field(&rest));
+			g.col = atoi(next_tab_field(&rest));
 			g.why = xstrdup(rest);
 			out->gaps = xreallocarray(out->gaps, out->ngaps + 1, sizeof *out->gaps);
 			out->gaps[out->ngaps++] = g;

@@ -399,51 +399,51 @@ static size_t take_lines(char *text, const char *path, struct kernel_source *ks,
 	for (char *save = NULL, *line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char *rest = line;
-		char *tag = clang_api_next_field(&rest);
+		char *tag = next_tab_field(&rest);
 		if (strcmp(tag, "K") == 0) {
-			ks->line = atoi(clang_api_next_field(&rest));
-			ks->col = atoi(clang_api_next_field(&rest));
+			ks->line = atoi(next_tab_field(&rest));
+			ks->col = atoi(next_tab_field(&rest));
 		} else if (strcmp(tag, "P") == 0) {
 			ks->params = xreallocarray(ks->params, ks->nparams + 1, sizeof *ks->params);
 			struct src_param *p = &ks->params[ks->nparams++];
-			*p = (struct src_param){ .name = xstrdup(clang_api_next_field(&rest)) };
-			p->type = xstrdup(clang_api_next_field(&rest));
-			p->line = atoi(clang_api_next_field(&rest));
-			p->col = atoi(clang_api_next_field(&rest));
-			p->form = (enum src_form)atoi(clang_api_next_field(&rest));
-			size_t size = strtoul(clang_api_next_field(&rest), NULL, 10);
-			size_t align = strtoul(clang_api_next_field(&rest), NULL, 10);
-			int elem = atoi(clang_api_next_field(&rest));
-			p->lanes = (unsigned)atoi(clang_api_next_field(&rest));
+			*p = (struct src_param){ .name = xstrdup(next_tab_field(&rest)) };
+			p->type = xstrdup(next_tab_field(&rest));
+			p->line = atoi(next_tab_field(&rest));
+			p->col = atoi(next_tab_field(&rest));
+			p->form = (enum src_form)atoi(next_tab_field(&rest));
+			size_t size = strtoul(next_tab_field(&rest), NULL, 10);
+			size_t align = strtoul(next_tab_field(&rest), NULL, 10);
+			int elem = atoi(next_tab_field(&rest));
+			p->lanes = (unsigned)atoi(next_tab_field(&rest));
 			p->elem = elem >= 0 && elem <= ELEM_LAST ? (enum elem_type)elem : ELEM_UCHAR;
 			if (elem < 0 || elem > ELEM_LAST)
 				p->lanes = 0;
-			char *why = clang_api_next_field(&rest);
+			char *why = next_tab_field(&rest);
 			p->why = *why ? xstrdup(why) : NULL;
 			rec = size ? xcalloc(1, sizeof *rec) : NULL;
 			if (rec)
 				record_close(rec, size, align);
 			p->record = rec;
 		} else if (strcmp(tag, "F") == 0 && rec) {
-			char *name = clang_api_next_field(&rest);
-			int type = atoi(clang_api_next_field(&rest));
-			unsigned lanes = (unsigned)atoi(clang_api_next_field(&rest));
-			size_t offset = strtoul(clang_api_next_field(&rest), NULL, 10);
+			char *name = next_tab_field(&rest);
+			int type = atoi(next_tab_field(&rest));
+			unsigned lanes = (unsigned)atoi(next_tab_field(&rest));
+			size_t offset = strtoul(next_tab_field(&rest), NULL, 10);
 			size_t size = rec->size, align = rec->align;
 			record_add_at(rec, name, (enum elem_type)type, lanes, offset);
 			record_close(rec, size, align);
 		} else if (strcmp(tag, "L") == 0) {
 			ks->locals = xreallocarray(ks->locals, ks->nlocals + 1, sizeof *ks->locals);
 			struct src_local_array *a = &ks->locals[ks->nlocals++];
-			*a = (struct src_local_array){ .name = xstrdup(clang_api_next_field(&rest)) };
-			a->line = atoi(clang_api_next_field(&rest));
-			a->col = atoi(clang_api_next_field(&rest));
+			*a = (struct src_local_array){ .name = xstrdup(next_tab_field(&rest)) };
+			a->line = atoi(next_tab_field(&rest));
+			a->col = atoi(next_tab_field(&rest));
 			for (int d = 0; d < 3; d++)
-				a->dims[d] = atoll(clang_api_next_field(&rest));
-			a->ndims = (unsigned)atoi(clang_api_next_field(&rest));
+				a->dims[d] = atoll(next_tab_field(&rest));
+			a->ndims = (unsigned)atoi(next_tab_field(&rest));
 		} else if (strcmp(tag, "E") == 0) {
-			int l = atoi(clang_api_next_field(&rest));
-			int c = atoi(clang_api_next_field(&rest));
+			int l = atoi(next_tab_field(&rest));
+			int c = atoi(next_tab_field(&rest));
 			diag_add(diags, DIAG_ERROR, path, l, c, "%s", rest);
 			errors++;
 		}

@@ -843,22 +843,22 @@ int mutsites_find(const char *path, const char *options, unsigned ops,
 	for (char *save = NULL, *line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char *rest = line;
-		char *tag = clang_api_next_field(&rest);
+		char *tag = next_tab_field(&rest);
 		if (strcmp(tag, "E") == 0) {
-			int l = atoi(clang_api_next_field(&rest));
-			int c = atoi(clang_api_next_field(&rest));
+			int l = atoi(next_tab_field(&rest));
+			int c = atoi(next_tab_field(&rest));
 			diag_add(diags, DIAG_ERROR, path, l, c, "%s", rest);
 			errors++;
 		} else if (strcmp(tag, "M") == 0) {
 			struct mutation m = { 0 };
-			int op = atoi(clang_api_next_field(&rest));
+			int op = atoi(next_tab_field(&rest));
 			m.op = op >= 0 && op < MUT_OPERATORS ? (enum mut_operator)op : MUT_BARRIER;
-			m.line = atoi(clang_api_next_field(&rest));
-			m.col = atoi(clang_api_next_field(&rest));
-			m.start = strtoul(clang_api_next_field(&rest), NULL, 10);
-			m.end = strtoul(clang_api_next_field(&rest), NULL, 10);
-			m.replacement = take_field(clang_api_next_field(&rest));
-			m.what = take_field(clang_api_next_field(&rest));
+			m.line = atoi(next_tab_field(&rest));
+			m.col = atoi(next_tab_field(&rest));
+			m.start = strtoul(next_tab_field(&rest), NULL, 10);
+			m.end = strtoul(next_tab_field(&rest), NULL, 10);
+			m.replacement = take_field(next_tab_field(&rest));
+			m.what = take_field(next_tab_field(&rest));
 			out->items = xreallocarray(out->items, out->count + 1, sizeof *out->items);
 			out->items[out->count++] = m;
 		}

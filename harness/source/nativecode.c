@@ -295,12 +295,12 @@ static void find_in_parse(const char *path, const char *options, unsigned kinds,
 	for (char *save = NULL, *line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char *rest = line;
-		if (strcmp(clang_api_next_field(&rest), "N") != 0)
+		if (strcmp(next_tab_field(&rest), "N") != 0)
 			continue;
-		int kind = atoi(clang_api_next_field(&rest));
-		int l = atoi(clang_api_next_field(&rest));
-		int c = atoi(clang_api_next_field(&rest));
-		const char *file = clang_api_next_field(&rest);
+		int kind = atoi(next_tab_field(&rest));
+		int l = atoi(next_tab_field(&rest));
+		int c = atoi(next_tab_field(&rest));
+		const char *file = next_tab_field(&rest);
 		if (kind >= 0 && kind < NATIVE_KINDS)
 			add_finding(diags, found, (enum native_kind)kind, *file ? file : path, l, c,
 				    rest);
