@@ -269,6 +269,30 @@ START_TEST(test_api_errors_keep_their_text)
 }
 END_TEST
 
+/* Another checker's report of one race: the pair's lines may come the other way round
+ * (which access it met second follows the order work-items ran), and that is the same
+ * place; another line, kind or memory space is not. */
+START_TEST(test_same_place_whichever_line_comes_first)
+{
+	struct finding a = { .kind = FINDING_RACE, .what = "read-write", .space = "local",
+			     .file = "k.cl", .at = { .line = 14 }, .other = { .line = 12 } };
+	struct finding b = a;
+	b.at.line = 12;
+	b.other.line = 14;
+	ck_assert_msg(finding_same_place(&a, &b) && !finding_same(&a, &b),
+		      "The pair reported the other way round is the same place, not the same "
+		      "diagnostic.");
+	b.other.line = 9;
+	ck_assert_msg(!finding_same_place(&a, &b), "A pair without line 14 is another race.");
+	b = a;
+	b.space = "global";
+	ck_assert_msg(!finding_same_place(&a, &b), "Global memory is another race.");
+	b = a;
+	b.kind = FINDING_OUT_OF_BOUNDS;
+	ck_assert_msg(!finding_same_place(&a, &b), "An out-of-bounds access is another finding.");
+}
+END_TEST
+
 START_TEST(test_merge_adds_counts)
 {
 	struct finding_list a = findings_of("race_global_rw.log", "k.cl");
@@ -367,6 +391,7 @@ Suite *finding_suite(void)
 	tcase_add_test(tc, test_sync_and_access_diagnostics_have_their_kinds);
 	tcase_add_test(tc, test_api_errors_keep_their_text);
 	tcase_add_test(tc, test_merge_adds_counts);
+	tcase_add_test(tc, test_same_place_whichever_line_comes_first);
 	suite_add_tcase(s, tc);
 	return s;
 }

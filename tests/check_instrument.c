@@ -74,19 +74,20 @@ START_TEST(test_each_access_is_a_site_at_its_line)
 	const struct instr_site *s;
 	ck_assert_msg((s = site_at(&p, 2, 59)) && s->access == 'r' && s->space == 'g',
 		      "p[i] in the helper is a read of global memory at 2:59.");
-	ck_assert_msg((s = site_at(&p, 8, 2)) && s->access == 'w' && s->space == 'l',
-		      "s[lid] = ... is a write of local memory at 8:2.");
+	ck_assert_msg((s = site_at(&p, 8, 9)) && s->access == 'w' && s->space == 'l',
+		      "s[lid] = ... is a write of local memory at its =, 8:9, where the "
+		      "simulator puts the store.");
 	ck_assert_msg((s = site_at(&p, 8, 41)) && s->access == 'r' && s->space == 'c',
 		      "c[0] is a read of constant memory.");
 	ck_assert_msg((s = site_at(&p, 9, 2)) && s->access == 'b', "The barrier is a site.");
-	ck_assert_msg((s = site_at(&p, 10, 2)) && s->access == 'u' && s->space == 'l',
-		      "tile[...] += is a read and a write of the local array.");
+	ck_assert_msg((s = site_at(&p, 10, 16)) && s->access == 'u' && s->space == 'l',
+		      "tile[...] += is a read and a write of the local array, at its +=.");
 	ck_assert_msg((s = site_at(&p, 11, 2)) && s->access == 'a' && s->space == 'g',
 		      "atomic_inc(&count[0]) is an atomic access, its & no read.");
 	ck_assert_msg(sites_on(&p, 11) == 1, "count[0] under & is no access of its own.");
 	ck_assert_msg(sites_on(&p, 16) == 1,
 		      "in[0] under sizeof is never evaluated: only out[1] is an access.");
-	ck_assert_msg((s = site_at(&p, 13, 3)) && s->access == 'w',
+	ck_assert_msg((s = site_at(&p, 13, 10)) && s->access == 'w',
 		      "out[0] = AT(s, 1) writes out[0], whatever the macro reads.");
 	ck_assert_msg(sites_on(&p, 13) == 1 && p.ngaps == 1 && p.gaps[0].line == 13,
 		      "AT(s, 1), written through a macro, is named as not checked.");

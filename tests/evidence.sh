@@ -90,10 +90,10 @@ check_without_simulator() {
 		run 0 check "$k" --kernel twice --global 4 --local 2 && lacks "no simulator"
 }
 hunt_all_skips() {
-	run 77 hunt --budget 10 -j 2 "$data/kernels/fp16_sum.cl" --kernel twice --global 64 --local 16 &&
+	run 77 hunt --device oclgrind --budget 10 -j 2 "$data/kernels/fp16_sum.cl" --kernel twice --global 64 --local 16 &&
 		has "0 of 2 trials ran to the end (2 skipped)" &&
 		has "nothing was checked: every trial was a skip; $data/kernels/fp16_sum.cl enables cl_khr_fp16" &&
-		GITHUB_ACTIONS=true run 77 hunt --budget 10 -j 2 "$data/kernels/fp16_sum.cl" --kernel twice \
+		GITHUB_ACTIONS=true run 77 hunt --device oclgrind --budget 10 -j 2 "$data/kernels/fp16_sum.cl" --kernel twice \
 			--global 64 --local 16 &&
 		has "::warning file=$data/kernels/fp16_sum.cl,title=clharness nothing was checked::nothing was checked: every trial was a skip"
 }

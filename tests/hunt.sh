@@ -17,7 +17,7 @@ n=0
 # The shift reads what another work-group wrote: at its own launch the shift is a whole
 # number of groups' worth only for some scalars, so the plain run shows nothing.
 missed_by_the_plain_run() {
-	run 1 hunt --budget 20 -j 2 "$top/kernels/shift/across_groups_barrier.cl" \
+	run 1 hunt --device oclgrind --budget 20 -j 2 "$top/kernels/shift/across_groups_barrier.cl" \
 		--kernel shift_after_barrier --global 64 --local 16 &&
 		has "across_groups_barrier.cl:10:9: error: read-write data race on global memory: this write conflicts with a read at line 12" &&
 		has "note: first shown by trial" &&
@@ -25,7 +25,7 @@ missed_by_the_plain_run() {
 }
 # A case's finding shrinks below the case's own launch, and the saved case shows it.
 shrunk_and_saved() {
-	run 1 hunt --budget 20 -j 2 --save "$saved" "$top/cases/reduce/halving_nobarrier.yaml" &&
+	run 1 hunt --device oclgrind --budget 20 -j 2 --save "$saved" "$top/cases/reduce/halving_nobarrier.yaml" &&
 		has "halving_nobarrier.cl:14:17: error: read-write data race on local memory" &&
 		has "1 of them by the plain run" &&
 		grep -q "note: the smallest launch that shows it: [a-z ]* inputs, N=[0-9]* L=[0-9]*, built as written; saved as $saved/halving_nobarrier-hunt-1.yaml" "$out" &&
@@ -38,7 +38,7 @@ shrunk_and_saved() {
 # same-value warning that would call it benign.
 shrunk_keeps_severity() {
 	mkdir -p "$saved/severity" &&
-		run 1 hunt --any-local --budget 4 -j 2 --save "$saved/severity" "$top/tests/races/planes_share_a_plane.cl" \
+		run 1 hunt --device oclgrind --any-local --budget 4 -j 2 --save "$saved/severity" "$top/tests/races/planes_share_a_plane.cl" \
 			--kernel racy --global 4x4x4 --local 4x4x1 &&
 		has "planes_share_a_plane.cl:9:19: error: write-write data race on local memory" &&
 		lacks "store the same value" &&
@@ -50,29 +50,29 @@ shrunk_keeps_severity() {
 # warning that names the shape and --fixed-local; --any-local makes it the kernel's error.
 other_groups_warn() {
 	k=$top/tests/races/slots_mod_32.cl
-	run 0 hunt --budget 8 -j 2 "$k" --kernel racy --global 64 --local 16 &&
+	run 0 hunt --device oclgrind --budget 8 -j 2 "$k" --kernel racy --global 64 --local 16 &&
 		has "slots_mod_32.cl:6:20: warning: write-write data race on local memory" &&
 		has "none the launch as given uses (16); a kernel meant for its own shape alone may be fine: hunt with --fixed-local" &&
 		has "hunt: racy: no --arg or option gives these, so clharness chose them:" &&
 		has "  scratch = 16 ints: one a work-item of the work-group 16" &&
-		run 1 hunt --any-local --budget 8 -j 2 "$k" --kernel racy --global 64 --local 16 &&
+		run 1 hunt --device oclgrind --any-local --budget 8 -j 2 "$k" --kernel racy --global 64 --local 16 &&
 		has "slots_mod_32.cl:6:20: error: write-write data race on local memory" &&
-		run 2 hunt --any-local --fixed-local --budget 8 "$k" --kernel racy --global 64 --local 16 &&
+		run 2 hunt --device oclgrind --any-local --fixed-local --budget 8 "$k" --kernel racy --global 64 --local 16 &&
 		has "give one of them"
 }
 # The launch as given hangs though smaller ones end: the hunt fails, naming the plain run;
 # a --save folder that does not exist is made before the hunt.
 plain_run_hangs() {
-	run 1 hunt --budget 8 --timeout 2 -j 2 --save "$saved/made/here" "$CLH_TEST_DATA/kernels/hangs_as_given.cl" \
+	run 1 hunt --device oclgrind --budget 8 --timeout 2 -j 2 --save "$saved/made/here" "$CLH_TEST_DATA/kernels/hangs_as_given.cl" \
 		--kernel spin --global 64 --local 16 &&
 		has "the plain run: the launch as given), gave timeout" && [ -d "$saved/made/here" ] &&
-		run 2 hunt --budget 8 --save /proc/nowhere/at/all "$CLH_TEST_DATA/kernels/hangs_as_given.cl" \
+		run 2 hunt --device oclgrind --budget 8 --save /proc/nowhere/at/all "$CLH_TEST_DATA/kernels/hangs_as_given.cl" \
 			--kernel spin --global 64 --local 16 &&
 		has "cannot make --save folder /proc/nowhere/at/all" && lacks "trials in"
 }
 # The same reduction with its barrier: nothing to find at any input, shape or build.
 fixed_twin_is_clean() {
-	run 0 hunt --budget 10 -j 2 "$top/cases/reduce/halving.yaml" &&
+	run 0 hunt --device oclgrind --budget 10 -j 2 "$top/cases/reduce/halving.yaml" &&
 		has "0 errors and 0 warnings found"
 }
 # sim_build: optimised simulates what the optimiser leaves: an unused racy load is gone,
@@ -87,7 +87,7 @@ optimised_build_is_real() {
 # Oclgrind crashes on this kernel's optimised program: one probe shows it, and the
 # sweep goes on as written, saying so.
 unsimulable_build_left_out() {
-	run 0 hunt --budget 4 -j 2 "$top/cases/reduce/grid_float4.yaml" &&
+	run 0 hunt --device oclgrind --budget 4 -j 2 "$top/cases/reduce/grid_float4.yaml" &&
 		has "the optimised build was left out: Oclgrind could not simulate it (crash at the plain run's shape)" &&
 		lacks "the first trial that failed"
 }
@@ -96,21 +96,21 @@ unsimulable_build_left_out() {
 # and JSON, and the SARIF run is marked incomplete with it, so the count can be acted
 # on. The zeros that hang it come with trial 8.
 first_failed_trial_named() {
-	run 0 hunt --budget 8 --timeout 2 -j 2 "$CLH_TEST_DATA/kernels/hang.cl" --kernel hang \
+	run 0 hunt --device oclgrind --budget 8 --timeout 2 -j 2 "$CLH_TEST_DATA/kernels/hang.cl" --kernel hang \
 		--global 16 --local 16 &&
 		grep -q "of the others, [0-9]* of [0-9]* trials ran to the end ([0-9]* failed: timeout, crash or build error)" "$out" &&
 		has "hang.cl: the first trial that failed, trial 8 (zeros inputs, N=1 L=1, built as written), gave timeout: no result after 2 s: the kernel hangs, or this launch is too costly to simulate" &&
-		run 0 hunt --json --sarif "$saved/failed.sarif" --budget 8 --timeout 2 -j 2 \
+		run 0 hunt --device oclgrind --json --sarif "$saved/failed.sarif" --budget 8 --timeout 2 -j 2 \
 			"$CLH_TEST_DATA/kernels/hang.cl" --kernel hang --global 16 --local 16 &&
 		has '"first_failed":{"trial":8,"verdict":"timeout","launch":{"inputs":"zeros","N":1,"L":1,"build":"as-written"},"message":"no result after 2 s: the kernel hangs' &&
 		grep -q '"executionSuccessful":false,"toolExecutionNotifications":\[{"level":"error","message":{"text":"[0-9]* trials gave nothing to judge; the first trial that failed, trial 8 (zeros inputs, N=1 L=1, built as written), gave timeout' "$saved/failed.sarif"
 }
 # JSON Lines for a pipeline: the finding with its trials, then the sweep's counts.
 json_lines() {
-	run 1 hunt --json --budget 20 -j 2 "$top/kernels/shift/across_groups_barrier.cl" \
+	run 1 hunt --device oclgrind --json --budget 20 -j 2 "$top/kernels/shift/across_groups_barrier.cl" \
 		--kernel shift_after_barrier --global 64 --local 16 &&
-		grep -q '^{"target":"[^"]*across_groups_barrier.cl","finding":{"severity":"error","kind":"race".*"first_trial":[0-9]*,"plain_run":false,"first":{"inputs":"[a-z0-9-]*","N":[0-9]*,"L":[0-9]*,"build":"as-written"}.*"smallest":{.*"shrunk":\(true\|false\),"saved":null}$' "$out" &&
-		grep -q '^{"target":"[^"]*across_groups_barrier.cl","summary":{"trials":[0-9]*,"trials_run":[0-9]*,.*"errors":1,"warnings":0,"by_plain_run":0,.*"failed":0,"first_failed":null,.*"optimised_left_out":null,"fixed_group":null,"cut_short":\(null\|"budget"\),"chosen":\[{"name":"in","value":"64 floats",.*{"name":"k","value":"64, and 0 and 1 in the scalar-0 and scalar-1 inputs",.*\]}}$' "$out" &&
+		grep -q '^{"target":"[^"]*across_groups_barrier.cl","finding":{"severity":"error","kind":"race".*"first_trial":[0-9]*,"plain_run":false,"first":{"inputs":"[a-z0-9-]*","N":[0-9]*,"L":[0-9]*,"build":"as-written"}.*"smallest":{.*"shrunk":\(true\|false\),"oclgrind":"not-asked","saved":null}$' "$out" &&
+		grep -q '^{"target":"[^"]*across_groups_barrier.cl","summary":{"trials_on":"oclgrind","trials":[0-9]*,"trials_run":[0-9]*,.*"errors":1,"warnings":0,"by_plain_run":0,.*"failed":0,"first_failed":null,.*"optimised_left_out":null,"fixed_group":null,"cut_short":\(null\|"budget"\),"chosen":\[{"name":"in","value":"64 floats",.*{"name":"k","value":"64, and 0 and 1 in the scalar-0 and scalar-1 inputs",.*\]}}$' "$out" &&
 		! grep -q "note:" "$out"
 }
 # Both children show the race in their first trials, and either may report first: the
@@ -121,7 +121,7 @@ json_lines() {
 # work-group shape (--any-local), so the race is an error at whichever shape shows it.
 same_finding_every_time() {
 	for i in 1 2 3 4; do
-		run 1 hunt --any-local --json --budget 3 -j 2 "$top/tests/races/rows_read_next_row_group.cl" \
+		run 1 hunt --device oclgrind --any-local --json --budget 3 -j 2 "$top/tests/races/rows_read_next_row_group.cl" \
 			--kernel racy --global 16x16 --local 16x16 &&
 			grep '"finding"' "$out" | sed 's/"after_s":[^,]*,//; s/"smallest":.*//' >"$saved/finding$i" &&
 			grep -q '"first_trial":' "$saved/finding$i" &&
@@ -131,21 +131,21 @@ same_finding_every_time() {
 # A kernel that needs its work-group shape keeps it: no finding from shapes the
 # application never launches.
 group_shape_kept() {
-	run 0 hunt --budget 10 -j 2 "$CLH_TEST_DATA/kernels/tile_of_sixteen.cl" --kernel tiled \
+	run 0 hunt --device oclgrind --budget 10 -j 2 "$CLH_TEST_DATA/kernels/tile_of_sixteen.cl" --kernel tiled \
 		--global 64 --local 16 &&
 		has "0 errors and 0 warnings found" &&
 		has "no other work-group shape was tried: its local array tile (line 6) is sized for work-groups of 16" &&
-		run 0 hunt --budget 10 -j 2 "$CLH_TEST_DATA/kernels/required_group.cl" --kernel reqd \
+		run 0 hunt --device oclgrind --budget 10 -j 2 "$CLH_TEST_DATA/kernels/required_group.cl" --kernel reqd \
 			--global 64 --local 8 &&
 		has "the kernel requires work-groups of 8x1x1 (reqd_work_group_size)" &&
-		run 1 hunt --budget 10 -j 2 --fixed-local "$top/kernels/shift/across_groups_barrier.cl" \
+		run 1 hunt --device oclgrind --budget 10 -j 2 --fixed-local "$top/kernels/shift/across_groups_barrier.cl" \
 			--kernel shift_after_barrier --global 64 --local 16 &&
 		has "--fixed-local keeps work-groups of 16"
 }
 usage() {
-	run 2 hunt "$top/kernels/shift/across_groups_barrier.cl" &&
+	run 2 hunt --device oclgrind "$top/kernels/shift/across_groups_barrier.cl" &&
 		has "hunt FILE.cl needs --kernel NAME, --global G and --local L" &&
-		run 2 hunt --budget 0 "$top/cases/reduce/halving.yaml" &&
+		run 2 hunt --device oclgrind --budget 0 "$top/cases/reduce/halving.yaml" &&
 		has "--budget takes whole seconds from 1"
 }
 

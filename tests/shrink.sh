@@ -76,7 +76,7 @@ costly_launch_shrunk() {
 # kernel is meant for every work-group shape (--any-local), so a slow build that reaches
 # only smaller groups still reports the race as the kernel's.
 slow_plain_run_gives_way() {
-	run 1 hunt --any-local --budget 16 -j 2 "$data/kernels/slow_then_racy.cl" --kernel slow --global 4096 --local 256 &&
+	run 1 hunt --device oclgrind --any-local --budget 16 -j 2 "$data/kernels/slow_then_racy.cl" --kernel slow --global 4096 --local 256 &&
 		has "slow_then_racy.cl:10:34: error:" &&
 		grep -q "hunt: .*slow_then_racy.cl: [1-9][0-9][0-9]* of [0-9]* trials in 1[0-9]\.[0-9] s" "$out" &&
 		grep -q "([0-9]* failed: timeout, crash or build error)" "$out"

@@ -1,5 +1,6 @@
-/* hunt.c - `clharness hunt`: a sweep of simulated runs over input sets, launch shapes and
- * builds, spread over processes, each finding kept with the trial that first showed it. */
+/* hunt.c - `clharness hunt`: a sweep of runs over input sets, launch shapes and builds,
+ * spread over processes, each finding kept with the trial that first showed it; where the
+ * sweep ran instrumented, each finding is confirmed under the simulator. */
 #include "config.h"
 
 #include "check/hunt.h"
@@ -28,6 +29,7 @@
 #include "exec/select.h"
 #include "exec/wire.h"
 #include "findings/finding.h"
+#include "source/instrument.h"
 
 /* Oclgrind's CL_DEVICE_MAX_WORK_GROUP_SIZE. */
 #define SIMULATOR_MAX_GROUP 1024
@@ -194,6 +196,10 @@ void hunt_trial_text(const struct hunt_trial *t, bool own_inputs, char *buf, siz
 
 struct hunt_target {
 	const char *label;     /* for reports: the case or kernel file */
+	const char *trials_on; /* the target the trials run on: oclgrind, pocl-cpu+racecheck */
+	/* It runs small launches alone (the simulator), and so takes the optimised build as a
+	 * build of its own to try; a device compiles one build, optimised, whatever is asked. */
+	bool simulated;
 	const char *case_path; /* the case form */
 	/* The kernel form: */
 	const struct adhoc_request *rq;
@@ -303,7 +309,7 @@ static void run_trials(const struct hunt_target *t, const struct hunt_trial *tri
 		send_result(&fd, &r);
 		free(r.case_name);
 	}
-	char *patterns[] = { (char *)backend_oclgrind.fixed_target };
+	char *patterns[] = { (char *)t->trials_on };
 	struct run_options opt = { .repeat = 1,
 				   .suppressions = t->suppressions,
 				   .settled = settled };
@@ -343,8 +349,20 @@ struct hunt_model {
 	struct own_launches own;
 };
 
+/* What the simulator said of a finding the sweep found on an instrumented device, at its
+ * smallest launch. */
+enum confirmation {
+	CONFIRM_NOT_ASKED, /* the sweep ran on the simulator itself */
+	CONFIRM_SHOWN,	   /* Oclgrind shows it too */
+	CONFIRM_NOT_SHOWN, /* Oclgrind ran that launch to its end without it: they disagree */
+	CONFIRM_TOO_LARGE, /* the launch is more than the simulator takes */
+	CONFIRM_FAILED,	   /* Oclgrind gave nothing to judge there (see confirm_verdict) */
+};
+
 struct found {
 	struct finding finding;
+	enum confirmation confirmed;
+	char *confirm_why; /* CONFIRM_FAILED: what became of the simulated run */
 	size_t trial;
 	double after_s;
 	struct hunt_trial smallest;
@@ -380,6 +398,10 @@ struct hunt_state {
 	/* While shrinking: the finding each trial is asked to show, and whether it did. */
 	const struct finding *watch;
 	bool *shows;
+	/* While confirming on another checker: the same mistake at the same line is enough,
+	 * since which access of the pair a checker meets second, and so calls the other, can
+	 * vary with the order work-items run in. */
+	bool same_place;
 	const char *phase; /* for the progress line: "sweep" or "shrink" */
 };
 
@@ -438,8 +460,10 @@ static void take_result(struct hunt_state *st, struct result *r)
 		 * values shrunk to one whose writes store the same value would leave a
 		 * reproducer that calls it benign. */
 		for (size_t i = 0; i < r->findings.count; i++)
-			if (finding_same(st->watch, &r->findings.items[i]) &&
-			    r->findings.items[i].severity <= st->watch->severity)
+			if (st->same_place ? finding_same_place(st->watch, &r->findings.items[i])
+					   : finding_same(st->watch, &r->findings.items[i]) &&
+						     r->findings.items[i].severity <=
+							     st->watch->severity)
 				st->shows[index] = true;
 		return;
 	}
@@ -707,6 +731,69 @@ static void shrink(const struct hunt_target *t, struct found *f, unsigned sets, 
 	}
 }
 
+/* ---- confirming an instrumented finding under the simulator ---------------------------- */
+
+/* Runs f's smallest launch, as written, under Oclgrind until `deadline` and says what it
+ * showed: racecheck and Oclgrind see through different means (a rewrite of the source
+ * and the compiled program's every access), so each finding one reports is put to the
+ * other where the launch is small enough to simulate, and a disagreement is said. */
+static void confirm(const struct hunt_target *t, struct found *f, unsigned timeout_s,
+		    uint64_t deadline, bool progress)
+{
+	if (volume(&f->smallest.n) > SHAPE_SIMULATED_ITEMS) {
+		f->confirmed = CONFIRM_TOO_LARGE;
+		return;
+	}
+	const char *no_simulator =
+		backend_oclgrind.unavailable ? backend_oclgrind.unavailable() : NULL;
+	if (no_simulator) {
+		f->confirmed = CONFIRM_FAILED;
+		f->confirm_why = xstrdup(no_simulator);
+		return;
+	}
+	struct hunt_target on_simulator = *t;
+	on_simulator.trials_on = backend_oclgrind.fixed_target;
+	on_simulator.simulated = true;
+	struct hunt_trial trial = f->smallest;
+	trial.optimised = false;
+	bool shows = false;
+	uint64_t now = clock_now_ns();
+	double left_s = now < deadline ? (deadline - now) / 1e9 : 0;
+	/* The simulator is given a few seconds past a spent share: a confirmation cut
+	 * short would leave the finding unconfirmed for want of a second. */
+	if (left_s < 3)
+		left_s = 3;
+	if (timeout_s > left_s)
+		timeout_s = (unsigned)left_s + 1;
+	struct hunt_state st = { .trials = &trial,
+				 .ntrials = 1,
+				 .failed_index = SIZE_MAX,
+				 .start_ns = now,
+				 .watch = &f->finding,
+				 .shows = &shows,
+				 .same_place = true,
+				 .phase = "confirming under Oclgrind" };
+	(void)run_sweep(&on_simulator, &st, 1, timeout_s, left_s, progress);
+	if (shows) {
+		f->confirmed = CONFIRM_SHOWN;
+	} else if (st.tally.ran == 1 && st.tally.cut_short == 0) {
+		f->confirmed = CONFIRM_NOT_SHOWN;
+	} else {
+		f->confirmed = CONFIRM_FAILED;
+		if (st.failed_index != SIZE_MAX)
+			f->confirm_why = xasprintf("%s: %s", verdict_name(st.failed_verdict),
+						   st.failed_why);
+		else if (st.tally.cut_short)
+			f->confirm_why = xstrdup("it stopped reporting part-way through");
+		else if (st.tally.skipped)
+			f->confirm_why = xasprintf("skip: %s", st.skip_why ? st.skip_why : "");
+		else
+			f->confirm_why = xasprintf("no result within %.0f s", left_s);
+	}
+	free(st.skip_why);
+	free(st.failed_why);
+}
+
 /* ---- a reproducer saved as a case ----------------------------------------------------- */
 
 /* A node parsed from YAML text that the document keeps: libfyaml builds nodes over the
@@ -887,6 +974,46 @@ static char *save_reproducer(const struct hunt_target *t, const struct found *f,
 
 /* ---- the report ---------------------------------------------------------------------- */
 
+/* What the simulator said of f, for a note; false where it was not asked. */
+static bool confirmation_text(const struct found *f, struct strbuf *out)
+{
+	switch (f->confirmed) {
+	case CONFIRM_NOT_ASKED:
+		return false;
+	case CONFIRM_SHOWN:
+		strbuf_puts(out, "Oclgrind shows it too at that launch");
+		break;
+	case CONFIRM_NOT_SHOWN:
+		strbuf_puts(out, "Oclgrind ran that launch to its end without showing it: "
+				 "racecheck and Oclgrind disagree here; `clharness run --device "
+				 "oclgrind` on the launch (hunt --save writes it as a case) shows "
+				 "what the simulator sees");
+		break;
+	case CONFIRM_TOO_LARGE:
+		strbuf_printf(out,
+			      "not confirmed under Oclgrind: the launch is more than the %d "
+			      "work-items it simulates",
+			      SHAPE_SIMULATED_ITEMS);
+		break;
+	case CONFIRM_FAILED:
+		strbuf_printf(out, "not confirmed under Oclgrind, which gave nothing to judge at "
+				   "that launch: %s",
+			      f->confirm_why ? f->confirm_why : "");
+		break;
+	}
+	return true;
+}
+
+static const char *confirmation_name(enum confirmation c)
+{
+	static const char *const names[] = {
+		[CONFIRM_NOT_ASKED] = "not-asked", [CONFIRM_SHOWN] = "shown",
+		[CONFIRM_NOT_SHOWN] = "not-shown", [CONFIRM_TOO_LARGE] = "too-large",
+		[CONFIRM_FAILED] = "failed",
+	};
+	return names[c];
+}
+
 /* A trial as JSON, its shapes as a run's JSON gives them:
  * {"inputs":"zeros","N":24,"L":8,"build":"optimised"}. */
 static void json_trial(struct strbuf *out, const struct hunt_trial *t)
@@ -915,7 +1042,8 @@ static void report_hunt_json(const struct hunt_target *t, const struct hunt_stat
 		json_trial(out, &st->trials[f->trial]);
 		strbuf_printf(out, ",\"after_s\":%.3f,\"smallest\":", f->after_s);
 		json_trial(out, &f->smallest);
-		strbuf_printf(out, ",\"shrunk\":%s,\"saved\":", f->shrunk ? "true" : "false");
+		strbuf_printf(out, ",\"shrunk\":%s,\"oclgrind\":\"%s\",\"saved\":",
+			      f->shrunk ? "true" : "false", confirmation_name(f->confirmed));
 		if (f->saved)
 			json_string(out, f->saved);
 		else
@@ -925,11 +1053,12 @@ static void report_hunt_json(const struct hunt_target *t, const struct hunt_stat
 	strbuf_puts(out, "{\"target\":");
 	json_string(out, t->label);
 	strbuf_printf(out,
-		      ",\"summary\":{\"trials\":%zu,\"trials_run\":%zu,\"seconds\":%.1f,"
+		      ",\"summary\":{\"trials_on\":\"%s\",\"trials\":%zu,\"trials_run\":%zu,\"seconds\":%.1f,"
 		      "\"jobs\":%u,\"errors\":%zu,\"warnings\":%zu,\"by_plain_run\":%zu,"
 		      "\"not_applicable\":%zu,\"ran_to_end\":%zu,\"incomplete\":%zu,"
 		      "\"failed\":%zu,\"first_failed\":",
-		      st->ntrials, st->done, (clock_now_ns() - st->start_ns) / 1e9, jobs, errors,
+		      t->trials_on, st->ntrials, st->done, (clock_now_ns() - st->start_ns) / 1e9,
+		      jobs, errors,
 		      warnings, plain, st->not_applicable, st->tally.ran, st->tally.cut_short,
 		      st->tally.failed);
 	if (st->failed_index != SIZE_MAX) {
@@ -1041,14 +1170,22 @@ static size_t report_hunt(const struct hunt_target *t, struct hunt_state *st, un
 			 f->saved ? "; saved as " : "", f->saved ? f->saved : "");
 		diag_render_header(&text, file, f->finding.at.line, f->finding.at.col, DIAG_NOTE,
 				   msg, rp->colour);
+		struct strbuf said = { 0 };
+		if (confirmation_text(f, &said))
+			diag_render_header(&text, file, f->finding.at.line, f->finding.at.col,
+					   f->confirmed == CONFIRM_NOT_SHOWN ? DIAG_WARNING
+									     : DIAG_NOTE,
+					   said.data, rp->colour);
+		strbuf_free(&said);
 	}
 	double took = (clock_now_ns() - st->start_ns) / 1e9;
 	strbuf_printf(&text,
-		      "hunt: %s: %zu of %zu trials in %.1f s, %u at a time: %zu error%s and %zu "
+		      "hunt: %s: %zu of %zu trials in %.1f s on %s, %u at a time: %zu error%s and %zu "
 		      "warning%s found, %zu of them by the plain run (its own shape, %s "
 		      "inputs, built as written); %zu trial%s did not apply (a shape its "
 		      "expressions refuse); of the others, ",
-		      t->label, st->done, st->ntrials, took, jobs, errors, errors == 1 ? "" : "s",
+		      t->label, st->done, st->ntrials, took, t->trials_on, jobs, errors,
+		      errors == 1 ? "" : "s",
 		      warnings, warnings == 1 ? "" : "s", plain, t->case_path ? "its own" : "random",
 		      st->not_applicable,
 		      st->not_applicable == 1 ? "" : "s");
@@ -1063,6 +1200,17 @@ static size_t report_hunt(const struct hunt_target *t, struct hunt_state *st, un
 			      st->suppressed == 1 ? "" : "s");
 	if (st->fixed_group)
 		strbuf_printf(&text, "; no other work-group shape was tried: %s", st->fixed_group);
+	if (!t->simulated) {
+		size_t said[CONFIRM_FAILED + 1] = { 0 };
+		for (size_t i = 0; i < st->nfound; i++)
+			said[st->found[i].confirmed]++;
+		strbuf_printf(&text,
+			      "; Oclgrind confirmed %zu finding%s at its smallest launch, disagreed "
+			      "on %zu and could not judge %zu; uninitialised values are the "
+			      "simulator's alone to see (--device oclgrind hunts them)",
+			      said[CONFIRM_SHOWN], said[CONFIRM_SHOWN] == 1 ? "" : "s",
+			      said[CONFIRM_NOT_SHOWN], said[CONFIRM_TOO_LARGE] + said[CONFIRM_FAILED]);
+	}
 	if (cut_short)
 		strbuf_printf(&text, "; %s before %zu trial%s ran",
 			      interrupt_signal() ? "stopped" : "the budget ran out",
@@ -1235,6 +1383,13 @@ static int hunt_one(const struct hunt_target *t, const struct hunt_request *rq, 
 	char *fixed = fixed_group_reason(t, rq, &m.l, m.captured);
 	size_t ntrials =
 		hunt_plan(&m.n, &m.l, sets, SIMULATOR_MAX_GROUP, m.ragged, fixed != NULL, &trials);
+	if (!t->simulated) {
+		size_t kept = 0;
+		for (size_t i = 0; i < ntrials; i++)
+			if (!trials[i].optimised)
+				trials[kept++] = trials[i];
+		ntrials = kept;
+	}
 	uint64_t start = clock_now_ns();
 	uint64_t deadline = start + (uint64_t)(budget_s * 1e9);
 	/* The plain run and its optimised twin come first, alone: Oclgrind 21.10 crashes
@@ -1242,7 +1397,7 @@ static int hunt_one(const struct hunt_target *t, const struct hunt_request *rq, 
 	 * llvm.assume), and a build it cannot simulate should cost one trial, not half the
 	 * sweep. A fifth of the budget is kept for shrinking what the sweep finds. */
 	struct hunt_state st = { .trials = trials,
-				 .ntrials = 2,
+				 .ntrials = t->simulated ? 2 : 1,
 				 .start_ns = start,
 				 .phase = "sweep",
 				 .failed_index = SIZE_MAX,
@@ -1280,7 +1435,12 @@ static int hunt_one(const struct hunt_target *t, const struct hunt_request *rq, 
 		/* Each finding gets what is left, shared with those after it. */
 		uint64_t now = clock_now_ns();
 		uint64_t share = now < deadline ? (deadline - now) / (st.nfound - i) : 0;
-		shrink(t, f, sets, fixed != NULL, jobs, rq->timeout_s, now + share, rq->progress);
+		/* An instrumented sweep's finding keeps a third of its share for the
+		 * simulator to confirm it at the launch the shrink ends at. */
+		uint64_t shrink_end = now + (t->simulated ? share : share / 3 * 2);
+		shrink(t, f, sets, fixed != NULL, jobs, rq->timeout_s, shrink_end, rq->progress);
+		if (!t->simulated)
+			confirm(t, f, rq->timeout_s, now + share, rq->progress);
 		if (rq->save_dir)
 			f->saved = save_reproducer(t, f, i, rq->save_dir);
 	}
@@ -1292,6 +1452,7 @@ static int hunt_one(const struct hunt_target *t, const struct hunt_request *rq, 
 	for (size_t i = 0; i < st.nfound; i++) {
 		finding_free(&st.found[i].finding);
 		free(st.found[i].saved);
+		free(st.found[i].confirm_why);
 	}
 	free(st.found);
 	free(st.skip_why);
@@ -1316,21 +1477,87 @@ static int join_status(int so_far, int one, bool first)
 	return one == 1 ? 1 : so_far;
 }
 
+/* The one target the trials run on, into *name (caller frees) with whether it is the
+ * simulator: the one --device names, which must find races; without --device, the first
+ * instrumented device where kernels can be rewritten, a trial costing it milliseconds
+ * where the simulator takes a second, else Oclgrind. Returns -1 after saying why none. */
+static int choose_trials_target(const struct hunt_request *rq, char **name, bool *simulated)
+{
+	char *racecheck[] = { (char *)backend_racecheck.name };
+	char *const *patterns = rq->npatterns ? rq->patterns : racecheck;
+	size_t npatterns = rq->npatterns ? rq->npatterns : 1;
+	*name = NULL;
+	if (rq->npatterns == 0 && !instrument_available()) {
+		*name = xstrdup(backend_oclgrind.fixed_target);
+		*simulated = true;
+		return 0;
+	}
+	struct run_options opt = { .repeat = 1 };
+	struct selection sel;
+	selection_open(&sel, patterns, npatterns, NULL, 0, &opt, 60);
+	struct strbuf finders = { 0 }, others = { 0 };
+	size_t nfinders = 0;
+	for (size_t i = 0; i < sel.count; i++) {
+		const struct target *tg = selection_target(&sel, i);
+		bool finds = selection_can(&sel, i, CAN_FIND);
+		struct strbuf *list = finds ? &finders : &others;
+		strbuf_printf(list, "%s%s", list->len ? ", " : "", tg->name);
+		if (finds && nfinders++ == 0) {
+			*name = xstrdup(tg->name);
+			*simulated = selection_can(&sel, i, CAN_ONLY_SMALL_SIZES);
+		}
+	}
+	selection_free(&sel);
+	int status = 0;
+	if (rq->npatterns == 0 && nfinders == 0) {
+		/* No device to instrument: the simulator, as before racecheck. */
+		*name = xstrdup(backend_oclgrind.fixed_target);
+		*simulated = true;
+	} else if (nfinders == 0) {
+		char *hint = selection_suggest(patterns[0]);
+		fprintf(stderr,
+			"clharness: hunt runs its trials where races are found, on oclgrind or a "
+			"NAME+racecheck target (clharness devices lists them); --device selects %s%s%s\n",
+			others.len ? others.data : "no target here", others.len ? ", which find nothing" : "",
+			hint);
+		free(hint);
+		status = -1;
+	} else if (nfinders > 1 && rq->npatterns) {
+		fprintf(stderr,
+			"clharness: hunt runs its trials on one target; --device selects %s: name one\n",
+			finders.data);
+		free(*name);
+		*name = NULL;
+		status = -1;
+	}
+	strbuf_free(&finders);
+	strbuf_free(&others);
+	return status;
+}
+
 int hunt_run(const struct hunt_request *rq, struct reporter *rp)
 {
 	uint64_t start = clock_now_ns();
 	unsigned jobs = rq->jobs ? rq->jobs : parallel_threads();
 	size_t targets = rq->ncases + (rq->kernel != NULL);
 	int status = 0;
+	char *trials_on;
+	bool simulated = true;
+	if (choose_trials_target(rq, &trials_on, &simulated) < 0)
+		return 2;
 	/* The sweeps' children are killed when the budget runs out. */
 	dispatch_hold(&backend_oclgrind);
+	if (!simulated)
+		dispatch_hold(&backend_racecheck);
 	for (size_t i = 0; i < targets && !interrupt_signal(); i++) {
 		/* What is left of the budget, shared by the targets still to hunt. */
 		double spent = (clock_now_ns() - start) / 1e9;
 		double share = (rq->budget_s - spent) / (double)(targets - i);
 		if (share <= 0)
 			share = 0.001;
-		struct hunt_target t = { .suppressions = rq->suppressions };
+		struct hunt_target t = { .suppressions = rq->suppressions,
+					 .trials_on = trials_on,
+					 .simulated = simulated };
 		if (i < rq->ncases) {
 			t.label = rq->cases[i];
 			t.case_path = rq->cases[i];
@@ -1343,13 +1570,13 @@ int hunt_run(const struct hunt_request *rq, struct reporter *rp)
 		t.text_label = slash ? slash + 1 : t.label;
 		t.spec_line = xcalloc(rq->kernel->nspecs + rq->kernel->nexpects + 1,
 				      sizeof *t.spec_line);
-		/* The kernel is read where it will run: the simulator alone, so that no
+		/* The kernel is read where it will run, the trials' target alone, so that no
 		 * other driver is loaded into the processes that fork the trials. */
-		struct adhoc_request on_simulator = *rq->kernel;
-		char *simulator[] = { (char *)backend_oclgrind.fixed_target };
-		on_simulator.patterns = simulator;
-		on_simulator.npatterns = 1;
-		int prepared = adhoc_prepare(&on_simulator, rp, &t.sig, &t.binding);
+		struct adhoc_request where_trials_run = *rq->kernel;
+		char *trials_target[] = { trials_on };
+		where_trials_run.patterns = trials_target;
+		where_trials_run.npatterns = 1;
+		int prepared = adhoc_prepare(&where_trials_run, rp, &t.sig, &t.binding);
 		if (prepared != 0) {
 			status = prepared;
 		} else {
@@ -1361,6 +1588,9 @@ int hunt_run(const struct hunt_request *rq, struct reporter *rp)
 		adhoc_binding_free(&t.binding);
 		kernel_sig_free(&t.sig);
 	}
+	if (!simulated)
+		dispatch_release(&backend_racecheck);
 	dispatch_release(&backend_oclgrind);
+	free(trials_on);
 	return status;
 }

@@ -1,7 +1,8 @@
 /* hunt.h - `clharness hunt`: the races and other bugs that one simulated run misses,
- * searched for under Oclgrind over input sets, launch shapes and builds, within a time
- * budget, on every core. Each finding is reported once, with the trial that first
- * showed it. */
+ * searched for over input sets, launch shapes and builds, within a time budget, on every
+ * core: under racecheck where a device and libclang are there (each finding then
+ * confirmed under Oclgrind where its launch is small enough), else under Oclgrind. Each
+ * finding is reported once, with the trial that first showed it. */
 #ifndef CLH_HUNT_H
 #define CLH_HUNT_H
 
@@ -20,6 +21,10 @@ struct hunt_request {
 	 * is an error too; else a warning that names the shape. */
 	bool any_local;
 	const struct adhoc_request *kernel; /* or one kernel as check takes it; NULL: none */
+	/* --device: the one target the trials run on, which must find (CAN_FIND); none: the
+	 * first racecheck target where the rewrite can run, else Oclgrind. */
+	char *const *patterns;
+	size_t npatterns;
 	double budget_s;		    /* wall clock for the whole hunt */
 	unsigned jobs;			    /* simulator runs side by side (0: every core) */
 	unsigned timeout_s;		    /* one trial's limit */

@@ -16,6 +16,10 @@ enum { OPT_BUDGET = CLI_OWN, OPT_SAVE_DIR, OPT_FIXED_LOCAL, OPT_ANY_LOCAL };
 
 static const struct cli_option hunt_opts[] = {
 	CLI_OPT_KERNEL_FORM,
+	CLI_OPT_DEVICE("the target the trials run on: oclgrind, or an instrumented device "
+		       "NAME+racecheck (default: the first racecheck target where kernels can be "
+		       "rewritten, each finding then confirmed under Oclgrind at its smallest "
+		       "launch; else oclgrind)"),
 	{ OPT_BUDGET, "budget", "S",
 	  "seconds for the whole hunt, shared by its cases (default 60)" },
 	{ OPT_FIXED_LOCAL, "fixed-local", NULL,
@@ -46,13 +50,14 @@ const struct cli_command cli_hunt = {
 	.name = "hunt",
 	.synopsis = "[OPTION]... CASE|DIR...\n"
 		    "[OPTION]... FILE.cl --kernel NAME --global G --local L [--arg SPEC]...",
-	.summary = "sweep shapes, inputs and builds under Oclgrind for what one run misses",
+	.summary = "sweep shapes, inputs and builds for the races one run misses",
 	.about = "Hunts the races and other bugs one simulated run misses: each case, or the "
-		 "kernel as check takes it, runs under Oclgrind over input sets, work-group "
-		 "sizes from 1 to 1024, one to three groups and N that is no multiple of L, the "
-		 "program as written and optimised, the cheapest first; each finding is "
-		 "reported once with the trial that first showed it, then shrunk to the "
-		 "smallest launch that still shows it.",
+		 "kernel as check takes it, runs over input sets, work-group sizes from 1 to "
+		 "1024, one to three groups and N that is no multiple of L, the cheapest first, "
+		 "on an instrumented device (NAME+racecheck) where there is one, else under "
+		 "Oclgrind, which also tries the optimised program; each finding is reported "
+		 "once with the trial that first showed it, then shrunk to the smallest launch "
+		 "that still shows it and, found on a device, confirmed under Oclgrind there.",
 	.options = hunt_opts,
 	.main = hunt_main,
 };
@@ -90,6 +95,8 @@ static int hunt_main(int argc, char **argv)
 		goto out;
 	status = EXIT_USAGE;
 	rq.jobs = shared.jobs;
+	rq.patterns = shared.patterns;
+	rq.npatterns = shared.npatterns;
 	rq.timeout_s = shared.timeout_s;
 	rq.suppressions = shared.have_suppressions ? &shared.suppressions : NULL;
 	if (p.next == argc) {

@@ -74,6 +74,13 @@ bool finding_same(const struct finding *a, const struct finding *b)
 	       (!keyed_by_info(a->kind) || same_text(a->info, b->info));
 }
 
+bool finding_same_place(const struct finding *a, const struct finding *b)
+{
+	return a->kind == b->kind && same_text(a->what, b->what) && same_text(a->space, b->space) &&
+	       same_text(a->file, b->file) &&
+	       (a->at.line == b->at.line || a->at.line == b->other.line);
+}
+
 /* Whether f and g are in one kernel of one file: the lines of one are the other's. */
 static bool same_source(const struct finding *f, const struct finding *g)
 {

@@ -123,6 +123,10 @@ const struct finding *finding_cause(const struct finding_list *list, const struc
 bool finding_shown_by(const struct finding *f, const char *set);
 /* Whether two findings are the same diagnostic: kind, what, space, file and lines. */
 bool finding_same(const struct finding *a, const struct finding *b);
+/* Whether b is a's mistake at a's line, as another checker reports it: kind, what, space
+ * and file alike, and a's line one of b's two. Which access of a racing pair a checker
+ * meets second, and so names as the conflicting one, follows the order work-items ran. */
+bool finding_same_place(const struct finding *a, const struct finding *b);
 void finding_copy(struct finding *dst, const struct finding *src);
 void finding_free(struct finding *f);
 void finding_list_free(struct finding_list *list);

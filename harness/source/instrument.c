@@ -440,11 +440,28 @@ static bool unevaluated(const struct node *n)
 /* How n's value is used: 'r' read, 'w' written by `=` (parent the assignment), 'u' read
  * and written, 0 not at all (its address is taken, or it is a struct whose member is the
  * access). */
-static char usage(const struct rewriter *rw, struct node *n, struct node **assignment)
+/* Where operator node n's operator begins, past blanks and parentheses. */
+static unsigned operator_at(const struct rewriter *rw, const struct node *n)
+{
+	unsigned from = n->nkids == 2			       ? n->kids[0]->end
+			: n->nkids == 1 && n->kids[0]->start > n->start ? n->start
+			: n->nkids == 1					 ? n->kids[0]->end
+									 : n->start;
+	while (from < n->end && from < rw->len && strchr(" \t\n()", rw->src[from]))
+		from++;
+	return from;
+}
+
+/* How n is used: 'r' read, 'w' written, 'u' read and written (x += 1, x++), 0 not
+ * accessed (&x, s.f). A written access's *written_at is its operator's offset, where
+ * clang's debug locations, and so the simulator's findings, put the store. */
+static char usage(const struct rewriter *rw, struct node *n, struct node **assignment,
+		  unsigned *written_at)
 {
 	struct node *child = n;
 	struct node *p = n->parent;
 	*assignment = NULL;
+	*written_at = n->start;
 	for (;;) {
 		if (p == NULL)
 			return 'r';
@@ -471,6 +488,8 @@ static char usage(const struct rewriter *rw, struct node *n, struct node **assig
 			   : strcmp(op, "++") == 0 || strcmp(op, "--") == 0 ? 'u'
 									  : 'r';
 		free(op);
+		if (use == 'u')
+			*written_at = operator_at(rw, p);
 		return use;
 	}
 	if ((p->kind == CXCursor_BinaryOperator || p->kind == CXCursor_CompoundAssignOperator) &&
@@ -484,6 +503,8 @@ static char usage(const struct rewriter *rw, struct node *n, struct node **assig
 			use = 'u';
 		}
 		free(op);
+		if (use != 'r')
+			*written_at = operator_at(rw, p);
 		return use;
 	}
 	return 'r';
@@ -524,7 +545,8 @@ static void note_size(struct rewriter *rw, long long size)
 static void wrap_access(struct rewriter *rw, struct node *n, char space)
 {
 	struct node *assignment;
-	char use = usage(rw, n, &assignment);
+	unsigned written_at;
+	char use = usage(rw, n, &assignment, &written_at);
 	if (use == 0)
 		return;
 	if (!n->own_text) {
@@ -540,7 +562,7 @@ static void wrap_access(struct rewriter *rw, struct node *n, char space)
 	char access = use == 'w' ? 'w' : use == 'u' ? 'u' : 'r';
 	if (space == 'c')
 		access = 'r';
-	unsigned site = add_site(rw, n->start, access, space);
+	unsigned site = add_site(rw, access == 'r' ? n->start : written_at, access, space);
 	const char *kind = access == 'w' ? "__RC_W" : access == 'u' ? "__RC_U" : "__RC_R";
 	bool named = strchr(n->type, '(') == NULL;
 	if (assignment && named && space != 'c' && assignment->kids[1]->own_text) {
@@ -1126,7 +1148,9 @@ const char *instrument_version(void)
 		uint32_t h = 2166136261u;
 		for (const char *c = shadow_runtime; *c; c++)
 			h = (h ^ (unsigned char)*c) * 16777619u;
-		snprintf(version, sizeof version, "racecheck-1-%08x", h);
+		/* The leading number is the rewrite's own revision: a change in what it
+		 * writes (a site's column, say) must not be served from a cache of the old. */
+		snprintf(version, sizeof version, "racecheck-2-%08x", h);
 	}
 	return version;
 }
