@@ -5,8 +5,9 @@
 # and their fixed twins nothing (tools/racecheck-agree); kernels of its own at full size
 # (a barrier used as a grid sync at 2^20 items, a reduction missing its first barrier at
 # 2^22); an application's captured launch replayed whole; grading whose simulate checks
-# name racecheck; and an access a macro spells
-# is said to be unchecked, never passed in silence.
+# name racecheck; an access a macro spells is said to be unchecked, never passed in
+# silence; and hunt, which sweeps on racecheck where it can and has Oclgrind confirm what
+# it finds, over the whole hunt corpus (tools/hunt-corpus).
 # Needs $CLHARNESS and $CLH_TEST_DATA (make check sets both), PoCL and libclang.
 
 : "${CLHARNESS:?set CLHARNESS to the clharness binary}"
@@ -57,7 +58,7 @@ agrees_with_the_goldens() {
 grid_sync_at_full_size() {
 	run 1 check --device pocl-cpu+racecheck "$data/kernels/grid_sync_barrier.cl" \
 		--kernel grid_sync --global 1048576 --local 256 &&
-		has "grid_sync_barrier.cl:9:3: error: read-write data race on global memory: this write conflicts with a read at line 12" &&
+		has "grid_sync_barrier.cl:9:12: error: read-write data race on global memory: this write conflicts with a read at line 12" &&
 		has "no barrier orders work-groups" &&
 		grep -q "^race  *grid_sync random  *pocl-cpu+racecheck  *N=1048576 L=256 " "$out" &&
 		lacks "shrunk" && lacks "simulated launch"
@@ -65,7 +66,7 @@ grid_sync_at_full_size() {
 missing_barrier_at_full_size() {
 	run 1 check --device pocl-cpu+racecheck "$data/kernels/sum_missing_barrier.cl" \
 		--kernel sum_missing_barrier --global 4194304 --local 256 &&
-		has "sum_missing_barrier.cl:7:2: error: read-write data race on local memory: this write conflicts with a read at line 10" &&
+		has "sum_missing_barrier.cl:7:12: error: read-write data race on local memory: this write conflicts with a read at line 10" &&
 		grep -q "^race  *sum_missing_barrier random  *pocl-cpu+racecheck  *N=4194304 L=256 " "$out"
 }
 # An application's launch, captured, replays whole: its race at 65536 items, which the
@@ -103,6 +104,43 @@ K
 		has "macro.cl:5:11: warning: racecheck did not instrument this: an access written through a macro, so it was not checked"
 }
 
+# hunt chooses racecheck by itself, finds the race the plain run misses, and Oclgrind
+# confirms it at the launch it is shrunk to; a target that finds nothing is refused.
+hunts_on_racecheck() {
+	k=$root/kernels/shift/across_groups_barrier.cl
+	run 1 hunt --budget 20 -j 2 "$k" --kernel shift_after_barrier --global 64 --local 16 &&
+		has "error: read-write data race on global memory: this write conflicts with a read at line 12" &&
+		grep -q "hunt: .*across_groups_barrier.cl: [0-9]* of [0-9]* trials in [0-9.]* s on pocl-cpu+racecheck" "$out" &&
+		has "note: Oclgrind shows it too at that launch" &&
+		has "Oclgrind confirmed 1 finding at its smallest launch, disagreed on 0" &&
+		lacks "optimised build" &&
+		run 1 hunt --json --budget 20 -j 2 "$k" --kernel shift_after_barrier --global 64 --local 16 &&
+		has '"oclgrind":"shown"' && has '"trials_on":"pocl-cpu+racecheck"' &&
+		run 2 hunt --device pocl-cpu --budget 5 "$k" --kernel shift_after_barrier --global 64 --local 16 &&
+		has "hunt runs its trials where races are found, on oclgrind or a NAME+racecheck target" &&
+		has "--device selects pocl-cpu, which find nothing"
+}
+
+# Where Oclgrind and racecheck ran one launch, what one reports and the other does not is
+# said: racecheck tracks a vector whole, so two lanes written by two work-items race for
+# it alone; where they agree, nothing is said.
+disagreement_is_said() {
+	run 1 check --device oclgrind,pocl-cpu+racecheck "$data/kernels/vector_lanes.cl" --kernel lanes \
+		--global 2 --local 2 --arg '{name: v, buffer: float2, count: 1}' &&
+		has "warning: pocl-cpu+racecheck and oclgrind ran this launch and disagree: pocl-cpu+racecheck reports a write-write data race on global memory at line 8 that oclgrind does not" &&
+		run 1 check --device oclgrind,pocl-cpu+racecheck "$root/tests/races/across_groups_neighbour.cl" \
+			--kernel racy --global 32 --local 16 &&
+		has "across_groups_neighbour.cl:8:9: error: read-write data race on global memory" &&
+		lacks "disagree"
+}
+
+# The hunt corpus under racecheck: every race found, every fixed twin clean.
+hunt_corpus_on_racecheck() {
+	"$root/tools/hunt-corpus" "$CLHARNESS" 2 racecheck >"$out" 2>&1
+	echo "# $(grep '^races: ' "$out")"
+	grep -q "^races: 31; .*hunt found 31 in .*fixed twins with a finding: check 0, hunt 0 (" "$out"
+}
+
 check "clharness devices lists pocl-cpu+racecheck, which only a run that names it runs" listed_and_named_only
 check "catalogue bugs are found at their goldens' lines, and their fixed twins are clean" agrees_with_the_goldens
 check "a barrier used as a grid sync races between work-groups at 2^20 items, run whole" grid_sync_at_full_size
@@ -110,4 +148,7 @@ check "a reduction missing its first barrier races at 2^22 items" missing_barrie
 check "a captured launch replays at its full size and shows its race" captured_launch_whole
 check "an assignment's simulate checks may run on racecheck, at a million items" grades_on_racecheck
 check "an access a macro spells is a warning that it was not checked" macro_access_is_said
+check "where Oclgrind and racecheck ran one launch and disagree, the report says so" disagreement_is_said
+check "hunt sweeps on racecheck by itself and Oclgrind confirms what it finds" hunts_on_racecheck
+check "the hunt corpus under racecheck: 31 of 31 races found, no fixed twin with a finding" hunt_corpus_on_racecheck
 echo "1..$n"

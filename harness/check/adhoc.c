@@ -20,6 +20,7 @@
 #include "exec/dispatch.h"
 #include "exec/probe.h"
 #include "exec/select.h"
+#include "results/findagree.h"
 
 const char *adhoc_set_name(enum input_set set)
 {
@@ -968,6 +969,7 @@ struct check_state {
 	struct test_case **cases; /* one an input set; NULL where the set does not apply */
 	bool shrunk;		  /* the simulator runs a smaller launch than --global */
 	struct finding_list merged;
+	struct findagree agree; /* each target's findings, for the next at the same launch */
 	struct outputs *outputs;
 	size_t noutputs;
 	bool failed;
@@ -1237,6 +1239,7 @@ static void check_emit(void *ctx, struct result *r)
 		r->findings.items[i].input_set = xstrdup(adhoc_set_name(set));
 	}
 	mark_guesses(st, &r->findings, &st->merged, false);
+	findagree_take(&st->agree, r);
 	finding_list_merge(&st->merged, &r->findings);
 	run_tally_take(&st->tally, r);
 	bool lost = r->verdict != VERDICT_PASS && r->verdict != VERDICT_WRONG_OUTPUT &&
@@ -1827,6 +1830,7 @@ out:
 		free(st.per_target[t].target);
 	free(st.per_target);
 	finding_list_free(&st.merged);
+	findagree_free(&st.agree);
 	for (size_t i = 0; i < ncases; i++)
 		case_free(cases[i]);
 	free(cases);

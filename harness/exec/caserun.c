@@ -66,6 +66,7 @@ static void take_result(void *ctx, struct result *r)
 		if (strcmp(cr->cases[i]->path, r->case_path) == 0)
 			crosscheck_take(&cr->cross, cr->cases[i], r);
 	count_suppressed(cr, r);
+	findagree_take(&cr->agree, r);
 	golden_book_take(cr->book, r);
 	cr->emit(cr->ctx, r);
 }
@@ -571,6 +572,7 @@ void case_run_close(struct case_run *cr)
 	free(cr->case_simulated);
 	free(cr->matched);
 	crosscheck_free(&cr->cross);
+	findagree_free(&cr->agree);
 	if (cr->nrefs > 0)
 		selection_free(&cr->ref_sel);
 	for (size_t i = 0; i < cr->nrefs; i++)

@@ -15,6 +15,7 @@
 #include "exec/runner.h"
 #include "exec/select.h"
 #include "results/crosscheck.h"
+#include "results/findagree.h"
 #include "results/golden.h"
 #include "results/result.h"
 
@@ -30,6 +31,7 @@ struct case_run {
 	void *ctx;
 
 	struct crosscheck cross;
+	struct findagree agree;
 	struct test_case **refs; /* reference runs of the cases with a reference kernel */
 	size_t nrefs;
 	struct selection ref_sel; /* the CPU device they run on, once refs are loaded */
