@@ -230,6 +230,13 @@ START_TEST(test_assignment_mistakes_at_their_lines)
 		  "the simulate checks of one assignment run on one target: the one before runs on "
 		  "racecheck",
 		  5, 107 },
+		/* racecheck sees no uninitialised value: forbidding one there pays for nothing
+		 * checked. */
+		{ "kernels:\n  - kernel void reduce_sum(global const int *in, uint n, local int *s, "
+		  "global int *out)\nchecks:\n  - {name: r, points: 1, forbid: [out-of-bounds, "
+		  "uninitialized], simulate: {case: cases/student/guard_with_identity.yaml, target: "
+		  "racecheck}}\n",
+		  "this check runs on racecheck, which cannot see uninitialised values", 4, 26 },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		int line, col;

@@ -5,9 +5,10 @@
 # and their fixed twins nothing (tools/racecheck-agree); kernels of its own at full size
 # (a barrier used as a grid sync at 2^20 items, a reduction missing its first barrier at
 # 2^22); an application's captured launch replayed whole; grading whose simulate checks
-# name racecheck; an access a macro spells is said to be unchecked, never passed in
-# silence; and hunt, which sweeps on racecheck where it can and has Oclgrind confirm what
-# it finds, over the whole hunt corpus (tools/hunt-corpus).
+# name racecheck, and mutate of such an assignment; an access a macro spells is said to
+# be unchecked, never passed in silence; a disagreement with Oclgrind at one launch is
+# said; and hunt, which sweeps on racecheck where it can and has Oclgrind confirm what it
+# finds, over the whole hunt corpus (tools/hunt-corpus).
 # Needs $CLHARNESS and $CLH_TEST_DATA (make check sets both), PoCL and libclang.
 
 : "${CLHARNESS:?set CLHARNESS to the clharness binary}"
@@ -134,6 +135,14 @@ disagreement_is_said() {
 		lacks "disagree"
 }
 
+# mutate grades an assignment's mutants with its simulate checks on racecheck: a barrier
+# removed from the reference solution loses race_free's points there, at a million items.
+mutants_on_racecheck() {
+	run 0 mutate --operators barrier -j 2 "$root/tests/grading/reduce_sum_racecheck.yaml" &&
+		grep -q "^killed  *barrier  .*guard_with_identity.cl:9:2  barrier(CLK_LOCAL_MEM_FENCE) removed  \[race_free 0 of 25\]" "$out" &&
+		has "2 of 2 mutants killed (100.0%)"
+}
+
 # The hunt corpus under racecheck: every race found, every fixed twin clean.
 hunt_corpus_on_racecheck() {
 	"$root/tools/hunt-corpus" "$CLHARNESS" 2 racecheck >"$out" 2>&1
@@ -149,6 +158,7 @@ check "a captured launch replays at its full size and shows its race" captured_l
 check "an assignment's simulate checks may run on racecheck, at a million items" grades_on_racecheck
 check "an access a macro spells is a warning that it was not checked" macro_access_is_said
 check "where Oclgrind and racecheck ran one launch and disagree, the report says so" disagreement_is_said
+check "mutate's mutants of a racecheck assignment lose their race-free points there" mutants_on_racecheck
 check "hunt sweeps on racecheck by itself and Oclgrind confirms what it finds" hunts_on_racecheck
 check "the hunt corpus under racecheck: 31 of 31 races found, no fixed twin with a finding" hunt_corpus_on_racecheck
 echo "1..$n"

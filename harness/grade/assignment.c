@@ -724,6 +724,14 @@ static void parse_check(struct loader *ld, struct fy_node *node, struct src_pos 
 	else if (yr_get(node, "forbid"))
 		yr_error(&ld->r, yr_key_pos(node, "forbid", pos),
 			 "forbid belongs to a simulate check, not a %s one", what);
+	/* A check that forbids what its target cannot see would pay for what nobody
+	 * checked: racecheck rewrites accesses, and tracks no value's initialisation. */
+	if (c.kind == GRADE_SIMULATE && ld->a->simulate_on_racecheck &&
+	    (c.forbid & (1u << FINDING_UNINITIALIZED)))
+		yr_error(&ld->r, yr_key_pos(node, "forbid", pos),
+			 "this check runs on racecheck, which cannot see uninitialised values "
+			 "(the simulator alone tracks them): leave uninitialized out of forbid, or "
+			 "run the assignment's simulate checks on oclgrind");
 	if ((v = yr_get(node, "requires")) != NULL) {
 		if (c.kind == GRADE_SIMULATE)
 			parse_requires(ld, v, pos, &c);
