@@ -441,6 +441,21 @@ static void read_records(const struct rc_launch *l, const struct test_case *tc,
 							name)
 					    : xstrdup("an address in no buffer the kernel was given");
 				e.info = info;
+				/* An update (x[i] += 1) outside reads and writes there: a write
+				 * too, as the simulator reports its load and its store. */
+				if (at->access == 'u') {
+					struct finding_event store = e;
+					store.what = "write";
+					store.at.access = 'w';
+					char *stored = name ? xasprintf("write byte %d of %s",
+									(int32_t)rec[7], name)
+							    : NULL;
+					if (stored)
+						store.info = stored;
+					struct finding *f = finding_list_note(&r->findings, &store);
+					f->count += count > 1 ? count - 1 : 0;
+					free(stored);
+				}
 				free(name);
 				break;
 			}
