@@ -130,6 +130,43 @@ START_TEST(test_each_access_is_a_site_at_its_line)
 }
 END_TEST
 
+/* vstore4 and vload_half touch memory through a pointer no subscript spells: each call
+ * is a site, made through a helper that checks the elements it touches; the aligned
+ * form (vloada_half) is not rewritten. */
+START_TEST(test_vector_loads_and_stores_are_sites)
+{
+	if (!instrument_available())
+		return;
+	char *path = temp_kernel("kernel void k(global float *x, global half *h)\n"
+				 "{\n"
+				 "\tsize_t i = get_global_id(0);\n"
+				 "\tvstore4((float4)(x[i]), i + 1, x);\n"
+				 "\tx[i] = vload_half(i, h);\n"
+				 "}\n");
+	struct instr_program p;
+	struct diag_list diags = { 0 };
+	ck_assert_msg(instrument_program(path, "", &p, &diags) == 0, "The kernel is rewritten.");
+	const struct instr_site *s;
+	ck_assert_msg((s = site_at(&p, 4, 2)) && s->access == 'w' && s->space == 'g',
+		      "vstore4 is a write of global memory at its call, 4:2.");
+	ck_assert_msg((s = site_at(&p, 5, 9)) && s->access == 'r' && s->space == 'g',
+		      "vload_half is a read of global memory at its call, 5:9.");
+	char *line = rewritten_line(&p, 4);
+	ck_assert_msg(strstr(line, "(__rc, (float4)(") && strstr(line, "i + 1, x, "),
+		      "The call keeps its arguments as written, the vector literal whole, with "
+		      "the context first: %s",
+		      line);
+	free(line);
+	ck_assert_msg(strstr(p.source, "float4 v, size_t off, __global float * p") &&
+			      strstr(p.source, "(p + 4 * off), 16,"),
+		      "The helper takes the value as float4 and checks 16 bytes at p + 4 * off.");
+	instr_program_free(&p);
+	diag_list_free(&diags);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
 START_TEST(test_a_kernel_clang_cannot_parse_gives_its_errors)
 {
 	if (!instrument_available())
@@ -154,6 +191,7 @@ Suite *instrument_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_each_access_is_a_site_at_its_line);
 	tcase_add_test(tc, test_a_kernel_clang_cannot_parse_gives_its_errors);
+	tcase_add_test(tc, test_vector_loads_and_stores_are_sites);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -71,6 +71,7 @@ struct rewriter {
 	/* Typed stores made so far, "space\ttype" a line, their helpers' numbers by order. */
 	char **stores;
 	size_t nstores;
+	size_t nvector_io; /* helpers made for vector loads and stores, numbered in order */
 	struct strbuf store_defs; /* helpers made since the last function began */
 	size_t max_global, max_local;
 	/* The function being rewritten. */
@@ -642,6 +643,122 @@ static void wrap_atomic(struct rewriter *rw, struct node *call)
 				  END_PIECES });
 }
 
+/* A type's spelling without its qualifiers: "const __global float" is float. */
+static char *bare_type(const char *spelling)
+{
+	static const char *const qualifiers[] = { "const",    "volatile", "restrict",
+						  "__global", "global",	  "__local",
+						  "local",    "__constant", "constant",
+						  "__private", "private",  NULL };
+	struct strbuf out = { 0 };
+	char *copy = xstrdup(spelling);
+	for (char *save = NULL, *word = strtok_r(copy, " ", &save); word;
+	     word = strtok_r(NULL, " ", &save)) {
+		bool qualifier = false;
+		for (size_t i = 0; qualifiers[i] && !qualifier; i++)
+			qualifier = strcmp(word, qualifiers[i]) == 0;
+		if (!qualifier)
+			strbuf_printf(&out, "%s%s", out.len ? " " : "", word);
+	}
+	free(copy);
+	return out.data ? strbuf_take(&out) : xstrdup(spelling);
+}
+
+/* What a vector load or store builtin accesses: vloadN(off, p) reads N elements at
+ * p + N * off, vstoreN(v, off, p) writes them; vload_halfN and vstore_halfN (with a
+ * rounding suffix or none) the same of halves, N 1 where it is left out. Returns the
+ * access ('r' or 'w') with *lanes, or 0 for any other call, and for the aligned forms
+ * (vloada_half), whose 3-vectors take 4 elements' room. */
+static char vector_io(const char *name, unsigned *lanes)
+{
+	char access = starts_with(name, "vstore") ? 'w' : starts_with(name, "vload") ? 'r' : 0;
+	if (access == 0 || starts_with(name, "vloada") || starts_with(name, "vstorea"))
+		return 0;
+	const char *rest = name + (access == 'w' ? 6 : 5);
+	bool half = starts_with(rest, "_half");
+	if (half)
+		rest += 5;
+	char *end;
+	unsigned long n = strtoul(rest, &end, 10);
+	if (end == rest)
+		n = half ? 1 : 0;
+	static const char *const roundings[] = { "", "_rte", "_rtz", "_rtp", "_rtn" };
+	bool rounding = false;
+	for (size_t i = 0; i < sizeof roundings / sizeof roundings[0]; i++)
+		rounding |= strcmp(end, roundings[i]) == 0 && (half || i == 0);
+	if (!rounding || !(n == 1 || n == 2 || n == 3 || n == 4 || n == 8 || n == 16) ||
+	    (n == 1 && !half))
+		return 0;
+	*lanes = (unsigned)n;
+	return access;
+}
+
+/* A vector load or store builtin on tracked memory: the call goes through a helper that
+ * checks the N elements it touches, then makes the call at offset 0 of the checked
+ * address, so that each argument is still evaluated once, where it is written. */
+static void wrap_vector_io(struct rewriter *rw, struct node *call, const char *name,
+			   char access, unsigned lanes)
+{
+	struct node **args;
+	size_t nargs = call_arguments(call, &args);
+	if (nargs != (access == 'w' ? 3u : 2u))
+		return;
+	struct node *ptr = args[nargs - 1];
+	CXType pointee = clang_api.clang_getPointeeType(clang_api.clang_getCursorType(ptr->cursor));
+	char *pointee_text = clang_api_text(clang_api.clang_getTypeSpelling(pointee));
+	char space = object_space(pointee_text);
+	long long size = clang_api.clang_Type_getSizeOf(pointee);
+	if (space == 0 || size <= 0) {
+		free(pointee_text);
+		return;
+	}
+	size_t len = strlen(name);
+	unsigned name_end = call->start + (unsigned)len, open = name_end;
+	while (open < call->end && strchr(" \t\n", rw->src[open]))
+		open++;
+	if (!call->own_text || !ptr->own_text || call->end == 0 || call->end > rw->len ||
+	    strncmp(rw->src + call->start, name, len) != 0 || open >= call->end ||
+	    rw->src[open] != '(' || rw->src[call->end - 1] != ')') {
+		add_gap(rw, call->start, "a vector load or store written through a macro");
+		free(pointee_text);
+		return;
+	}
+	note_size(rw, size);
+	unsigned site = add_site(rw, call->start, space == 'c' ? 'r' : access, space);
+	const char *word = space_word(space);
+	size_t helper = rw->nvector_io++;
+	/* The value's type, as OpenCL C spells it: float4 for vload4 of floats, float for
+	 * vload_half (clang's own spelling, an ext_vector_type attribute, declares nothing
+	 * in a return type). */
+	char *element = bare_type(pointee_text);
+	bool half = strstr(name, "_half") != NULL;
+	char *value = lanes > 1 ? xasprintf("%s%u", half ? "float" : element, lanes)
+				: xstrdup(half ? "float" : element);
+	free(element);
+	struct strbuf def = { 0 };
+	strbuf_printf(&def, "%s __rc_vio%zu(__rc_ctx *__rc, ", access == 'w' ? "void" : value,
+		      helper);
+	if (access == 'w')
+		strbuf_printf(&def, "%s v, ", value);
+	free(value);
+	strbuf_printf(&def,
+		      "size_t off, %s p, uint site, int region) { p = (%s)__rc_%c(__rc, (%s void "
+		      "*)(p + %u * off), %lld, site, %s, region, 0); %s%s(%s0, p); } ",
+		      ptr->type, ptr->type, runtime_letter(space), word, lanes, lanes * size,
+		      access == 'w' ? "__RC_W" : "__RC_R", access == 'w' ? "" : "return ", name,
+		      access == 'w' ? "v, " : "");
+	strbuf_puts(&rw->store_defs, def.data);
+	strbuf_free(&def);
+	free(pointee_text);
+	/* The call's own text stays, arguments and all (an argument's extent may stop short
+	 * of its last parenthesis, as a vector literal's does): its name is the helper's,
+	 * the context goes first and the site and region last. */
+	edit_of(rw, call->start, name_end,
+		(struct piece[]){ lit(xasprintf("__rc_vio%zu", helper)), END_PIECES });
+	insert(rw, open + 1, xstrdup("__rc, "));
+	insert(rw, call->end - 1, xasprintf(", %u, %d", site, region_of(rw, ptr)));
+}
+
 /* A barrier: the epochs of the fences it passes close after it. The fences are the
  * call's first argument as written, a macro's name as often as not. */
 static void wrap_barrier(struct rewriter *rw, struct node *call)
@@ -709,10 +826,14 @@ static void visit_node(struct rewriter *rw, struct node *n)
 {
 	if (n->kind == CXCursor_CallExpr) {
 		char *name = callee_name(n);
+		unsigned lanes;
+		char io;
 		if (strcmp(name, "barrier") == 0 || strcmp(name, "work_group_barrier") == 0)
 			wrap_barrier(rw, n);
 		else if (is_atomic_function(name))
 			wrap_atomic(rw, n);
+		else if ((io = vector_io(name, &lanes)) != 0)
+			wrap_vector_io(rw, n, name, io, lanes);
 		else if (listed(rw->helpers, rw->nhelpers, name) ||
 			 listed(rw->kernel_names, rw->nkernel_names, name))
 			pass_context(rw, n, name);
@@ -1150,7 +1271,7 @@ const char *instrument_version(void)
 			h = (h ^ (unsigned char)*c) * 16777619u;
 		/* The leading number is the rewrite's own revision: a change in what it
 		 * writes (a site's column, say) must not be served from a cache of the old. */
-		snprintf(version, sizeof version, "racecheck-2-%08x", h);
+		snprintf(version, sizeof version, "racecheck-4-%08x", h);
 	}
 	return version;
 }
