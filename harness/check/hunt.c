@@ -356,7 +356,7 @@ enum confirmation {
 	CONFIRM_SHOWN,	   /* Oclgrind shows it too */
 	CONFIRM_NOT_SHOWN, /* Oclgrind ran that launch to its end without it: they disagree */
 	CONFIRM_TOO_LARGE, /* the launch is more than the simulator takes */
-	CONFIRM_FAILED,	   /* Oclgrind gave nothing to judge there (see confirm_verdict) */
+	CONFIRM_FAILED,	   /* Oclgrind gave nothing to judge there (confirm_why says why) */
 };
 
 struct found {
