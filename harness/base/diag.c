@@ -64,6 +64,20 @@ void diag_list_free(struct diag_list *list)
 	list->count = 0;
 }
 
+void diag_list_send(struct strbuf *out, const struct diag_list *list)
+{
+	for (size_t i = 0; i < list->count; i++)
+		strbuf_printf(out, "E\t%d\t%d\t%s\n", list->items[i].line, list->items[i].col,
+			      list->items[i].message);
+}
+
+void diag_take_sent(struct diag_list *list, const char *path, char *fields)
+{
+	int line = atoi(next_tab_field(&fields));
+	int col = atoi(next_tab_field(&fields));
+	diag_add(list, DIAG_ERROR, path, line, col, "%s", fields);
+}
+
 const char *diag_severity_name(enum diag_severity severity)
 {
 	switch (severity) {

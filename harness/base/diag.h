@@ -44,6 +44,11 @@ void diag_render(struct strbuf *out, const char *file, int line, int col,
 		 enum diag_severity severity, const char *message, bool colour);
 /* diag_render of every diagnostic of `list`, in order. */
 void diag_list_render(struct strbuf *out, const struct diag_list *list, bool colour);
+/* The errors of a child's line protocol (the libclang readers'): each diagnostic of
+ * `list` as a line "E\tLINE\tCOL\tMESSAGE", and back, from a line's fields after its E
+ * tag, as an error at `path`. */
+void diag_list_send(struct strbuf *out, const struct diag_list *list);
+void diag_take_sent(struct diag_list *list, const char *path, char *fields);
 /* The first line of diag_render alone, for a note on a line just quoted. */
 void diag_render_header(struct strbuf *out, const char *file, int line, int col,
 			enum diag_severity severity, const char *message, bool colour);

@@ -383,9 +383,7 @@ static void read_source(void *ctx, struct strbuf *out)
 	struct kernel_source ks = { 0 };
 	struct diag_list diags = { 0 };
 	if (parse(job->path, job->kernel, job->options, &ks, &diags) < 0)
-		for (size_t i = 0; i < diags.count; i++)
-			strbuf_printf(out, "E\t%d\t%d\t%s\n", diags.items[i].line,
-				      diags.items[i].col, diags.items[i].message);
+		diag_list_send(out, &diags);
 	else
 		send_source(out, &ks);
 }
@@ -442,9 +440,7 @@ static size_t take_lines(char *text, const char *path, struct kernel_source *ks,
 				a->dims[d] = atoll(next_tab_field(&rest));
 			a->ndims = (unsigned)atoi(next_tab_field(&rest));
 		} else if (strcmp(tag, "E") == 0) {
-			int l = atoi(next_tab_field(&rest));
-			int c = atoi(next_tab_field(&rest));
-			diag_add(diags, DIAG_ERROR, path, l, c, "%s", rest);
+			diag_take_sent(diags, path, rest);
 			errors++;
 		}
 	}

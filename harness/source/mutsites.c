@@ -813,9 +813,7 @@ static void find_in_child(void *ctx, struct strbuf *out)
 		clang_api.clang_disposeTranslationUnit(tu);
 	}
 	clang_api.clang_disposeIndex(index);
-	for (size_t i = 0; i < diags.count; i++)
-		strbuf_printf(out, "E\t%d\t%d\t%s\n", diags.items[i].line, diags.items[i].col,
-			      diags.items[i].message);
+	diag_list_send(out, &diags);
 	for (size_t i = 0; i < found.count; i++) {
 		const struct mutation *m = &found.items[i];
 		strbuf_printf(out, "M\t%d\t%d\t%d\t%zu\t%zu\t", (int)m->op, m->line, m->col,
@@ -845,9 +843,7 @@ int mutsites_find(const char *path, const char *options, unsigned ops,
 		char *rest = line;
 		char *tag = next_tab_field(&rest);
 		if (strcmp(tag, "E") == 0) {
-			int l = atoi(next_tab_field(&rest));
-			int c = atoi(next_tab_field(&rest));
-			diag_add(diags, DIAG_ERROR, path, l, c, "%s", rest);
+			diag_take_sent(diags, path, rest);
 			errors++;
 		} else if (strcmp(tag, "M") == 0) {
 			struct mutation m = { 0 };
