@@ -643,27 +643,6 @@ static void wrap_atomic(struct rewriter *rw, struct node *call)
 				  END_PIECES });
 }
 
-/* A type's spelling without its qualifiers: "const __global float" is float. */
-static char *bare_type(const char *spelling)
-{
-	static const char *const qualifiers[] = { "const",    "volatile", "restrict",
-						  "__global", "global",	  "__local",
-						  "local",    "__constant", "constant",
-						  "__private", "private",  NULL };
-	struct strbuf out = { 0 };
-	char *copy = xstrdup(spelling);
-	for (char *save = NULL, *word = strtok_r(copy, " ", &save); word;
-	     word = strtok_r(NULL, " ", &save)) {
-		bool qualifier = false;
-		for (size_t i = 0; qualifiers[i] && !qualifier; i++)
-			qualifier = strcmp(word, qualifiers[i]) == 0;
-		if (!qualifier)
-			strbuf_printf(&out, "%s%s", out.len ? " " : "", word);
-	}
-	free(copy);
-	return out.data ? strbuf_take(&out) : xstrdup(spelling);
-}
-
 /* What a vector load or store builtin accesses: vloadN(off, p) reads N elements at
  * p + N * off, vstoreN(v, off, p) writes them; vload_halfN and vstore_halfN (with a
  * rounding suffix or none) the same of halves, N 1 where it is left out. Returns the
@@ -730,7 +709,7 @@ static void wrap_vector_io(struct rewriter *rw, struct node *call, const char *n
 	/* The value's type, as OpenCL C spells it: float4 for vload4 of floats, float for
 	 * vload_half (clang's own spelling, an ext_vector_type attribute, declares nothing
 	 * in a return type). */
-	char *element = bare_type(pointee_text);
+	char *element = value_type(pointee_text);
 	bool half = strstr(name, "_half") != NULL;
 	char *value = lanes > 1 ? xasprintf("%s%u", half ? "float" : element, lanes)
 				: xstrdup(half ? "float" : element);
@@ -1092,9 +1071,7 @@ static void instrument_in_child(void *ctx, struct strbuf *out)
 	char *src;
 	CXIndex index = clang_api.clang_createIndex(0, 0);
 	CXTranslationUnit tu = clang_api_read(index, job->path, job->options, &src, &len, &diags);
-	for (size_t i = 0; i < diags.count; i++)
-		strbuf_printf(out, "E\t%d\t%d\t%s\n", diags.items[i].line, diags.items[i].col,
-			      diags.items[i].message);
+	diag_list_send(out, &diags);
 	if (tu) {
 		struct rewriter rw = {
 			.tu = tu, .path = job->path, .src = src, .len = len, .min_access = 4
@@ -1205,9 +1182,7 @@ int instrument_parse(const char *path, const char *serialised, struct instr_prog
 		char *tag = next_tab_field(&rest);
 		at = nl + 1;
 		if (strcmp(tag, "E") == 0) {
-			int l = atoi(next_tab_field(&rest));
-			int c = atoi(next_tab_field(&rest));
-			diag_add(diags, DIAG_ERROR, path, l, c, "%s", rest);
+			diag_take_sent(diags, path, rest);
 			errors++;
 		} else if (strcmp(tag, "G") == 0) {
 			out->granule_shift = (unsigned)atoi(rest);
