@@ -381,6 +381,14 @@ static char site_access(const struct instr_site *site, bool writes)
 	return site->access == 'w' ? 'w' : 'r';
 }
 
+/* Where an out-of-bounds access went: "read byte 4096 of in", with the buffer or local
+ * array it left (NULL: it was in none). Caller frees. */
+static char *oob_info(const char *what, int32_t offset, const char *name)
+{
+	return name ? xasprintf("%s byte %d of %s", what, offset, name)
+		    : xstrdup("an address in no buffer the kernel was given");
+}
+
 /* The findings of one launch's records, through the neutral constructor. */
 static void read_records(const struct rc_launch *l, const struct test_case *tc,
 			 struct result *r)
@@ -437,9 +445,7 @@ static void read_records(const struct rc_launch *l, const struct test_case *tc,
 				e.nexample = 1;
 				char *name = region_name(l, tc, space, rec[6]);
 				e.outside_buffers = name == NULL || (int32_t)rec[7] < 0;
-				info = name ? xasprintf("%s byte %d of %s", e.what, (int32_t)rec[7],
-							name)
-					    : xstrdup("an address in no buffer the kernel was given");
+				info = oob_info(e.what, (int32_t)rec[7], name);
 				e.info = info;
 				/* An update (x[i] += 1) outside reads and writes there: a write
 				 * too, as the simulator reports its load and its store. */
@@ -447,11 +453,8 @@ static void read_records(const struct rc_launch *l, const struct test_case *tc,
 					struct finding_event store = e;
 					store.what = "write";
 					store.at.access = 'w';
-					char *stored = name ? xasprintf("write byte %d of %s",
-									(int32_t)rec[7], name)
-							    : NULL;
-					if (stored)
-						store.info = stored;
+					char *stored = oob_info("write", (int32_t)rec[7], name);
+					store.info = stored;
 					struct finding *f = finding_list_note(&r->findings, &store);
 					f->count += count > 1 ? count - 1 : 0;
 					free(stored);
