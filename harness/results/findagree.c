@@ -25,17 +25,11 @@ static bool compared_kind(const struct finding *f)
 		f->kind == FINDING_OUT_OF_BOUNDS);
 }
 
-static bool judged(const struct result *r)
-{
-	return r->simulated && !result_cut_short(r) && r->verdict != VERDICT_TIMEOUT && r->verdict != VERDICT_CRASH &&
-	       r->verdict != VERDICT_BUILD_ERROR && r->verdict != VERDICT_SKIP &&
-	       r->verdict != VERDICT_CASE_ERROR;
-}
-
 static bool listed(const struct finding_list *list, const struct finding *f)
 {
 	for (size_t i = 0; i < list->count; i++)
-		if (finding_same_place(f, &list->items[i]) || finding_same_place(&list->items[i], f))
+		if (finding_same_place(f, &list->items[i]) ||
+		    finding_same_place(&list->items[i], f))
 			return true;
 	return false;
 }
@@ -66,7 +60,8 @@ static size_t say_missing(struct strbuf *out, const char *who, const char *other
 
 void findagree_take(struct findagree *fa, struct result *r)
 {
-	if (!judged(r) || r->case_path == NULL || r->case_name == NULL || r->backend == NULL)
+	if (!r->simulated || !result_ran_to_end(r) || r->case_path == NULL ||
+	    r->case_name == NULL || r->backend == NULL)
 		return;
 	struct finding_list errors = { 0 };
 	for (size_t i = 0; i < r->findings.count; i++)
@@ -75,7 +70,8 @@ void findagree_take(struct findagree *fa, struct result *r)
 	struct strbuf said = { 0 };
 	for (size_t e = 0; e < fa->count; e++) {
 		const struct findagree_entry *x = &fa->entries[e];
-		if (strcmp(x->backend, r->backend) == 0 || strcmp(x->case_path, r->case_path) != 0 ||
+		if (strcmp(x->backend, r->backend) == 0 ||
+		    strcmp(x->case_path, r->case_path) != 0 ||
 		    strcmp(x->case_name, r->case_name) != 0 || !shape_equal(&x->n, &r->n) ||
 		    !shape_equal(&x->l, &r->l))
 			continue;
@@ -88,8 +84,8 @@ void findagree_take(struct findagree *fa, struct result *r)
 		strbuf_free(&one);
 	}
 	if (said.len) {
-		char *remark = r->remark ? xasprintf("%s; %s", r->remark, said.data)
-					 : xstrdup(said.data);
+		char *remark =
+			r->remark ? xasprintf("%s; %s", r->remark, said.data) : xstrdup(said.data);
 		free(r->remark);
 		r->remark = remark;
 	}

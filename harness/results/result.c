@@ -228,14 +228,25 @@ void result_free(struct result *r)
 	*r = (struct result){ 0 };
 }
 
+/* A verdict that leaves nothing to judge. */
+static bool gave_nothing(const struct result *r)
+{
+	return r->verdict == VERDICT_BUILD_ERROR || r->verdict == VERDICT_CASE_ERROR ||
+	       r->verdict == VERDICT_TIMEOUT || r->verdict == VERDICT_CRASH;
+}
+
+bool result_ran_to_end(const struct result *r)
+{
+	return r->verdict != VERDICT_SKIP && !result_cut_short(r) && !gave_nothing(r);
+}
+
 void run_tally_take(struct run_tally *t, const struct result *r)
 {
 	if (r->verdict == VERDICT_SKIP)
 		t->skipped++;
 	else if (result_cut_short(r))
 		t->cut_short++;
-	else if (r->verdict == VERDICT_BUILD_ERROR || r->verdict == VERDICT_CASE_ERROR ||
-		 r->verdict == VERDICT_TIMEOUT || r->verdict == VERDICT_CRASH)
+	else if (gave_nothing(r))
 		t->failed++;
 	else
 		t->ran++;

@@ -153,6 +153,9 @@ bool result_expected(const struct result *r);
 /* Whether the simulator stopped reporting during the run, so that its findings are only
  * those it reported before: the run's evidence is incomplete whatever its verdict. */
 bool result_cut_short(const struct result *r);
+/* Whether r ran to its end and was judged, as a run_tally counts it: no skip, not cut
+ * short, and no build or case error, time-out or crash. */
+bool result_ran_to_end(const struct result *r);
 /* Once a run's outputs were compared: keeps that verdict as `output` and raises the
  * verdict to the first error finding's, in enum order. */
 void result_settle(struct result *r);
