@@ -53,6 +53,16 @@ static struct result simulated(long long l, int other)
 	return r;
 }
 
+/* simulated()'s race at line 14, as pocl-cpu+racecheck reports it: runs that vary. */
+static struct result instrumented(long long l)
+{
+	struct result r = simulated(l, 14);
+	free(r.target);
+	r.target = xstrdup("pocl-cpu+racecheck");
+	r.outputs_repeat = false;
+	return r;
+}
+
 START_TEST(test_path_beside_the_cases_folder)
 {
 	char *p = golden_path_for("cases/reduce/x.yaml");
@@ -167,33 +177,25 @@ START_TEST(test_judging_runs_that_vary)
 	struct diag_list diags = { 0 };
 	struct golden *g = golden_load(path, &diags);
 	ck_assert_msg(g != NULL && diags.count == 0, "A run that ran loads.");
-	struct result r = simulated(32, 14);
-	free(r.target);
-	r.target = xstrdup("pocl-cpu+racecheck");
-	r.outputs_repeat = false;
+	struct result r = instrumented(32);
 	r.output = VERDICT_PASS;
 	golden_judge(g, &r);
 	ck_assert_msg(r.expect == EXPECT_MET, "A right output where it may be wrong is met.");
 	result_free(&r);
 
-	r = simulated(32, 14);
-	free(r.target);
-	r.target = xstrdup("pocl-cpu+racecheck");
-	r.outputs_repeat = false;
+	r = instrumented(32);
 	r.findings.items = xreallocarray(r.findings.items, 2, sizeof *r.findings.items);
 	finding_copy(&r.findings.items[1], &r.findings.items[0]);
 	r.findings.items[1].other.line = 15;
 	r.findings.count = 2;
 	golden_judge(g, &r);
-	ck_assert_msg(r.expect == EXPECT_MET,
-		      "Another pair of lines of the same race, which this order of work-groups met, "
-		      "is met.");
+	ck_assert_msg(
+		r.expect == EXPECT_MET,
+		"Another pair of lines of the same race, which this order of work-groups met, "
+		"is met.");
 	result_free(&r);
 
-	r = simulated(64, 14);
-	free(r.target);
-	r.target = xstrdup("pocl-cpu+racecheck");
-	r.outputs_repeat = false;
+	r = instrumented(64);
 	r.output = VERDICT_PASS;
 	golden_judge(g, &r);
 	ck_assert_msg(r.expect == EXPECT_UNMET,

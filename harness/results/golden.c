@@ -221,15 +221,26 @@ static bool contains(char *const *lines, size_t n, const char *line)
 	return false;
 }
 
+/* Whether r's outputs were compared, right or wrong: what `ran` stands for. */
+static bool output_compared(const struct result *r)
+{
+	return r->output == VERDICT_PASS || r->output == VERDICT_WRONG_OUTPUT;
+}
+
+/* Whether a block's output `ran` (a run whose output varies: a racy kernel on a device)
+ * takes r's. */
+static bool ran_takes(const struct golden_run *run, const struct result *r)
+{
+	return strcmp(run->output, "ran") == 0 && output_compared(r);
+}
+
 /* The golden's block and the result's, line by line: '-' only in the golden, '+' only in
  * the result, ' ' in both. */
 static void block_diff(struct strbuf *out, const struct golden_run *run, const char *label,
 		       const struct result *r, char *const *lines)
 {
 	const char *got = verdict_name(r->output);
-	if (strcmp(run->output, got) == 0 ||
-	    (strcmp(run->output, "ran") == 0 &&
-	     (r->output == VERDICT_PASS || r->output == VERDICT_WRONG_OUTPUT))) {
+	if (strcmp(run->output, got) == 0 || ran_takes(run, r)) {
 		strbuf_printf(out, "      %s: %s\n", label, got);
 	} else {
 		strbuf_printf(out, "    - %s: %s\n", label, run->output);
@@ -304,9 +315,7 @@ static void judge_simulated(struct golden *g, struct result *r)
 	}
 	run->seen = true;
 	char **lines = finding_lines(r);
-	bool ran = strcmp(run->output, "ran") == 0 &&
-		   (r->output == VERDICT_PASS || r->output == VERDICT_WRONG_OUTPUT);
-	bool same = ran || strcmp(run->output, verdict_name(r->output)) == 0;
+	bool same = ran_takes(run, r) || strcmp(run->output, verdict_name(r->output)) == 0;
 	if (r->outputs_repeat) {
 		same = same && run->nfindings == r->findings.count;
 		for (size_t i = 0; same && i < run->nfindings; i++)
@@ -371,8 +380,8 @@ void golden_writer_add(struct golden_writer *w, const struct result *r)
 		w->cut_short = xstrdup(label);
 	/* Where outputs vary from run to run, a run that found errors only ran: its output
 	 * may be right or wrong the next time. */
-	bool varies = !r->outputs_repeat && finding_list_has_errors(&r->findings) &&
-		      (r->output == VERDICT_PASS || r->output == VERDICT_WRONG_OUTPUT);
+	bool varies =
+		!r->outputs_repeat && finding_list_has_errors(&r->findings) && output_compared(r);
 	strbuf_printf(&w->runs, "%s: %s\n", label, varies ? "ran" : verdict_name(r->output));
 	char **lines = finding_lines(r);
 	for (size_t f = 0; f < r->findings.count; f++) {
