@@ -185,8 +185,8 @@ START_TEST(test_assignment_mistakes_at_their_lines)
 		  "limits.memory must be a size of at least 1 MiB", 2, 18 },
 		{ "kernels: [kernel void k(global int *x)]\nallow: [inline-assembly, ptx]\n"
 		  "checks: []\n",
-		  "unknown kind of native code 'ptx' (known: inline-assembly, function-pointers)", 2,
-		  26 },
+		  "unknown kind of native code 'ptx' (known: inline-assembly, function-pointers)",
+		  2, 26 },
 		{ "kernels: [kernel void k(global int *x)]\nallow: inline-assembly\nchecks: []\n",
 		  "allow must list what submissions may hold beyond OpenCL C", 2, 8 },
 		/* A check with no name before one with a name: the second's search for a

@@ -274,8 +274,12 @@ END_TEST
  * place; another line, kind or memory space is not. */
 START_TEST(test_same_place_whichever_line_comes_first)
 {
-	struct finding a = { .kind = FINDING_RACE, .what = "read-write", .space = "local",
-			     .file = "k.cl", .at = { .line = 14 }, .other = { .line = 12 } };
+	struct finding a = { .kind = FINDING_RACE,
+			     .what = "read-write",
+			     .space = "local",
+			     .file = "k.cl",
+			     .at = { .line = 14 },
+			     .other = { .line = 12 } };
 	struct finding b = a;
 	b.at.line = 12;
 	b.other.line = 14;

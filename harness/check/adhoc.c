@@ -16,11 +16,11 @@
 #include "base/util.h"
 #include "case/testcase.h"
 #include "case/yamltext.h"
-#include "source/structdef.h"
 #include "exec/dispatch.h"
 #include "exec/probe.h"
 #include "exec/select.h"
 #include "results/findagree.h"
+#include "source/structdef.h"
 
 const char *adhoc_set_name(enum input_set set)
 {

@@ -460,10 +460,10 @@ static void take_result(struct hunt_state *st, struct result *r)
 		 * values shrunk to one whose writes store the same value would leave a
 		 * reproducer that calls it benign. */
 		for (size_t i = 0; i < r->findings.count; i++)
-			if (st->same_place ? finding_same_place(st->watch, &r->findings.items[i])
-					   : finding_same(st->watch, &r->findings.items[i]) &&
-						     r->findings.items[i].severity <=
-							     st->watch->severity)
+			if (st->same_place
+				    ? finding_same_place(st->watch, &r->findings.items[i])
+				    : finding_same(st->watch, &r->findings.items[i]) &&
+					      r->findings.items[i].severity <= st->watch->severity)
 				st->shows[index] = true;
 		return;
 	}
@@ -781,8 +781,8 @@ static void confirm(const struct hunt_target *t, struct found *f, unsigned timeo
 	} else {
 		f->confirmed = CONFIRM_FAILED;
 		if (st.failed_index != SIZE_MAX)
-			f->confirm_why = xasprintf("%s: %s", verdict_name(st.failed_verdict),
-						   st.failed_why);
+			f->confirm_why =
+				xasprintf("%s: %s", verdict_name(st.failed_verdict), st.failed_why);
 		else if (st.tally.cut_short)
 			f->confirm_why = xstrdup("it stopped reporting part-way through");
 		else if (st.tally.skipped)
@@ -996,8 +996,9 @@ static bool confirmation_text(const struct found *f, struct strbuf *out)
 			      SHAPE_SIMULATED_ITEMS);
 		break;
 	case CONFIRM_FAILED:
-		strbuf_printf(out, "not confirmed under Oclgrind, which gave nothing to judge at "
-				   "that launch: %s",
+		strbuf_printf(out,
+			      "not confirmed under Oclgrind, which gave nothing to judge at "
+			      "that launch: %s",
 			      f->confirm_why ? f->confirm_why : "");
 		break;
 	}
@@ -1052,15 +1053,15 @@ static void report_hunt_json(const struct hunt_target *t, const struct hunt_stat
 	}
 	strbuf_puts(out, "{\"target\":");
 	json_string(out, t->label);
-	strbuf_printf(out,
-		      ",\"summary\":{\"trials_on\":\"%s\",\"trials\":%zu,\"trials_run\":%zu,\"seconds\":%.1f,"
-		      "\"jobs\":%u,\"errors\":%zu,\"warnings\":%zu,\"by_plain_run\":%zu,"
-		      "\"not_applicable\":%zu,\"ran_to_end\":%zu,\"incomplete\":%zu,"
-		      "\"failed\":%zu,\"first_failed\":",
-		      t->trials_on, st->ntrials, st->done, (clock_now_ns() - st->start_ns) / 1e9,
-		      jobs, errors,
-		      warnings, plain, st->not_applicable, st->tally.ran, st->tally.cut_short,
-		      st->tally.failed);
+	strbuf_printf(
+		out,
+		",\"summary\":{\"trials_on\":\"%s\",\"trials\":%zu,\"trials_run\":%zu,\"seconds\":%.1f,"
+		"\"jobs\":%u,\"errors\":%zu,\"warnings\":%zu,\"by_plain_run\":%zu,"
+		"\"not_applicable\":%zu,\"ran_to_end\":%zu,\"incomplete\":%zu,"
+		"\"failed\":%zu,\"first_failed\":",
+		t->trials_on, st->ntrials, st->done, (clock_now_ns() - st->start_ns) / 1e9, jobs,
+		errors, warnings, plain, st->not_applicable, st->tally.ran, st->tally.cut_short,
+		st->tally.failed);
 	if (st->failed_index != SIZE_MAX) {
 		strbuf_printf(out,
 			      "{\"trial\":%zu,\"verdict\":\"%s\",\"launch\":", st->failed_index + 1,
@@ -1179,16 +1180,16 @@ static size_t report_hunt(const struct hunt_target *t, struct hunt_state *st, un
 		strbuf_free(&said);
 	}
 	double took = (clock_now_ns() - st->start_ns) / 1e9;
-	strbuf_printf(&text,
-		      "hunt: %s: %zu of %zu trials in %.1f s on %s, %u at a time: %zu error%s and %zu "
-		      "warning%s found, %zu of them by the plain run (its own shape, %s "
-		      "inputs, built as written); %zu trial%s did not apply (a shape its "
-		      "expressions refuse); of the others, ",
-		      t->label, st->done, st->ntrials, took, t->trials_on, jobs, errors,
-		      errors == 1 ? "" : "s",
-		      warnings, warnings == 1 ? "" : "s", plain, t->case_path ? "its own" : "random",
-		      st->not_applicable,
-		      st->not_applicable == 1 ? "" : "s");
+	strbuf_printf(
+		&text,
+		"hunt: %s: %zu of %zu trials in %.1f s on %s, %u at a time: %zu error%s and %zu "
+		"warning%s found, %zu of them by the plain run (its own shape, %s "
+		"inputs, built as written); %zu trial%s did not apply (a shape its "
+		"expressions refuse); of the others, ",
+		t->label, st->done, st->ntrials, took, t->trials_on, jobs, errors,
+		errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s", plain,
+		t->case_path ? "its own" : "random", st->not_applicable,
+		st->not_applicable == 1 ? "" : "s");
 	run_tally_text(&text, &st->tally, "trials");
 	if (optimised_broke != VERDICT_PASS)
 		strbuf_printf(&text,
@@ -1204,12 +1205,13 @@ static size_t report_hunt(const struct hunt_target *t, struct hunt_state *st, un
 		size_t said[CONFIRM_FAILED + 1] = { 0 };
 		for (size_t i = 0; i < st->nfound; i++)
 			said[st->found[i].confirmed]++;
-		strbuf_printf(&text,
-			      "; Oclgrind confirmed %zu finding%s at its smallest launch, disagreed "
-			      "on %zu and could not judge %zu; uninitialised values are the "
-			      "simulator's alone to see (--device oclgrind hunts them)",
-			      said[CONFIRM_SHOWN], said[CONFIRM_SHOWN] == 1 ? "" : "s",
-			      said[CONFIRM_NOT_SHOWN], said[CONFIRM_TOO_LARGE] + said[CONFIRM_FAILED]);
+		strbuf_printf(
+			&text,
+			"; Oclgrind confirmed %zu finding%s at its smallest launch, disagreed "
+			"on %zu and could not judge %zu; uninitialised values are the "
+			"simulator's alone to see (--device oclgrind hunts them)",
+			said[CONFIRM_SHOWN], said[CONFIRM_SHOWN] == 1 ? "" : "s",
+			said[CONFIRM_NOT_SHOWN], said[CONFIRM_TOO_LARGE] + said[CONFIRM_FAILED]);
 	}
 	if (cut_short)
 		strbuf_printf(&text, "; %s before %zu trial%s ran",
@@ -1518,8 +1520,8 @@ static int choose_trials_target(const struct hunt_request *rq, char **name, bool
 		fprintf(stderr,
 			"clharness: hunt runs its trials where races are found, on oclgrind or a "
 			"NAME+racecheck target (clharness devices lists them); --device selects %s%s%s\n",
-			others.len ? others.data : "no target here", others.len ? ", which find nothing" : "",
-			hint);
+			others.len ? others.data : "no target here",
+			others.len ? ", which find nothing" : "", hint);
 		free(hint);
 		status = -1;
 	} else if (nfinders > 1 && rq->npatterns) {

@@ -303,8 +303,8 @@ static int rc_before(void *ctx, cl_context context, cl_command_queue queue, cl_k
 	err = clEnqueueFillBuffer(queue, l->cells, &zero, sizeof zero, 0, cell_bytes, 0, NULL,
 				  NULL);
 	if (err == CL_SUCCESS)
-		err = clEnqueueFillBuffer(queue, l->aux, &zero, sizeof zero, 0, aux_bytes, 0,
-					  NULL, NULL);
+		err = clEnqueueFillBuffer(queue, l->aux, &zero, sizeof zero, 0, aux_bytes, 0, NULL,
+					  NULL);
 	cl_uint first = (cl_uint)st->nargs;
 	if (err == CL_SUCCESS)
 		err = clSetKernelArg(kernel, first, sizeof(cl_mem), &l->cells);

@@ -21,7 +21,7 @@ static int pick_targets(struct grading_session *s, const struct assignment *a,
 	bool racecheck = a->simulate_on_racecheck;
 	struct run_options opt = { .repeat = 1 };
 	/* The simulate checks' target: the simulator, or the grading device instrumented. */
-	char *finder = !racecheck      ? xstrdup("oclgrind")
+	char *finder = !racecheck	? xstrdup("oclgrind")
 		       : device_pattern ? xasprintf("%s+racecheck", device_pattern)
 					: xstrdup("racecheck");
 	char *patterns[] = { (char *)(device_pattern ? device_pattern : "all"), finder };

@@ -71,7 +71,7 @@ struct rewriter {
 	/* Typed stores made so far, "space\ttype" a line, their helpers' numbers by order. */
 	char **stores;
 	size_t nstores;
-	size_t nvector_io; /* helpers made for vector loads and stores, numbered in order */
+	size_t nvector_io;	  /* helpers made for vector loads and stores, numbered in order */
 	struct strbuf store_defs; /* helpers made since the last function began */
 	size_t max_global, max_local;
 	/* The function being rewritten. */
@@ -444,10 +444,10 @@ static bool unevaluated(const struct node *n)
 /* Where operator node n's operator begins, past blanks and parentheses. */
 static unsigned operator_at(const struct rewriter *rw, const struct node *n)
 {
-	unsigned from = n->nkids == 2			       ? n->kids[0]->end
+	unsigned from = n->nkids == 2					? n->kids[0]->end
 			: n->nkids == 1 && n->kids[0]->start > n->start ? n->start
-			: n->nkids == 1					 ? n->kids[0]->end
-									 : n->start;
+			: n->nkids == 1					? n->kids[0]->end
+									: n->start;
 	while (from < n->end && from < rw->len && strchr(" \t\n()", rw->src[from]))
 		from++;
 	return from;
@@ -675,8 +675,8 @@ static char vector_io(const char *name, unsigned *lanes)
 /* A vector load or store builtin on tracked memory: the call goes through a helper that
  * checks the N elements it touches, then makes the call at offset 0 of the checked
  * address, so that each argument is still evaluated once, where it is written. */
-static void wrap_vector_io(struct rewriter *rw, struct node *call, const char *name,
-			   char access, unsigned lanes)
+static void wrap_vector_io(struct rewriter *rw, struct node *call, const char *name, char access,
+			   unsigned lanes)
 {
 	struct node **args;
 	size_t nargs = call_arguments(call, &args);
