@@ -293,7 +293,7 @@ static void send_result(void *ctx, struct result *r)
  * the errors the sweep has shown so far, and grows with the child's own
  * (run_options.settled). */
 static void run_trials(const struct hunt_target *t, const struct hunt_trial *trials, size_t ntrials,
-		       size_t first, size_t step, unsigned timeout_s,
+		       size_t first, size_t step, unsigned timeout_s, unsigned run_limit_s,
 		       struct finding_list *settled, int fd)
 {
 	struct test_case **cases = xcalloc(ntrials / step + 1, sizeof *cases);
@@ -312,7 +312,10 @@ static void run_trials(const struct hunt_target *t, const struct hunt_trial *tri
 	char *patterns[] = { (char *)t->trials_on };
 	struct run_options opt = { .repeat = 1,
 				   .suppressions = t->suppressions,
-				   .settled = settled };
+				   .settled = settled,
+				   .run_limit_s = run_limit_s,
+				   .run_limit_why = "a quarter of the hunt's budget, which the "
+						    "plain run may take" };
 	struct selection sel;
 	selection_open(&sel, patterns, 1, cases, ncases, &opt, timeout_s);
 	for (size_t s = 0; s < sel.count; s++)
@@ -403,6 +406,9 @@ struct hunt_state {
 	 * vary with the order work-items run in. */
 	bool same_place;
 	const char *phase; /* for the progress line: "sweep" or "shrink" */
+	/* A launch's limit once its program is built, where shorter than the timeout the
+	 * build keeps (0: the timeout): a cold build is no sign of a launch too slow. */
+	unsigned run_limit_s;
 };
 
 /* What one child of the sweep runs: trials first, first + step, ... */
@@ -423,7 +429,7 @@ static void sweep_child(void *ctx, int fd)
 	for (size_t i = 0; i < st->nfound && st->watch == NULL; i++)
 		finding_list_settle(&settled, &st->found[i].finding);
 	run_trials(job->t, st->trials, st->ntrials, job->first, job->step, job->timeout_s,
-		   st->watch ? NULL : &settled, fd);
+		   st->run_limit_s, st->watch ? NULL : &settled, fd);
 	finding_list_free(&settled);
 }
 
@@ -1406,11 +1412,13 @@ static int hunt_one(const struct hunt_target *t, const struct hunt_request *rq, 
 				 .own = &m.own,
 				 .plain_verdict = VERDICT_PASS };
 	/* A plain run too slow to simulate must leave the budget to the sweep's smaller
-	 * launches: it may take a quarter of it. */
+	 * launches: its launch may take a quarter of it, its build the whole timeout. */
 	unsigned plain_limit = (unsigned)(budget_s / 4) > 0 ? (unsigned)(budget_s / 4) : 1;
 	if (plain_limit > rq->timeout_s)
 		plain_limit = rq->timeout_s;
-	bool cut_short = run_sweep(t, &st, jobs, plain_limit, budget_s * 0.8, rq->progress);
+	st.run_limit_s = plain_limit;
+	bool cut_short = run_sweep(t, &st, jobs, rq->timeout_s, budget_s * 0.8, rq->progress);
+	st.run_limit_s = 0;
 	enum verdict optimised_broke = st.optimised_broke;
 	/* Where the plain run is a skip for what the simulator lacks (doubles, say), every
 	 * trial would be one: the sweep ends there. A skip for its shape alone leaves the

@@ -133,6 +133,9 @@ struct backend {
 	/* Called in the parent with the cases a dispatcher will run, before any of its
 	 * workers starts, for work a confined worker cannot do (NULL: none). */
 	void (*prepare_cases)(struct test_case *const *cases, size_t ncases);
+	/* The same for one kernel file built with a case's `options`, before a worker
+	 * inspects it (NULL: nothing to do). */
+	void (*prepare_file)(const char *path, const char *options);
 	/* Undoes what preload made, when the dispatcher that called it closes (NULL:
 	 * nothing to undo). */
 	void (*unload)(void);

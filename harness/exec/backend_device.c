@@ -101,7 +101,7 @@ static int device_execute(struct backend_session *session, const struct test_cas
 static int device_inspect(struct backend_session *session, const char *path, const char *kernel,
 			  const char *options, struct kernel_sig *sig, struct result *failure)
 {
-	return clexec_inspect((struct clexec *)session, path, kernel, options, sig, failure);
+	return clexec_inspect((struct clexec *)session, path, kernel, "", options, sig, failure);
 }
 
 static void device_close(struct backend_session *session)

@@ -69,32 +69,36 @@ static int rewrite_cached(const char *path, const char *options, struct instr_pr
 	return status;
 }
 
+/* Rewrites the kernel file `path` for build `options`, unless it is rewritten already. */
+static void rc_prepare_file(const char *path, const char *options)
+{
+	if (rewrite_find(path, options))
+		return;
+	rewrites = xreallocarray(rewrites, nrewrites + 1, sizeof *rewrites);
+	struct rewrite *rw = &rewrites[nrewrites++];
+	*rw = (struct rewrite){ .path = xstrdup(path), .options = xstrdup(options) };
+	struct diag_list diags = { 0 };
+	if (rewrite_cached(path, options, &rw->program, &diags) < 0) {
+		struct strbuf why = { 0 };
+		for (size_t d = 0; d < diags.count; d++)
+			strbuf_printf(&why, "%s%s", d ? "; " : "", diags.items[d].message);
+		rw->error = strbuf_take(&why);
+		if (rw->error == NULL)
+			rw->error = xstrdup("the rewrite failed");
+		rw->error_line = diags.count ? diags.items[0].line : 0;
+	}
+	diag_list_free(&diags);
+}
+
 /* Rewrites every kernel file the cases build that is not rewritten yet. */
 static void rc_prepare_cases(struct test_case *const *cases, size_t ncases)
 {
 	for (size_t c = 0; c < ncases; c++) {
 		const struct test_case *tc = cases[c];
-		const char *options = tc->options ? tc->options : "";
-		for (size_t s = 0; s < tc->nsteps; s++) {
-			const char *path = tc->steps[s].kernel_path;
-			if (path == NULL || rewrite_find(path, options))
-				continue;
-			rewrites = xreallocarray(rewrites, nrewrites + 1, sizeof *rewrites);
-			struct rewrite *rw = &rewrites[nrewrites++];
-			*rw = (struct rewrite){ .path = xstrdup(path), .options = xstrdup(options) };
-			struct diag_list diags = { 0 };
-			if (rewrite_cached(path, options, &rw->program, &diags) < 0) {
-				struct strbuf why = { 0 };
-				for (size_t d = 0; d < diags.count; d++)
-					strbuf_printf(&why, "%s%s", d ? "; " : "",
-						      diags.items[d].message);
-				rw->error = strbuf_take(&why);
-				if (rw->error == NULL)
-					rw->error = xstrdup("the rewrite failed");
-				rw->error_line = diags.count ? diags.items[0].line : 0;
-			}
-			diag_list_free(&diags);
-		}
+		for (size_t s = 0; s < tc->nsteps; s++)
+			if (tc->steps[s].kernel_path)
+				rc_prepare_file(tc->steps[s].kernel_path,
+						tc->options ? tc->options : "");
 	}
 }
 
@@ -543,15 +547,21 @@ static int rc_open(const struct target *target, struct backend_session **session
 	return 0;
 }
 
+/* The build options racecheck adds to a case's own on the session's device. */
+static const char *own_options(const struct rc_session *s)
+{
+	/* A CPU device runs a work-group's items one after another on one thread (PoCL's
+	 * work-item loops), so the runtime keeps local memory's shadow without atomics. */
+	bool serial = (clexec_device_type(s->cx) & CL_DEVICE_TYPE_CPU) != 0;
+	return serial ? "-D__RC_GROUP_SERIAL" : "";
+}
+
 static int rc_build(struct backend_session *session, const struct test_case *tc,
 		    unsigned *cached, struct result *failure)
 {
 	struct rc_session *s = (struct rc_session *)session;
 	s->gaps_said = false;
-	/* A CPU device runs a work-group's items one after another on one thread (PoCL's
-	 * work-item loops), so the runtime keeps local memory's shadow without atomics. */
-	bool serial = (clexec_device_type(s->cx) & CL_DEVICE_TYPE_CPU) != 0;
-	return clexec_build(s->cx, tc, serial ? "-D__RC_GROUP_SERIAL" : "", cached, failure);
+	return clexec_build(s->cx, tc, own_options(s), cached, failure);
 }
 
 static int rc_execute(struct backend_session *session, const struct test_case *tc,
@@ -563,15 +573,14 @@ static int rc_execute(struct backend_session *session, const struct test_case *t
 	return clexec_execute(s->cx, tc, plan, initial, final, repeat, round_ns, failure);
 }
 
-/* A kernel's parameters are the file's own: the rewrite only appends. */
+/* The parameters are read from the rewritten program, less those the rewrite appends: it
+ * is built as a run builds it, so the runs that follow load it from the program cache
+ * where the file's own would have cost a second build. */
 static int rc_inspect(struct backend_session *session, const char *path, const char *kernel,
 		      const char *options, struct kernel_sig *sig, struct result *failure)
 {
 	struct rc_session *s = (struct rc_session *)session;
-	clexec_set_hooks(s->cx, NULL);
-	int status = clexec_inspect(s->cx, path, kernel, options, sig, failure);
-	clexec_set_hooks(s->cx, &s->hooks);
-	return status;
+	return clexec_inspect(s->cx, path, kernel, own_options(s), options, sig, failure);
 }
 
 static void rc_close(struct backend_session *session)
@@ -591,6 +600,7 @@ const struct backend backend_racecheck = {
 	.preload = rc_preload,
 	.prepare_worker = rc_prepare_worker,
 	.prepare_cases = rc_prepare_cases,
+	.prepare_file = rc_prepare_file,
 	.list_targets = rc_list,
 	.open = rc_open,
 	.build = rc_build,

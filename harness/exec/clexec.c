@@ -880,11 +880,15 @@ out:
 	return status;
 }
 
-int clexec_inspect(struct clexec *cx, const char *path, const char *kernel, const char *options,
-		   struct kernel_sig *sig, struct result *failure)
+int clexec_inspect(struct clexec *cx, const char *path, const char *kernel, const char *own_options,
+		   const char *options, struct kernel_sig *sig, struct result *failure)
 {
 	*sig = (struct kernel_sig){ 0 };
-	char *all = xasprintf("-cl-kernel-arg-info%s%s", *options ? " " : "", options);
+	/* Spelt as clexec_build spells a case's options, so that the program built here is
+	 * the one a run of the case loads from the cache, not a second build. */
+	char *all = xasprintf("-cl-kernel-arg-info%s%s%s%s", *own_options ? " " : "", own_options,
+			      *options ? " " : "", options);
+	cx->case_options = options;
 	unsigned built = 0, cached = 0;
 	cl_program program = program_for(cx, path, all, &built, &cached, failure);
 	free(all);
@@ -902,6 +906,9 @@ int clexec_inspect(struct clexec *cx, const char *path, const char *kernel, cons
 	}
 	cl_uint nargs = 0;
 	clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL);
+	/* The hooks' source appends its own parameters after the kernel's. */
+	unsigned extra = cx->hooks ? cx->hooks->extra_args : 0;
+	nargs = nargs > extra ? nargs - extra : 0;
 	sig->params = xcalloc(nargs ? nargs : 1, sizeof *sig->params);
 	for (cl_uint a = 0; a < nargs; a++) {
 		cl_kernel_arg_address_qualifier space = CL_KERNEL_ARG_ADDRESS_PRIVATE;

@@ -51,9 +51,10 @@ int clexec_execute(struct clexec *cx, const struct test_case *tc, const struct p
 		   void *const *initial, void **final, unsigned repeat, uint64_t *round_ns,
 		   struct result *failure);
 
-/* As backend.inspect, building with `options` added. */
-int clexec_inspect(struct clexec *cx, const char *path, const char *kernel, const char *options,
-		   struct kernel_sig *sig, struct result *failure);
+/* As backend.inspect, building with the backend's `own_options` and the case's `options`
+ * added, as clexec_build adds them. */
+int clexec_inspect(struct clexec *cx, const char *path, const char *kernel, const char *own_options,
+		   const char *options, struct kernel_sig *sig, struct result *failure);
 
 /* The OpenCL type of the session's device (CL_DEVICE_TYPE_CPU, ...). */
 cl_device_type clexec_device_type(const struct clexec *cx);

@@ -751,6 +751,8 @@ int dispatch_inspect(struct dispatcher *d, size_t index, const char *path, const
 		     const char *options, struct kernel_sig *sig, struct result *failure)
 {
 	struct inspect_job job = { d->backend, d->opt, &d->targets[index], path, kernel, options };
+	if (d->backend->prepare_file)
+		d->backend->prepare_file(path, options);
 	struct worker w;
 	char *cause = NULL;
 	struct worker_limits limits = limits_of(d->opt);
