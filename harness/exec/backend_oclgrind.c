@@ -674,7 +674,8 @@ static int og_inspect(struct backend_session *session, const char *path, const c
 {
 	struct og_session *s = (struct og_session *)session;
 	long long printed = worker_output_offset();
-	int status = clexec_inspect(s->strict.cx, path, kernel, BUILD_OPTIONS, options, sig, failure);
+	int status =
+		clexec_inspect(s->strict.cx, path, kernel, BUILD_OPTIONS, options, sig, failure);
 	if (status < 0)
 		explain_refusal(printed, path, failure);
 	return status;
