@@ -167,6 +167,94 @@ START_TEST(test_vector_loads_and_stores_are_sites)
 }
 END_TEST
 
+/* The line of the barrier site the guard on `line` names after its condition (`which`
+ * 0: the barrier, 1: the other arm's), 0 where it names none. */
+static int guarded_line(const struct instr_program *p, const char *text, int which)
+{
+	const char *at = strstr(text, ") ? 1 : 0, ");
+	unsigned site[2] = { 0, 0 };
+	if (at == NULL || sscanf(at, ") ? 1 : 0, %u, %u)", &site[0], &site[1]) != 2)
+		return -1;
+	unsigned s = site[which];
+	if (s == 0)
+		return 0;
+	return s <= p->nsites && p->sites[s - 1].access == 'b' ? p->sites[s - 1].line : -1;
+}
+
+/* A branch that decides whether an item reaches a barrier has its condition compared
+ * between the items of a group; one that reaches none keeps its own. */
+START_TEST(test_branches_that_guard_barriers_are_compared)
+{
+	if (!instrument_available())
+		return;
+	char *path = temp_kernel("kernel void k(global int *x, uint n)\n"   /* 1 */
+				 "{\n"					    /* 2 */
+				 "\tsize_t lid = get_local_id(0);\n"	    /* 3 */
+				 "\tif (lid >= n)\n"			    /* 4 */
+				 "\t\treturn;\n"			    /* 5 */
+				 "\tbarrier(CLK_LOCAL_MEM_FENCE);\n"	    /* 6 */
+				 "\tfor (size_t k = 0; k < lid; k++) {\n"   /* 7 */
+				 "\t\tif (x[k] == 0)\n"			    /* 8 */
+				 "\t\t\tcontinue;\n"			    /* 9 */
+				 "\t\tx[lid] += 1;\n"			    /* 10 */
+				 "\t}\n"				    /* 11 */
+				 "\twhile (lid < n) {\n"		    /* 12 */
+				 "\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n"	    /* 13 */
+				 "\t\tbarrier(CLK_GLOBAL_MEM_FENCE);\n"	    /* 14 */
+				 "\t\tn--;\n"				    /* 15 */
+				 "\t}\n"				    /* 16 */
+				 "\tif (lid % 2)\n"			    /* 17 */
+				 "\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n"	    /* 18 */
+				 "\telse\n"				    /* 19 */
+				 "\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n"	    /* 20 */
+				 "\tfor (size_t s = 4; s > 0; s >>= 1) {\n" /* 21 */
+				 "\t\tif (lid < s)\n"			    /* 22 */
+				 "\t\t\tx[lid] += x[lid + s];\n"	    /* 23 */
+				 "\t\tbarrier(CLK_GLOBAL_MEM_FENCE);\n"	    /* 24 */
+				 "\t}\n"				    /* 25 */
+				 "}\n");
+	struct instr_program p;
+	struct diag_list diags = { 0 };
+	ck_assert_msg(instrument_program(path, "", &p, &diags) == 0, "The kernel is rewritten.");
+	char *line = rewritten_line(&p, 4);
+	ck_assert_msg(strstr(line, "__rc_branch(__rc, (lid >= n) ? 1 : 0, ") &&
+			      guarded_line(&p, line, 0) == 6 && guarded_line(&p, line, 1) == 0,
+		      "An early return skips the barrier at line 6: %s", line);
+	free(line);
+	for (int l = 7; l <= 9; l++) {
+		line = rewritten_line(&p, l);
+		ck_assert_msg(strstr(line, "__rc_branch") == NULL,
+			      "A loop with no barrier, and a continue in it, decide none: %s",
+			      line);
+		free(line);
+	}
+	line = rewritten_line(&p, 12);
+	ck_assert_msg(
+		strstr(line, "__rc_branch_also(__rc, __rc_branch(__rc, (lid < n) ? 1 : 0, ") &&
+			guarded_line(&p, line, 0) == 13,
+		"A loop's condition guards each barrier of its body, 13 and 14: %s", line);
+	free(line);
+	line = rewritten_line(&p, 17);
+	ck_assert_msg(guarded_line(&p, line, 0) == 18 && guarded_line(&p, line, 1) == 20,
+		      "Barriers in both arms name each other: %s", line);
+	free(line);
+	line = rewritten_line(&p, 21);
+	ck_assert_msg(strstr(line, "__rc_branch(__rc, (s > 0) ? 1 : 0, ") &&
+			      guarded_line(&p, line, 0) == 24 && strstr(line, "s >>= 1)"),
+		      "A for loop's condition, its part between the semicolons, is compared: %s",
+		      line);
+	free(line);
+	line = rewritten_line(&p, 22);
+	ck_assert_msg(strstr(line, "__rc_branch") == NULL,
+		      "A branch around accesses alone decides no barrier: %s", line);
+	free(line);
+	instr_program_free(&p);
+	diag_list_free(&diags);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
 START_TEST(test_a_kernel_clang_cannot_parse_gives_its_errors)
 {
 	if (!instrument_available())
@@ -192,6 +280,7 @@ Suite *instrument_suite(void)
 	tcase_add_test(tc, test_each_access_is_a_site_at_its_line);
 	tcase_add_test(tc, test_a_kernel_clang_cannot_parse_gives_its_errors);
 	tcase_add_test(tc, test_vector_loads_and_stores_are_sites);
+	tcase_add_test(tc, test_branches_that_guard_barriers_are_compared);
 	suite_add_tcase(s, tc);
 	return s;
 }

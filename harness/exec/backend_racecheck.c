@@ -259,11 +259,12 @@ static int rc_before(void *ctx, cl_context context, cl_command_queue queue, cl_k
 	size_t header = CTL_REGIONS + 4 * l->nglobal + 2 * l->nlocal;
 	size_t pairs = SHADOW_KINDS * nsites * nsites;
 	l->nwords = header + pairs + cap * SHADOW_RECORD_WORDS;
-	uint64_t cell_bytes = (2 * granules + 2 * ngroups) * sizeof(uint64_t);
+	uint64_t ncells = 2 * granules + (2 + SHADOW_BRANCHES) * ngroups;
+	uint64_t cell_bytes = ncells * sizeof(uint64_t);
 	uint64_t aux_bytes = (2 * granules) * sizeof(uint64_t) + SHADOW_SINK_BYTES;
 	int status = -1;
 	cl_int err = CL_SUCCESS;
-	if (nsites > 2048 || 2 * granules + 2 * ngroups > UINT32_MAX) {
+	if (nsites > 2048 || ncells > UINT32_MAX) {
 		result_set_diag(failure, VERDICT_SKIP, st->kernel_path, 0, 0,
 				"racecheck cannot check this launch: %s",
 				nsites > 2048 ? "the kernel file has over 2047 accesses"
@@ -471,6 +472,11 @@ static void read_records(const struct rc_launch *l, const struct test_case *tc,
 				e.what = "barrier";
 				e.space = NULL;
 				e.at.access = 0;
+				/* The barrier the other items reached instead, where that is
+				 * another line. */
+				if (other && other->line != at->line)
+					e.other =
+						(struct finding_site){ other->line, other->col, 0 };
 				e.example[0] = item_of(l, rec[3]);
 				e.nexample = 1;
 				break;

@@ -61,6 +61,10 @@ struct rewriter {
 	size_t nedits;
 	struct strbuf sites; /* "S" lines */
 	unsigned nsites;     /* site 0 is "none" */
+	/* Barrier calls given a site so far, by offset: a branch that guards one names its
+	 * site before the call itself is visited. */
+	unsigned *barrier_at, *barrier_site;
+	size_t nbarriers;
 	struct strbuf kernels, gaps;
 	unsigned min_access; /* bytes of the smallest access, for the granule */
 	/* Non-kernel functions the file defines: their calls pass the context on. */
@@ -344,6 +348,19 @@ static unsigned add_site(struct rewriter *rw, unsigned offset, char access, char
 	rw->nsites++;
 	strbuf_printf(&rw->sites, "S\t%d\t%d\t%c\t%c\n", line, col, access, space ? space : '-');
 	return rw->nsites;
+}
+
+/* The site of the barrier call at `offset`, added the first time it is asked for. */
+static unsigned barrier_site(struct rewriter *rw, unsigned offset)
+{
+	for (size_t i = 0; i < rw->nbarriers; i++)
+		if (rw->barrier_at[i] == offset)
+			return rw->barrier_site[i];
+	rw->barrier_at = xreallocarray(rw->barrier_at, rw->nbarriers + 1, sizeof *rw->barrier_at);
+	rw->barrier_site =
+		xreallocarray(rw->barrier_site, rw->nbarriers + 1, sizeof *rw->barrier_site);
+	rw->barrier_at[rw->nbarriers] = offset;
+	return rw->barrier_site[rw->nbarriers++] = add_site(rw, offset, 'b', 0);
 }
 
 static void add_gap(struct rewriter *rw, unsigned offset, const char *why)
@@ -757,7 +774,7 @@ static void wrap_barrier(struct rewriter *rw, struct node *call)
 		add_gap(rw, call->start, "a barrier written through a macro");
 		return;
 	}
-	unsigned site = add_site(rw, call->start, 'b', 0);
+	unsigned site = barrier_site(rw, call->start);
 	edit_of(rw, call->start, call->end,
 		(struct piece[]){ lit(xasprintf("(__rc_bar_in(__rc, %u), ", site)),
 				  hole(call->start, call->end), lit(xstrdup(", __rc_bar_out(__rc, ")),
@@ -801,8 +818,173 @@ static void pass_context(struct rewriter *rw, struct node *call, const char *nam
 	       xasprintf("%s%s", call_arguments(call, &args) ? ", " : "", pass));
 }
 
+static bool is_barrier_call(const struct node *n)
+{
+	if (n->kind != CXCursor_CallExpr || !n->own_text)
+		return false;
+	char *name = callee_name(n);
+	bool barrier = strcmp(name, "barrier") == 0 || strcmp(name, "work_group_barrier") == 0;
+	free(name);
+	return barrier;
+}
+
+/* Up to `max` barrier calls in n's text, in order; returns how many. */
+static size_t barriers_in(struct node *n, struct node **out, size_t count, size_t max)
+{
+	if (count < max && is_barrier_call(n))
+		out[count++] = n;
+	for (size_t i = 0; i < n->nkids; i++)
+		count = barriers_in(n->kids[i], out, count, max);
+	return count;
+}
+
+static bool is_loop(enum CXCursorKind k)
+{
+	return k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt;
+}
+
+/* The first barrier call in n's text at or after offset `from`, or NULL. */
+static struct node *first_barrier(struct node *n, unsigned from)
+{
+	if (is_barrier_call(n) && n->start >= from)
+		return n;
+	for (size_t i = 0; i < n->nkids; i++) {
+		struct node *b = first_barrier(n->kids[i], from);
+		if (b)
+			return b;
+	}
+	return NULL;
+}
+
+/* Whether n holds a statement of kind k that leaves n's own control: a return anywhere,
+ * a break or continue outside the loops (and, for break, switches) n itself holds. */
+static bool leaves(const struct node *n, enum CXCursorKind k)
+{
+	if (n->kind == k)
+		return true;
+	if (k != CXCursor_ReturnStmt &&
+	    (is_loop(n->kind) || (k == CXCursor_BreakStmt && n->kind == CXCursor_SwitchStmt)))
+		return false;
+	for (size_t i = 0; i < n->nkids; i++)
+		if (leaves(n->kids[i], k))
+			return true;
+	return false;
+}
+
+static struct node *enclosing_loop(struct node *n)
+{
+	for (struct node *p = n->parent; p; p = p->parent)
+		if (is_loop(p->kind))
+			return p;
+	return NULL;
+}
+
+/* The barrier a branch's statements decide whether an item reaches: one in them, or,
+ * where they leave by return, break or continue, the first the leaving skips. */
+static struct node *guarded_barrier(struct rewriter *rw, struct node *stmt,
+				    struct node *const *arms, size_t narms)
+{
+	for (size_t i = 0; i < narms; i++) {
+		struct node *b = arms[i] ? first_barrier(arms[i], 0) : NULL;
+		if (b)
+			return b;
+	}
+	struct node *loop = enclosing_loop(stmt);
+	for (size_t i = 0; i < narms; i++) {
+		if (arms[i] == NULL)
+			continue;
+		struct node *b = NULL;
+		if (leaves(arms[i], CXCursor_ReturnStmt)) {
+			b = first_barrier(rw->fn_root, stmt->end);
+			for (struct node *l = loop; b == NULL && l; l = enclosing_loop(l))
+				b = first_barrier(l, 0);
+		}
+		if (b == NULL && loop && leaves(arms[i], CXCursor_BreakStmt))
+			b = first_barrier(loop, 0);
+		if (b == NULL && loop && leaves(arms[i], CXCursor_ContinueStmt))
+			b = first_barrier(loop, stmt->end);
+		if (b)
+			return b;
+	}
+	return NULL;
+}
+
+/* A branch that decides whether an item reaches a barrier: its condition goes through
+ * the runtime, which compares it between the items of a group. A device that runs a
+ * group's items one after another takes such a branch as one item's condition decides
+ * it for all (PoCL), so the divergence shows neither in the barriers' counts nor in the
+ * items' tallies there. */
+static void guard_branch(struct rewriter *rw, struct node *stmt)
+{
+	struct node *cond = NULL, *arms[2] = { NULL, NULL };
+	if (stmt->kind == CXCursor_IfStmt && stmt->nkids >= 2) {
+		cond = stmt->kids[0];
+		arms[0] = stmt->kids[1];
+		arms[1] = stmt->nkids > 2 ? stmt->kids[2] : NULL;
+	} else if (stmt->kind == CXCursor_WhileStmt && stmt->nkids == 2) {
+		cond = stmt->kids[0];
+		arms[0] = stmt->kids[1];
+	} else if (stmt->kind == CXCursor_DoStmt && stmt->nkids == 2) {
+		cond = stmt->kids[1];
+		arms[0] = stmt->kids[0];
+	} else if (stmt->kind == CXCursor_ForStmt && stmt->nkids >= 1) {
+		/* The condition is the part between the header's two semicolons. */
+		unsigned open = stmt->start, semi[2] = { 0, 0 };
+		while (open < stmt->end && rw->src[open] != '(')
+			open++;
+		int depth = 0, found = 0;
+		for (unsigned i = open + 1; i < stmt->end && found < 2; i++) {
+			char ch = rw->src[i];
+			depth += ch == '(' ? 1 : ch == ')' ? -1 : 0;
+			if (depth < 0)
+				break;
+			if (ch == ';' && depth == 0)
+				semi[found++] = i;
+		}
+		arms[0] = stmt->kids[stmt->nkids - 1];
+		for (size_t i = 0; found == 2 && i + 1 < stmt->nkids; i++)
+			if (stmt->kids[i]->start > semi[0] && stmt->kids[i]->end <= semi[1])
+				cond = stmt->kids[i];
+	}
+	if (cond == NULL || !cond->own_text || cond->kind == CXCursor_DeclStmt ||
+	    cond->kind == CXCursor_VarDecl || !stmt->own_text)
+		return;
+	struct node *barrier = guarded_barrier(rw, stmt, arms, 2);
+	if (barrier == NULL)
+		return;
+	struct node *other = stmt->kind == CXCursor_IfStmt && arms[1] && arms[0] &&
+					     first_barrier(arms[0], 0) == barrier
+				     ? first_barrier(arms[1], 0)
+				     : NULL;
+	unsigned site = barrier_site(rw, barrier->start);
+	unsigned other_site = other ? barrier_site(rw, other->start) : 0;
+	/* An item the branch sends the other way misses, or passes, every barrier of the
+	 * arm that holds this one: each is said, as the simulator says each. */
+	struct node *more[8];
+	size_t nmore = 0;
+	for (size_t i = 0; i < 2 && nmore == 0; i++)
+		if (arms[i] && first_barrier(arms[i], 0) == barrier)
+			nmore = barriers_in(arms[i], more, 0, sizeof more / sizeof more[0]);
+	struct strbuf open = { 0 }, close = { 0 };
+	for (size_t i = 1; i < nmore; i++) {
+		strbuf_puts(&open, "__rc_branch_also(__rc, ");
+		strbuf_printf(&close, ", %u)", barrier_site(rw, more[i]->start));
+	}
+	edit_of(rw, cond->start, cond->end,
+		(struct piece[]){
+			lit(xasprintf("%s__rc_branch(__rc, (", open.data ? open.data : "")),
+			hole(cond->start, cond->end),
+			lit(xasprintf(") ? 1 : 0, %u, %u)%s", site, other_site,
+				      close.data ? close.data : "")),
+			END_PIECES });
+	strbuf_free(&open);
+	strbuf_free(&close);
+}
+
 static void visit_node(struct rewriter *rw, struct node *n)
 {
+	if (n->kind == CXCursor_IfStmt || is_loop(n->kind))
+		guard_branch(rw, n);
 	if (n->kind == CXCursor_CallExpr) {
 		char *name = callee_name(n);
 		unsigned lanes;
@@ -929,6 +1111,7 @@ static void rewrite_function(struct rewriter *rw, CXCursor fn)
 		if (root->kids[i]->kind == CXCursor_CompoundStmt)
 			body = root->kids[i];
 	rw->in_kernel = kernel;
+	rw->fn_root = root;
 	rw->nparams = rw->nlocal_vars = rw->nlocal_params = 0;
 	strbuf_free(&rw->local_sizes);
 	struct strbuf prelude = { 0 }, spaces = { 0 };
@@ -1039,6 +1222,7 @@ static void preamble(const struct rewriter *rw, const char *path, unsigned shift
 		      rw->max_global ? rw->max_global : 1, rw->max_local ? rw->max_local : 1);
 	strbuf_printf(out, "#define __RC_SINK %d\n#define __RC_RECORD %d\n", SHADOW_SINK_BYTES,
 		      SHADOW_RECORD_WORDS);
+	strbuf_printf(out, "#define __RC_BRANCHES %d\n", SHADOW_BRANCHES);
 	static const struct {
 		const char *name;
 		int word;
@@ -1100,6 +1284,8 @@ static void instrument_in_child(void *ctx, struct strbuf *out)
 			free(rw.edits[i].pieces);
 		}
 		free(rw.edits);
+		free(rw.barrier_at);
+		free(rw.barrier_site);
 		strbuf_free(&rw.sites);
 		strbuf_free(&rw.kernels);
 		strbuf_free(&rw.gaps);
@@ -1246,7 +1432,7 @@ const char *instrument_version(void)
 			h = (h ^ (unsigned char)*c) * 16777619u;
 		/* The leading number is the rewrite's own revision: a change in what it
 		 * writes (a site's column, say) must not be served from a cache of the old. */
-		snprintf(version, sizeof version, "racecheck-4-%08x", h);
+		snprintf(version, sizeof version, "racecheck-5-%08x", h);
 	}
 	return version;
 }

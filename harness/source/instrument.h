@@ -15,20 +15,21 @@
 /* The control buffer's words (uint), which the host fills before a launch and reads
  * after it; the runtime's text names them through the same numbers. */
 enum shadow_ctl {
-	CTL_LOG_COUNT,	 /* records the launch wrote, counted past the log's end too */
-	CTL_LOG_CAP,	 /* records the log holds */
-	CTL_SHIFT,	 /* log2 of the shadow's granule in bytes */
-	CTL_NSITES,	 /* sites of the program, the pair table's side */
-	CTL_PAIRS,	 /* word where the pair table starts */
-	CTL_LOG,	 /* word where the log starts */
-	CTL_DIVERGENCE,	 /* cell where the work-groups' barrier tallies start */
-	CTL_LOCAL_EACH,	 /* granules of local memory one work-group's shadow holds */
-	CTL_LOCAL_CELLS, /* cell where the work-groups' local shadows start */
-	CTL_SINK,	 /* aux word (64-bit) where the sink for out-of-bounds accesses starts */
-	CTL_NGLOBAL,	 /* global and constant parameters of the kernel launched */
-	CTL_NLOCAL,	 /* local parameters of the kernel launched */
-	CTL_GROUPS,	 /* work-groups of the launch: after the tallies, as many arrival
-			    counts at barriers */
+	CTL_LOG_COUNT,	  /* records the launch wrote, counted past the log's end too */
+	CTL_LOG_CAP,	  /* records the log holds */
+	CTL_SHIFT,	  /* log2 of the shadow's granule in bytes */
+	CTL_NSITES,	  /* sites of the program, the pair table's side */
+	CTL_PAIRS,	  /* word where the pair table starts */
+	CTL_LOG,	  /* word where the log starts */
+	CTL_DIVERGENCE,	  /* cell where the work-groups' barrier tallies start */
+	CTL_LOCAL_EACH,	  /* granules of local memory one work-group's shadow holds */
+	CTL_LOCAL_CELLS,  /* cell where the work-groups' local shadows start */
+	CTL_SINK,	  /* aux word (64-bit) where the sink for out-of-bounds accesses starts */
+	CTL_NGLOBAL,	  /* global and constant parameters of the kernel launched */
+	CTL_NLOCAL,	  /* local parameters of the kernel launched */
+	CTL_GROUPS,	  /* work-groups of the launch: after the tallies, as many arrival
+			     counts at barriers, then SHADOW_BRANCHES words a group for the
+			     conditions of branches that guard barriers */
 	CTL_REGIONS = 16, /* CTL_NGLOBAL regions of 4 words (bytes, first granule, each
 			     64 bits low word first), then CTL_NLOCAL sizes of 2 words */
 };
@@ -50,6 +51,9 @@ enum shadow_kind {
 #define SHADOW_RECORD_WORDS 8
 /* Bytes of the sink an access outside every buffer is sent to, the largest type's. */
 #define SHADOW_SINK_BYTES 128
+/* Guarded branches an item may take between two barriers whose conditions are compared
+ * with its group's first item's (more are not compared). */
+#define SHADOW_BRANCHES 4
 
 /* One access, barrier or atomic of the kernel file, where findings point. */
 struct instr_site {
