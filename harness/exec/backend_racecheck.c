@@ -259,7 +259,7 @@ static int rc_before(void *ctx, cl_context context, cl_command_queue queue, cl_k
 	size_t header = CTL_REGIONS + 4 * l->nglobal + 2 * l->nlocal;
 	size_t pairs = SHADOW_KINDS * nsites * nsites;
 	l->nwords = header + pairs + cap * SHADOW_RECORD_WORDS;
-	uint64_t ncells = 2 * granules + (2 + SHADOW_BRANCHES) * ngroups;
+	uint64_t ncells = 2 * granules + (3 + SHADOW_BRANCHES) * ngroups;
 	uint64_t cell_bytes = ncells * sizeof(uint64_t);
 	uint64_t aux_bytes = (2 * granules) * sizeof(uint64_t) + SHADOW_SINK_BYTES;
 	int status = -1;
@@ -477,6 +477,11 @@ static void read_records(const struct rc_launch *l, const struct test_case *tc,
 				if (other && other->line != at->line)
 					e.other =
 						(struct finding_site){ other->line, other->col, 0 };
+				if (space == SHADOW_FENCE_FLAGS) {
+					e.what = "fence flags";
+					info = finding_fence_pair(rec[7], rec[6]);
+					e.info = info;
+				}
 				e.example[0] = item_of(l, rec[3]);
 				e.nexample = 1;
 				break;

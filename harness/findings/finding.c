@@ -220,6 +220,21 @@ static int async_copy_line(const char *path, const char *kernel, int near, int *
 	return best;
 }
 
+char *finding_fence_pair(long some, long others)
+{
+	struct strbuf sb = { 0 };
+	for (int side = 0; side < 2; side++) {
+		long flags = side ? others : some;
+		strbuf_puts(&sb, side ? ", " : "");
+		strbuf_puts(&sb, flags & 1 ? "CLK_LOCAL_MEM_FENCE" : "");
+		strbuf_puts(&sb, (flags & 1) && (flags & 2) ? " | " : "");
+		strbuf_puts(&sb, flags & 2 ? "CLK_GLOBAL_MEM_FENCE" : "");
+		strbuf_puts(&sb, flags & 3 ? "" : "no fence");
+		strbuf_puts(&sb, side ? " by the others" : " by some work-items");
+	}
+	return strbuf_take(&sb);
+}
+
 /* For a barrier whose work-items passed it different fence flags, which Oclgrind reports
  * as divergence between two barriers at one place: which flags each side passed. NULL
  * for any other divergence. Caller frees. */
@@ -230,17 +245,7 @@ static char *fence_flags(const struct oglog_message *m)
 	    m->locations[0].line != m->locations[1].line ||
 	    m->locations[0].col != m->locations[1].col)
 		return NULL;
-	struct strbuf sb = { 0 };
-	for (int side = 0; side < 2; side++) {
-		long flags = m->fences[side];
-		strbuf_puts(&sb, side ? ", " : "");
-		strbuf_puts(&sb, flags & 1 ? "CLK_LOCAL_MEM_FENCE" : "");
-		strbuf_puts(&sb, (flags & 1) && (flags & 2) ? " | " : "");
-		strbuf_puts(&sb, flags & 2 ? "CLK_GLOBAL_MEM_FENCE" : "");
-		strbuf_puts(&sb, flags & 3 ? "" : "no fence");
-		strbuf_puts(&sb, side ? " by the others" : " by some work-items");
-	}
-	return strbuf_take(&sb);
+	return finding_fence_pair(m->fences[0], m->fences[1]);
 }
 
 /* Copies the strings a finding borrows from the event it was made from, for a list to

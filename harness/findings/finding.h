@@ -90,6 +90,11 @@ struct finding_event {
  * are copied only where the finding is new. Returns the finding it made or counted in. */
 struct finding *finding_list_note(struct finding_list *list, const struct finding_event *e);
 
+/* A divergence of fence flags' info: the flags (CLK_LOCAL_MEM_FENCE 1,
+ * CLK_GLOBAL_MEM_FENCE 2) some work-items passed one barrier with, and the others'.
+ * Caller frees. */
+char *finding_fence_pair(long some, long others);
+
 /* Where a kernel's source lives: Oclgrind calls every program "input.cl". */
 typedef const char *(*finding_file_fn)(void *ctx, const char *kernel);
 

@@ -29,7 +29,8 @@ enum shadow_ctl {
 	CTL_NLOCAL,	  /* local parameters of the kernel launched */
 	CTL_GROUPS,	  /* work-groups of the launch: after the tallies, as many arrival
 			     counts at barriers, then SHADOW_BRANCHES words a group for the
-			     conditions of branches that guard barriers */
+			     conditions of branches that guard barriers, then one a group
+			     for the fence flags of the barrier its items last passed */
 	CTL_REGIONS = 16, /* CTL_NGLOBAL regions of 4 words (bytes, first granule, each
 			     64 bits low word first), then CTL_NLOCAL sizes of 2 words */
 };
@@ -46,7 +47,10 @@ enum shadow_kind {
 
 /* Words of one log record: kind, this site, the other site, this item, the other item,
  * memory space (0 global, 1 local, 2 constant; SHADOW_THIS_WRITES where this site's access
- * was the write of the pair), region, byte offset into it. */
+ * was the write of the pair), region, byte offset into it. A divergence of a barrier's
+ * fence flags has space SHADOW_FENCE_FLAGS, the first item's flags for the region and
+ * this item's for the offset. */
+#define SHADOW_FENCE_FLAGS  3
 #define SHADOW_THIS_WRITES 0x100
 #define SHADOW_RECORD_WORDS 8
 /* Bytes of the sink an access outside every buffer is sent to, the largest type's. */
