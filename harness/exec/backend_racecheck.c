@@ -259,7 +259,7 @@ static int rc_before(void *ctx, cl_context context, cl_command_queue queue, cl_k
 	size_t header = CTL_REGIONS + 4 * l->nglobal + 2 * l->nlocal;
 	size_t pairs = SHADOW_KINDS * nsites * nsites;
 	l->nwords = header + pairs + cap * SHADOW_RECORD_WORDS;
-	uint64_t ncells = 2 * granules + (3 + SHADOW_BRANCHES) * ngroups;
+	uint64_t ncells = 2 * granules + SHADOW_GROUP_WORDS * ngroups;
 	uint64_t cell_bytes = ncells * sizeof(uint64_t);
 	uint64_t aux_bytes = (2 * granules) * sizeof(uint64_t) + SHADOW_SINK_BYTES;
 	int status = -1;

@@ -1222,7 +1222,12 @@ static void preamble(const struct rewriter *rw, const char *path, unsigned shift
 		      rw->max_global ? rw->max_global : 1, rw->max_local ? rw->max_local : 1);
 	strbuf_printf(out, "#define __RC_SINK %d\n#define __RC_RECORD %d\n", SHADOW_SINK_BYTES,
 		      SHADOW_RECORD_WORDS);
-	strbuf_printf(out, "#define __RC_BRANCHES %d\n", SHADOW_BRANCHES);
+	strbuf_printf(out,
+		      "#define __RC_BRANCHES %d\n#define __RC_GROUP_WORDS %d\n"
+		      "#define __RC_GW_TALLY %d\n#define __RC_GW_ARRIVED %d\n"
+		      "#define __RC_GW_FLAGS %d\n#define __RC_GW_BRANCHES %d\n",
+		      SHADOW_BRANCHES, SHADOW_GROUP_WORDS, SHADOW_GW_TALLY, SHADOW_GW_ARRIVED,
+		      SHADOW_GW_FLAGS, SHADOW_GW_BRANCHES);
 	static const struct {
 		const char *name;
 		int word;

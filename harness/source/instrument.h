@@ -21,16 +21,13 @@ enum shadow_ctl {
 	CTL_NSITES,	  /* sites of the program, the pair table's side */
 	CTL_PAIRS,	  /* word where the pair table starts */
 	CTL_LOG,	  /* word where the log starts */
-	CTL_DIVERGENCE,	  /* cell where the work-groups' barrier tallies start */
+	CTL_DIVERGENCE,	  /* cell where the work-groups' words (enum shadow_group_word) start */
 	CTL_LOCAL_EACH,	  /* granules of local memory one work-group's shadow holds */
 	CTL_LOCAL_CELLS,  /* cell where the work-groups' local shadows start */
 	CTL_SINK,	  /* aux word (64-bit) where the sink for out-of-bounds accesses starts */
 	CTL_NGLOBAL,	  /* global and constant parameters of the kernel launched */
 	CTL_NLOCAL,	  /* local parameters of the kernel launched */
-	CTL_GROUPS,	  /* work-groups of the launch: after the tallies, as many arrival
-			     counts at barriers, then SHADOW_BRANCHES words a group for the
-			     conditions of branches that guard barriers, then one a group
-			     for the fence flags of the barrier its items last passed */
+	CTL_GROUPS,	  /* work-groups of the launch */
 	CTL_REGIONS = 16, /* CTL_NGLOBAL regions of 4 words (bytes, first granule, each
 			     64 bits low word first), then CTL_NLOCAL sizes of 2 words */
 };
@@ -55,9 +52,18 @@ enum shadow_kind {
 #define SHADOW_RECORD_WORDS 8
 /* Bytes of the sink an access outside every buffer is sent to, the largest type's. */
 #define SHADOW_SINK_BYTES 128
+/* The words each work-group keeps for its barriers, SHADOW_GROUP_WORDS a group from
+ * CTL_DIVERGENCE: one pointer an item computes once reaches them all. */
+enum shadow_group_word {
+	SHADOW_GW_TALLY,    /* the barrier tally of the first item that ended */
+	SHADOW_GW_ARRIVED,  /* arrivals at barriers */
+	SHADOW_GW_FLAGS,    /* the fence flags the first item passed its last barrier with */
+	SHADOW_GW_BRANCHES, /* SHADOW_BRANCHES conditions of branches that guard barriers */
+	SHADOW_GROUP_WORDS = SHADOW_GW_BRANCHES + 4,
+};
 /* Guarded branches an item may take between two barriers whose conditions are compared
  * with its group's first item's (more are not compared). */
-#define SHADOW_BRANCHES 4
+#define SHADOW_BRANCHES (SHADOW_GROUP_WORDS - SHADOW_GW_BRANCHES)
 
 /* One access, barrier or atomic of the kernel file, where findings point. */
 struct instr_site {
