@@ -261,7 +261,11 @@ static int rc_before(void *ctx, cl_context context, cl_command_queue queue, cl_k
 	l->nwords = header + pairs + cap * SHADOW_RECORD_WORDS;
 	uint64_t ncells = 2 * granules + SHADOW_GROUP_WORDS * ngroups;
 	uint64_t cell_bytes = ncells * sizeof(uint64_t);
-	uint64_t aux_bytes = (2 * granules) * sizeof(uint64_t) + SHADOW_SINK_BYTES;
+	/* The sink, after the aux words, starts at a multiple of its own size: an access of
+	 * the widest type sent there is aligned (a GPU faults on a misaligned vector). */
+	uint64_t sink_word = round_up(2 * granules * sizeof(uint64_t), SHADOW_SINK_SHIFT) *
+			     SHADOW_SINK_BYTES / sizeof(uint64_t);
+	uint64_t aux_bytes = sink_word * sizeof(uint64_t) + SHADOW_SINK_BYTES;
 	int status = -1;
 	cl_int err = CL_SUCCESS;
 	if (nsites > 2048 || ncells > UINT32_MAX) {
@@ -281,7 +285,7 @@ static int rc_before(void *ctx, cl_context context, cl_command_queue queue, cl_k
 	w[CTL_DIVERGENCE] = (uint32_t)(2 * granules);
 	w[CTL_LOCAL_EACH] = (uint32_t)local_each;
 	w[CTL_LOCAL_CELLS] = (uint32_t)local_cells;
-	w[CTL_SINK] = (uint32_t)(2 * granules);
+	w[CTL_SINK] = (uint32_t)sink_word;
 	w[CTL_NGLOBAL] = (uint32_t)l->nglobal;
 	w[CTL_NLOCAL] = (uint32_t)l->nlocal;
 	w[CTL_GROUPS] = (uint32_t)ngroups;

@@ -1148,9 +1148,10 @@ static void rewrite_function(struct rewriter *rw, CXCursor fn)
 	if (kernel && body && body->own_text) {
 		insert(rw, body->start + 1,
 		       xasprintf(" __rc_ctx __rc_c; __rc_ctx *__rc = &__rc_c; "
-				 "__local uchar __rc_lsink[%d]; "
+				 "__local uchar __rc_lsink[%d] __attribute__((aligned(%d))); "
 				 "__rc_init(__rc, __rc_cells, __rc_aux, __rc_ctl, __rc_lsink); %s",
-				 SHADOW_SINK_BYTES, prelude.data ? prelude.data : ""));
+				 SHADOW_SINK_BYTES, SHADOW_SINK_BYTES,
+				 prelude.data ? prelude.data : ""));
 		insert(rw, body->end - 1, xstrdup(" __rc_exit(__rc); "));
 		strbuf_printf(&rw->kernels, "K\t%s\t%s\t%s\n", name,
 			      spaces.data ? spaces.data : "",

@@ -51,7 +51,8 @@ enum shadow_kind {
 #define SHADOW_THIS_WRITES 0x100
 #define SHADOW_RECORD_WORDS 8
 /* Bytes of the sink an access outside every buffer is sent to, the largest type's. */
-#define SHADOW_SINK_BYTES 128
+#define SHADOW_SINK_SHIFT 7
+#define SHADOW_SINK_BYTES (1 << SHADOW_SINK_SHIFT)
 /* The words each work-group keeps for its barriers, SHADOW_GROUP_WORDS a group from
  * CTL_DIVERGENCE: one pointer an item computes once reaches them all. */
 enum shadow_group_word {
