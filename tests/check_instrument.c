@@ -63,6 +63,15 @@ static char *rewritten_line(const struct instr_program *p, int line)
 	return xstrndup(at, strcspn(at, "\n"));
 }
 
+/* Frees a test's rewrite and its diagnostics, and removes its kernel file. */
+static void done_with(struct instr_program *p, struct diag_list *diags, char *path)
+{
+	instr_program_free(p);
+	diag_list_free(diags);
+	unlink(path);
+	free(path);
+}
+
 START_TEST(test_each_access_is_a_site_at_its_line)
 {
 	if (!instrument_available())
@@ -123,10 +132,7 @@ START_TEST(test_each_access_is_a_site_at_its_line)
 	ck_assert_msg(strstr(line, "__rc_bar_out(__rc, CLK_LOCAL_MEM_FENCE)") != NULL,
 		      "The barrier closes the epoch of its fences: %s", line);
 	free(line);
-	instr_program_free(&p);
-	diag_list_free(&diags);
-	unlink(path);
-	free(path);
+	done_with(&p, &diags, path);
 }
 END_TEST
 
@@ -160,10 +166,7 @@ START_TEST(test_vector_loads_and_stores_are_sites)
 	ck_assert_msg(strstr(p.source, "float4 v, size_t off, __global float * p") &&
 			      strstr(p.source, "(p + 4 * off), 16,"),
 		      "The helper takes the value as float4 and checks 16 bytes at p + 4 * off.");
-	instr_program_free(&p);
-	diag_list_free(&diags);
-	unlink(path);
-	free(path);
+	done_with(&p, &diags, path);
 }
 END_TEST
 
@@ -248,10 +251,7 @@ START_TEST(test_branches_that_guard_barriers_are_compared)
 	ck_assert_msg(strstr(line, "__rc_branch") == NULL,
 		      "A branch around accesses alone decides no barrier: %s", line);
 	free(line);
-	instr_program_free(&p);
-	diag_list_free(&diags);
-	unlink(path);
-	free(path);
+	done_with(&p, &diags, path);
 }
 END_TEST
 
