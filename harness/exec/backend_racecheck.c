@@ -468,6 +468,22 @@ static void read_records(const struct rc_launch *l, const struct test_case *tc,
 					f->count += count > 1 ? count - 1 : 0;
 					free(stored);
 				}
+				/* A local array the kernel declares has a size its type gives:
+				 * an access past it indexes past the array, as the simulator
+				 * reports beside the access itself. */
+				if (space == 1 && rec[6] >= l->nlocal && rec[6] != UINT32_MAX) {
+					struct finding_event index = e;
+					index.what = "index";
+					index.at.access = 0;
+					int32_t at_byte = (int32_t)rec[7];
+					char *said = xasprintf(
+						"the access is at its byte %d, %s", at_byte,
+						at_byte < 0 ? "before its start" : "past its end");
+					index.info = said;
+					struct finding *f = finding_list_note(&r->findings, &index);
+					f->count += count > 1 ? count - 1 : 0;
+					free(said);
+				}
 				free(name);
 				break;
 			}
