@@ -215,6 +215,12 @@ START_TEST(test_branches_that_guard_barriers_are_compared)
 				 "\t\t\tx[lid] += x[lid + s];\n"	    /* 23 */
 				 "\t\tbarrier(CLK_GLOBAL_MEM_FENCE);\n"	    /* 24 */
 				 "\t}\n"				    /* 25 */
+				 "\tif (n > 4) {\n"			    /* 26 */
+				 "\t\tif (lid == 0)\n"			    /* 27 */
+				 "\t\t\treturn;\n"			    /* 28 */
+				 "\t} else {\n"				    /* 29 */
+				 "\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n"	    /* 30 */
+				 "\t}\n"				    /* 31 */
 				 "}\n");
 	struct instr_program p;
 	struct diag_list diags = { 0 };
@@ -250,6 +256,14 @@ START_TEST(test_branches_that_guard_barriers_are_compared)
 	line = rewritten_line(&p, 22);
 	ck_assert_msg(strstr(line, "__rc_branch") == NULL,
 		      "A branch around accesses alone decides no barrier: %s", line);
+	free(line);
+	line = rewritten_line(&p, 27);
+	ck_assert_msg(strstr(line, "__rc_branch") == NULL,
+		      "A return skips no barrier of the other arm of an if it is in: %s", line);
+	free(line);
+	line = rewritten_line(&p, 26);
+	ck_assert_msg(guarded_line(&p, line, 0) == 30,
+		      "The if whose other arm holds the barrier is compared: %s", line);
 	free(line);
 	done_with(&p, &diags, path);
 }

@@ -871,6 +871,24 @@ static bool leaves(const struct node *n, enum CXCursorKind k)
 	return false;
 }
 
+/* The first barrier control can reach after stmt ends: one later in a statement that
+ * holds it, other than the other arm of an if it is in. */
+static struct node *barrier_after(struct node *stmt)
+{
+	for (struct node *child = stmt, *p = stmt->parent; p; child = p, p = p->parent) {
+		if (p->kind == CXCursor_IfStmt)
+			continue;
+		for (size_t i = 0; i < p->nkids; i++) {
+			struct node *b = p->kids[i]->start >= child->end
+						 ? first_barrier(p->kids[i], 0)
+						 : NULL;
+			if (b)
+				return b;
+		}
+	}
+	return NULL;
+}
+
 static struct node *enclosing_loop(struct node *n)
 {
 	for (struct node *p = n->parent; p; p = p->parent)
@@ -895,7 +913,7 @@ static struct node *guarded_barrier(struct rewriter *rw, struct node *stmt,
 			continue;
 		struct node *b = NULL;
 		if (leaves(arms[i], CXCursor_ReturnStmt)) {
-			b = first_barrier(rw->fn_root, stmt->end);
+			b = barrier_after(stmt);
 			for (struct node *l = loop; b == NULL && l; l = enclosing_loop(l))
 				b = first_barrier(l, 0);
 		}
@@ -1438,7 +1456,7 @@ const char *instrument_version(void)
 			h = (h ^ (unsigned char)*c) * 16777619u;
 		/* The leading number is the rewrite's own revision: a change in what it
 		 * writes (a site's column, say) must not be served from a cache of the old. */
-		snprintf(version, sizeof version, "racecheck-5-%08x", h);
+		snprintf(version, sizeof version, "racecheck-6-%08x", h);
 	}
 	return version;
 }
