@@ -288,7 +288,6 @@ static int rc_before(void *ctx, cl_context context, cl_command_queue queue, cl_k
 	w[CTL_SINK] = (uint32_t)sink_word;
 	w[CTL_NGLOBAL] = (uint32_t)l->nglobal;
 	w[CTL_NLOCAL] = (uint32_t)l->nlocal;
-	w[CTL_GROUPS] = (uint32_t)ngroups;
 	for (size_t r = 0; r < l->nglobal; r++) {
 		put64(w + CTL_REGIONS + 4 * r, global_bytes[r]);
 		put64(w + CTL_REGIONS + 4 * r + 2, global_first[r]);

@@ -1257,7 +1257,6 @@ static void preamble(const struct rewriter *rw, const char *path, unsigned shift
 		{ "DIVERGENCE", CTL_DIVERGENCE },   { "LOCAL_EACH", CTL_LOCAL_EACH },
 		{ "LOCAL_CELLS", CTL_LOCAL_CELLS }, { "SINK", CTL_SINK },
 		{ "NGLOBAL", CTL_NGLOBAL },	    { "NLOCAL", CTL_NLOCAL },
-		{ "GROUPS", CTL_GROUPS },
 		{ "REGIONS", CTL_REGIONS },
 	};
 	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
@@ -1456,7 +1455,7 @@ const char *instrument_version(void)
 			h = (h ^ (unsigned char)*c) * 16777619u;
 		/* The leading number is the rewrite's own revision: a change in what it
 		 * writes (a site's column, say) must not be served from a cache of the old. */
-		snprintf(version, sizeof version, "racecheck-6-%08x", h);
+		snprintf(version, sizeof version, "racecheck-7-%08x", h);
 	}
 	return version;
 }

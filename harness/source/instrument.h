@@ -27,7 +27,6 @@ enum shadow_ctl {
 	CTL_SINK,	  /* aux word (64-bit) where the sink for out-of-bounds accesses starts */
 	CTL_NGLOBAL,	  /* global and constant parameters of the kernel launched */
 	CTL_NLOCAL,	  /* local parameters of the kernel launched */
-	CTL_GROUPS,	  /* work-groups of the launch */
 	CTL_REGIONS = 16, /* CTL_NGLOBAL regions of 4 words (bytes, first granule, each
 			     64 bits low word first), then CTL_NLOCAL sizes of 2 words */
 };
