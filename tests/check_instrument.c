@@ -210,7 +210,7 @@ START_TEST(test_branches_that_guard_barriers_are_compared)
 				 "\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n"	    /* 18 */
 				 "\telse\n"				    /* 19 */
 				 "\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n"	    /* 20 */
-				 "\tfor (size_t s = 4; s > 0; s >>= 1) {\n" /* 21 */
+				 "\tfor (size_t s = n; s > 0; s >>= 1) {\n" /* 21 */
 				 "\t\tif (lid < s)\n"			    /* 22 */
 				 "\t\t\tx[lid] += x[lid + s];\n"	    /* 23 */
 				 "\t\tbarrier(CLK_GLOBAL_MEM_FENCE);\n"	    /* 24 */
@@ -250,7 +250,8 @@ START_TEST(test_branches_that_guard_barriers_are_compared)
 	line = rewritten_line(&p, 21);
 	ck_assert_msg(strstr(line, "__rc_branch(__rc, (s > 0) ? 1 : 0, ") &&
 			      guarded_line(&p, line, 0) == 24 && strstr(line, "s >>= 1)"),
-		      "A for loop's condition, its part between the semicolons, is compared: %s",
+		      "A for loop's condition, its part between the semicolons, is compared "
+		      "(n varies, as some items count it down at line 15): %s",
 		      line);
 	free(line);
 	line = rewritten_line(&p, 22);
@@ -265,6 +266,70 @@ START_TEST(test_branches_that_guard_barriers_are_compared)
 	ck_assert_msg(guarded_line(&p, line, 0) == 30,
 		      "The if whose other arm holds the barrier is compared: %s", line);
 	free(line);
+	done_with(&p, &diags, path);
+}
+END_TEST
+
+START_TEST(test_uniform_conditions_are_not_compared)
+{
+	if (!instrument_available())
+		return;
+	char *path = temp_kernel("kernel void k(global int *x, uint n, local int *t)\n" /* 1 */
+				 "{\n"							/* 2 */
+				 "\tsize_t lid = get_local_id(0);\n"			/* 3 */
+				 "\tfor (size_t s = get_local_size(0) / 2; s > 0; s >>= 1)\n"
+				 "\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n"	/* 5 */
+				 "\tuint m = n;\n"			/* 6 */
+				 "\tif (lid == 0)\n"			/* 7 */
+				 "\t\tm = 1;\n"				/* 8 */
+				 "\tif (m > 2)\n"			/* 9 */
+				 "\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n"	/* 10 */
+				 "\tuint k = n;\n"			/* 11 */
+				 "\tfor (uint i = 0; i < n; i++) {\n"	/* 12 */
+				 "\t\tif (x[i] > 0)\n"			/* 13 */
+				 "\t\t\tcontinue;\n"			/* 14 */
+				 "\t\tk++;\n"				/* 15 */
+				 "\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n"	/* 16 */
+				 "\t}\n"				/* 17 */
+				 "\tif (k > 3)\n"			/* 18 */
+				 "\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n"	/* 19 */
+				 "\tuint a = n, g = get_group_id(0);\n" /* 20 */
+				 "\tx[g] = *(&a);\n"			/* 21 */
+				 "\tif (a > 1)\n"			/* 22 */
+				 "\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n"	/* 23 */
+				 "\tif (t[0] > 0 || g > n)\n"		/* 24 */
+				 "\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n"	/* 25 */
+				 "\twhile (g < n) {\n"			/* 26 */
+				 "\t\tif (lid > n)\n"			/* 27 */
+				 "\t\t\tbreak;\n"			/* 28 */
+				 "\t\tg++;\n"				/* 29 */
+				 "\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n"	/* 30 */
+				 "\t}\n"				/* 31 */
+				 "}\n");
+	struct instr_program p;
+	struct diag_list diags = { 0 };
+	ck_assert_msg(instrument_program(path, "", &p, &diags) == 0, "The kernel is rewritten.");
+	struct {
+		int line;
+		bool compared;
+		const char *why;
+	} want[] = {
+		{ 4, false, "a stride made of the group's size and halved alike by all" },
+		{ 9, true, "a variable one item alone sets at line 8" },
+		{ 12, false, "a loop counter a continue does not skip the increment of" },
+		{ 13, true, "a value read from memory" },
+		{ 18, true, "a count the continue at line 14 skips for some items" },
+		{ 22, true, "a variable whose address is taken" },
+		{ 24, true, "memory, on either side of ||" },
+		{ 26, true, "a counter that a break taken by some items leaves behind" },
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		char *line = rewritten_line(&p, want[i].line);
+		ck_assert_msg((strstr(line, "__rc_branch") != NULL) == want[i].compared,
+			      "Line %d, %s, is %s: %s", want[i].line, want[i].why,
+			      want[i].compared ? "compared" : "not compared", line);
+		free(line);
+	}
 	done_with(&p, &diags, path);
 }
 END_TEST
@@ -295,6 +360,7 @@ Suite *instrument_suite(void)
 	tcase_add_test(tc, test_a_kernel_clang_cannot_parse_gives_its_errors);
 	tcase_add_test(tc, test_vector_loads_and_stores_are_sites);
 	tcase_add_test(tc, test_branches_that_guard_barriers_are_compared);
+	tcase_add_test(tc, test_uniform_conditions_are_not_compared);
 	suite_add_tcase(s, tc);
 	return s;
 }

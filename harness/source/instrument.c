@@ -19,24 +19,13 @@
 #ifdef HAVE_LIBCLANG
 
 #include "source/clangapi.h"
+#include "source/srctree.h"
+#include "source/uniform.h"
 
 bool instrument_available(void)
 {
 	return clang_api_available();
 }
-
-/* One expression or statement of a function body, as the rewrite reads it. */
-struct node {
-	CXCursor cursor;
-	enum CXCursorKind kind;
-	unsigned start, end; /* byte offsets of its text in the kernel file */
-	bool own_text;	     /* its text is the file's, not a macro's or a header's */
-	char *type;	     /* its type as clang spells it: "__global float" */
-	long long size;	     /* sizeof its type, -1 where it has none */
-	struct node *parent;
-	struct node **kids;
-	size_t nkids;
-};
 
 /* A piece of an edit: literal text, or a range of the file rendered with its own edits. */
 struct piece {
@@ -57,6 +46,7 @@ struct rewriter {
 	const char *path;
 	const char *src;
 	size_t len;
+	struct srctext text; /* src and len, for srctree */
 	struct edit *edits;
 	size_t nedits;
 	struct strbuf sites; /* "S" lines */
@@ -80,6 +70,7 @@ struct rewriter {
 	size_t max_global, max_local;
 	/* The function being rewritten. */
 	struct node *fn_root;
+	struct uniform *uniform; /* its expressions one value across a group */
 	bool in_kernel;
 	CXCursor *params; /* a kernel's parameters, and its region index each (-1: none) */
 	int *param_region;
@@ -370,24 +361,15 @@ static void add_gap(struct rewriter *rw, unsigned offset, const char *why)
 	strbuf_printf(&rw->gaps, "U\t%d\t%d\t%s\n", line, col, why);
 }
 
-/* The node below wrappers clang adds (implicit casts, parentheses). */
-static struct node *unwrapped(struct node *n)
-{
-	while (n && (n->kind == CXCursor_UnexposedExpr || n->kind == CXCursor_ParenExpr) &&
-	       n->nkids == 1)
-		n = n->kids[0];
-	return n;
-}
-
 /* The region a pointer expression points into, where the text shows it: the kernel
  * parameter or local array it is made from; -1 where it is found at run time. */
 static int region_of(const struct rewriter *rw, struct node *n)
 {
-	n = unwrapped(n);
+	n = srctree_unwrapped(n);
 	while (n && (n->kind == CXCursor_ArraySubscriptExpr || n->kind == CXCursor_MemberRefExpr ||
 		     (n->kind == CXCursor_UnaryOperator && n->nkids == 1)) &&
 	       n->nkids >= 1)
-		n = unwrapped(n->kids[0]);
+		n = srctree_unwrapped(n->kids[0]);
 	if (n == NULL || n->kind != CXCursor_DeclRefExpr || !rw->in_kernel)
 		return -1;
 	CXCursor to = clang_api.clang_getCursorReferenced(n->cursor);
@@ -400,34 +382,6 @@ static int region_of(const struct rewriter *rw, struct node *n)
 	return -1;
 }
 
-/* The operator of a binary or unary operator node: the run of operator characters after
- * its first operand (binary, postfix) or before its operand (prefix), skipping spaces and
- * the parentheses around operands. */
-static char *operator_text(const struct rewriter *rw, const struct node *n)
-{
-	unsigned from, to;
-	if (n->nkids == 2) {
-		from = n->kids[0]->end;
-		to = n->end;
-	} else if (n->nkids == 1 && n->kids[0]->start > n->start) {
-		from = n->start;
-		to = n->kids[0]->start;
-	} else if (n->nkids == 1) {
-		from = n->kids[0]->end;
-		to = n->end;
-	} else {
-		return xstrdup("");
-	}
-	if (from > to || to > rw->len)
-		return xstrdup("");
-	while (from < to && strchr(" \t\n()", rw->src[from]))
-		from++;
-	unsigned end = from;
-	while (end < to && strchr("=+-*/%<>&|^!~", rw->src[end]))
-		end++;
-	return xstrndup(rw->src + from, end - from);
-}
-
 /* Whether n is an lvalue of memory the runtime tracks, by its kind and type. */
 static char access_space(const struct rewriter *rw, const struct node *n)
 {
@@ -437,7 +391,7 @@ static char access_space(const struct rewriter *rw, const struct node *n)
 	if (space == 0)
 		return 0;
 	if (n->kind == CXCursor_UnaryOperator) {
-		char *op = operator_text(rw, n);
+		char *op = srctree_operator(&rw->text, n);
 		bool deref = strcmp(op, "*") == 0;
 		free(op);
 		if (!deref)
@@ -501,7 +455,7 @@ static char usage(const struct rewriter *rw, struct node *n, struct node **assig
 	if (p->kind == CXCursor_MemberRefExpr && p->nkids == 1 && p->kids[0] == child)
 		return 0;
 	if (p->kind == CXCursor_UnaryOperator) {
-		char *op = operator_text(rw, p);
+		char *op = srctree_operator(&rw->text, p);
 		char use = strcmp(op, "&") == 0 ? 0
 			   : strcmp(op, "++") == 0 || strcmp(op, "--") == 0 ? 'u'
 									  : 'r';
@@ -512,7 +466,7 @@ static char usage(const struct rewriter *rw, struct node *n, struct node **assig
 	}
 	if ((p->kind == CXCursor_BinaryOperator || p->kind == CXCursor_CompoundAssignOperator) &&
 	    p->nkids == 2 && p->kids[0] == child) {
-		char *op = operator_text(rw, p);
+		char *op = srctree_operator(&rw->text, p);
 		char use = 'r';
 		if (strcmp(op, "=") == 0) {
 			use = 'w';
@@ -609,11 +563,6 @@ static void wrap_access(struct rewriter *rw, struct node *n, char space)
 static bool starts_with(const char *s, const char *prefix)
 {
 	return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
-static char *callee_name(const struct node *call)
-{
-	return clang_api_text(clang_api.clang_getCursorSpelling(call->cursor));
 }
 
 /* The call's arguments: its kids after the callee. */
@@ -822,7 +771,7 @@ static bool is_barrier_call(const struct node *n)
 {
 	if (n->kind != CXCursor_CallExpr || !n->own_text)
 		return false;
-	char *name = callee_name(n);
+	char *name = srctree_callee(n);
 	bool barrier = strcmp(name, "barrier") == 0 || strcmp(name, "work_group_barrier") == 0;
 	free(name);
 	return barrier;
@@ -836,11 +785,6 @@ static size_t barriers_in(struct node *n, struct node **out, size_t count, size_
 	for (size_t i = 0; i < n->nkids; i++)
 		count = barriers_in(n->kids[i], out, count, max);
 	return count;
-}
-
-static bool is_loop(enum CXCursorKind k)
-{
-	return k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt;
 }
 
 /* The first barrier call in n's text at or after offset `from`, or NULL. */
@@ -863,7 +807,8 @@ static bool leaves(const struct node *n, enum CXCursorKind k)
 	if (n->kind == k)
 		return true;
 	if (k != CXCursor_ReturnStmt &&
-	    (is_loop(n->kind) || (k == CXCursor_BreakStmt && n->kind == CXCursor_SwitchStmt)))
+	    (srctree_is_loop(n->kind) ||
+	     (k == CXCursor_BreakStmt && n->kind == CXCursor_SwitchStmt)))
 		return false;
 	for (size_t i = 0; i < n->nkids; i++)
 		if (leaves(n->kids[i], k))
@@ -892,7 +837,7 @@ static struct node *barrier_after(struct node *stmt)
 static struct node *enclosing_loop(struct node *n)
 {
 	for (struct node *p = n->parent; p; p = p->parent)
-		if (is_loop(p->kind))
+		if (srctree_is_loop(p->kind))
 			return p;
 	return NULL;
 }
@@ -946,26 +891,13 @@ static void guard_branch(struct rewriter *rw, struct node *stmt)
 		cond = stmt->kids[1];
 		arms[0] = stmt->kids[0];
 	} else if (stmt->kind == CXCursor_ForStmt && stmt->nkids >= 1) {
-		/* The condition is the part between the header's two semicolons. */
-		unsigned open = stmt->start, semi[2] = { 0, 0 };
-		while (open < stmt->end && rw->src[open] != '(')
-			open++;
-		int depth = 0, found = 0;
-		for (unsigned i = open + 1; i < stmt->end && found < 2; i++) {
-			char ch = rw->src[i];
-			depth += ch == '(' ? 1 : ch == ')' ? -1 : 0;
-			if (depth < 0)
-				break;
-			if (ch == ';' && depth == 0)
-				semi[found++] = i;
-		}
+		unsigned init_end;
+		cond = srctree_for_condition(&rw->text, stmt, &init_end);
 		arms[0] = stmt->kids[stmt->nkids - 1];
-		for (size_t i = 0; found == 2 && i + 1 < stmt->nkids; i++)
-			if (stmt->kids[i]->start > semi[0] && stmt->kids[i]->end <= semi[1])
-				cond = stmt->kids[i];
 	}
+	/* A uniform condition sends the group's items one way. */
 	if (cond == NULL || !cond->own_text || cond->kind == CXCursor_DeclStmt ||
-	    cond->kind == CXCursor_VarDecl || !stmt->own_text)
+	    cond->kind == CXCursor_VarDecl || !stmt->own_text || uniform_expr(rw->uniform, cond))
 		return;
 	struct node *barrier = guarded_barrier(rw, stmt, arms, 2);
 	if (barrier == NULL)
@@ -1001,10 +933,10 @@ static void guard_branch(struct rewriter *rw, struct node *stmt)
 
 static void visit_node(struct rewriter *rw, struct node *n)
 {
-	if (n->kind == CXCursor_IfStmt || is_loop(n->kind))
+	if (n->kind == CXCursor_IfStmt || srctree_is_loop(n->kind))
 		guard_branch(rw, n);
 	if (n->kind == CXCursor_CallExpr) {
-		char *name = callee_name(n);
+		char *name = srctree_callee(n);
 		unsigned lanes;
 		char io;
 		if (strcmp(name, "barrier") == 0 || strcmp(name, "work_group_barrier") == 0)
@@ -1130,6 +1062,7 @@ static void rewrite_function(struct rewriter *rw, CXCursor fn)
 			body = root->kids[i];
 	rw->in_kernel = kernel;
 	rw->fn_root = root;
+	rw->uniform = uniform_analyse(&rw->text, root, kernel);
 	rw->nparams = rw->nlocal_vars = rw->nlocal_params = 0;
 	strbuf_free(&rw->local_sizes);
 	struct strbuf prelude = { 0 }, spaces = { 0 };
@@ -1188,6 +1121,8 @@ static void rewrite_function(struct rewriter *rw, CXCursor fn)
 	}
 	strbuf_free(&prelude);
 	strbuf_free(&spaces);
+	uniform_free(rw->uniform);
+	rw->uniform = NULL;
 	node_free(root);
 	free(name);
 }
@@ -1280,9 +1215,12 @@ static void instrument_in_child(void *ctx, struct strbuf *out)
 	CXTranslationUnit tu = clang_api_read(index, job->path, job->options, &src, &len, &diags);
 	diag_list_send(out, &diags);
 	if (tu) {
-		struct rewriter rw = {
-			.tu = tu, .path = job->path, .src = src, .len = len, .min_access = 4
-		};
+		struct rewriter rw = { .tu = tu,
+				       .path = job->path,
+				       .src = src,
+				       .len = len,
+				       .text = { src, len },
+				       .min_access = 4 };
 		CXCursor top = clang_api.clang_getTranslationUnitCursor(tu);
 		clang_api.clang_visitChildren(top, find_functions, &rw);
 		clang_api.clang_visitChildren(top, rewrite_functions, &rw);
@@ -1455,7 +1393,7 @@ const char *instrument_version(void)
 			h = (h ^ (unsigned char)*c) * 16777619u;
 		/* The leading number is the rewrite's own revision: a change in what it
 		 * writes (a site's column, say) must not be served from a cache of the old. */
-		snprintf(version, sizeof version, "racecheck-7-%08x", h);
+		snprintf(version, sizeof version, "racecheck-8-%08x", h);
 	}
 	return version;
 }
