@@ -121,16 +121,20 @@ START_TEST(test_each_access_is_a_site_at_its_line)
 		      "The shadow's buffers follow the kernel's own parameters: %s", line);
 	free(line);
 	line = rewritten_line(&p, 6);
-	ck_assert_msg(strstr(line, "__rc_lreg(__rc, (ulong)&tile, 32)") != NULL,
-		      "The local array registers itself after its declaration: %s", line);
+	ck_assert_msg(strstr(line, "__rc_lreg(__rc, 1, (ulong)&tile, 32)") != NULL,
+		      "The local array registers itself after its declaration, as region 1 "
+		      "after the local parameter's 0: %s",
+		      line);
 	free(line);
 	line = rewritten_line(&p, 14);
 	ck_assert_msg(strstr(line, "{ __rc_exit(__rc); return; }") != NULL,
 		      "A return tallies the item's barriers first: %s", line);
 	free(line);
 	line = rewritten_line(&p, 9);
-	ck_assert_msg(strstr(line, "__rc_bar_out(__rc, CLK_LOCAL_MEM_FENCE)") != NULL,
-		      "The barrier closes the epoch of its fences: %s", line);
+	ck_assert_msg(strstr(line, "__rc_bar_out(__rc, CLK_LOCAL_MEM_FENCE, 0)") != NULL,
+		      "The barrier closes the epoch of its fences, which every item passes "
+		      "alike: %s",
+		      line);
 	free(line);
 	done_with(&p, &diags, path);
 }
@@ -274,38 +278,40 @@ START_TEST(test_uniform_conditions_are_not_compared)
 {
 	if (!instrument_available())
 		return;
-	char *path = temp_kernel("kernel void k(global int *x, uint n, local int *t)\n" /* 1 */
-				 "{\n"							/* 2 */
-				 "\tsize_t lid = get_local_id(0);\n"			/* 3 */
-				 "\tfor (size_t s = get_local_size(0) / 2; s > 0; s >>= 1)\n"
-				 "\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n"	/* 5 */
-				 "\tuint m = n;\n"			/* 6 */
-				 "\tif (lid == 0)\n"			/* 7 */
-				 "\t\tm = 1;\n"				/* 8 */
-				 "\tif (m > 2)\n"			/* 9 */
-				 "\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n"	/* 10 */
-				 "\tuint k = n;\n"			/* 11 */
-				 "\tfor (uint i = 0; i < n; i++) {\n"	/* 12 */
-				 "\t\tif (x[i] > 0)\n"			/* 13 */
-				 "\t\t\tcontinue;\n"			/* 14 */
-				 "\t\tk++;\n"				/* 15 */
-				 "\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n"	/* 16 */
-				 "\t}\n"				/* 17 */
-				 "\tif (k > 3)\n"			/* 18 */
-				 "\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n"	/* 19 */
-				 "\tuint a = n, g = get_group_id(0);\n" /* 20 */
-				 "\tx[g] = *(&a);\n"			/* 21 */
-				 "\tif (a > 1)\n"			/* 22 */
-				 "\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n"	/* 23 */
-				 "\tif (t[0] > 0 || g > n)\n"		/* 24 */
-				 "\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n"	/* 25 */
-				 "\twhile (g < n) {\n"			/* 26 */
-				 "\t\tif (lid > n)\n"			/* 27 */
-				 "\t\t\tbreak;\n"			/* 28 */
-				 "\t\tg++;\n"				/* 29 */
-				 "\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n"	/* 30 */
-				 "\t}\n"				/* 31 */
-				 "}\n");
+	char *path =
+		temp_kernel("kernel void k(global int *x, uint n, local int *t)\n" /* 1 */
+			    "{\n"						   /* 2 */
+			    "\tsize_t lid = get_local_id(0);\n"			   /* 3 */
+			    "\tfor (size_t s = get_local_size(0) / 2; s > 0; s >>= 1)\n"
+			    "\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n"  /* 5 */
+			    "\tuint m = n;\n"			   /* 6 */
+			    "\tif (lid == 0)\n"			   /* 7 */
+			    "\t\tm = 1;\n"			   /* 8 */
+			    "\tif (m > 2)\n"			   /* 9 */
+			    "\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n"  /* 10 */
+			    "\tuint k = n;\n"			   /* 11 */
+			    "\tfor (uint i = 0; i < n; i++) {\n"   /* 12 */
+			    "\t\tif (x[i] > 0)\n"		   /* 13 */
+			    "\t\t\tcontinue;\n"			   /* 14 */
+			    "\t\tk++;\n"			   /* 15 */
+			    "\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n"  /* 16 */
+			    "\t}\n"				   /* 17 */
+			    "\tif (k > 3)\n"			   /* 18 */
+			    "\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n"  /* 19 */
+			    "\tuint a = n, g = get_group_id(0);\n" /* 20 */
+			    "\tx[g] = *(&a);\n"			   /* 21 */
+			    "\tif (a > 1)\n"			   /* 22 */
+			    "\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n"  /* 23 */
+			    "\tif (t[0] > 0 || g > n)\n"	   /* 24 */
+			    "\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n"  /* 25 */
+			    "\twhile (g < n) {\n"		   /* 26 */
+			    "\t\tif (lid > n)\n"		   /* 27 */
+			    "\t\t\tbreak;\n"			   /* 28 */
+			    "\t\tg++;\n"			   /* 29 */
+			    "\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n"  /* 30 */
+			    "\t}\n"				   /* 31 */
+			    "\tbarrier(lid % 2 ? CLK_LOCAL_MEM_FENCE : CLK_GLOBAL_MEM_FENCE);\n"
+			    "}\n");
 	struct instr_program p;
 	struct diag_list diags = { 0 };
 	ck_assert_msg(instrument_program(path, "", &p, &diags) == 0, "The kernel is rewritten.");
@@ -330,6 +336,14 @@ START_TEST(test_uniform_conditions_are_not_compared)
 			      want[i].compared ? "compared" : "not compared", line);
 		free(line);
 	}
+	char *line = rewritten_line(&p, 30);
+	ck_assert_msg(strstr(line, "CLK_LOCAL_MEM_FENCE, 0))") != NULL,
+		      "A barrier's constant flags are not compared: %s", line);
+	free(line);
+	line = rewritten_line(&p, 32);
+	ck_assert_msg(strstr(line, "CLK_GLOBAL_MEM_FENCE, 1))") != NULL,
+		      "Flags that differ by item are compared: %s", line);
+	free(line);
 	done_with(&p, &diags, path);
 }
 END_TEST

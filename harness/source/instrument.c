@@ -724,10 +724,14 @@ static void wrap_barrier(struct rewriter *rw, struct node *call)
 		return;
 	}
 	unsigned site = barrier_site(rw, call->start);
+	/* Flags the group's items all pass alike need no comparing between them. */
+	struct node **args;
+	bool alike = call_arguments(call, &args) >= 1 && uniform_expr(rw->uniform, args[0]);
 	edit_of(rw, call->start, call->end,
 		(struct piece[]){ lit(xasprintf("(__rc_bar_in(__rc, %u), ", site)),
-				  hole(call->start, call->end), lit(xstrdup(", __rc_bar_out(__rc, ")),
-				  hole(open + 1, first), lit(xstrdup("))")), END_PIECES });
+				  hole(call->start, call->end),
+				  lit(xstrdup(", __rc_bar_out(__rc, ")), hole(open + 1, first),
+				  lit(xasprintf(", %d))", alike ? 0 : 1)), END_PIECES });
 }
 
 static bool listed(char *const *names, size_t n, const char *name)
@@ -762,7 +766,7 @@ static void pass_context(struct rewriter *rw, struct node *call, const char *nam
 	}
 	struct node **args;
 	bool kernel = listed(rw->kernel_names, rw->nkernel_names, name);
-	const char *pass = kernel ? "__rc->cells, __rc->aux, __rc->ctl" : "__rc";
+	const char *pass = kernel ? "__rc->grp->cells, __rc->grp->aux, __rc->grp->ctl" : "__rc";
 	insert(rw, call->end - 1,
 	       xasprintf("%s%s", call_arguments(call, &args) ? ", " : "", pass));
 }
@@ -967,7 +971,8 @@ static void visit_node(struct rewriter *rw, struct node *n)
 				continue;
 			char *name = clang_api_text(clang_api.clang_getCursorSpelling(v->cursor));
 			insert(rw, n->end,
-			       xasprintf(" __rc_lreg(__rc, (ulong)&%s, %lld);", name, v->size));
+			       xasprintf(" __rc_lreg(__rc, %zu, (ulong)&%s, %lld);",
+					 rw->nlocal_params + rw->nlocal_vars, name, v->size));
 			free(name);
 			rw->local_vars = xreallocarray(rw->local_vars, rw->nlocal_vars + 1,
 						       sizeof *rw->local_vars);
@@ -1079,10 +1084,11 @@ static void rewrite_function(struct rewriter *rw, CXCursor fn)
 		int region = -1;
 		if (space == 'g' || space == 'c') {
 			region = (int)nglobal++;
-			strbuf_printf(&prelude, "__rc_greg(__rc, (ulong)%s); ", pname);
+			strbuf_printf(&prelude, "__rc_greg(__rc, %d, (ulong)%s); ", region, pname);
 		} else if (space == 'l') {
 			region = (int)rw->nlocal_params++;
-			strbuf_printf(&prelude, "__rc_lparam(__rc, (ulong)%s); ", pname);
+			strbuf_printf(&prelude, "__rc_lparam(__rc, %d, (ulong)%s); ", region,
+				      pname);
 		}
 		strbuf_printf(&spaces, "%c", space ? space : 'p');
 		rw->params = xreallocarray(rw->params, rw->nparams + 1, sizeof *rw->params);
@@ -1098,11 +1104,12 @@ static void rewrite_function(struct rewriter *rw, CXCursor fn)
 		visit_node(rw, body);
 	if (kernel && body && body->own_text) {
 		insert(rw, body->start + 1,
-		       xasprintf(" __rc_ctx __rc_c; __rc_ctx *__rc = &__rc_c; "
-				 "__local uchar __rc_lsink[%d] __attribute__((aligned(%d))); "
-				 "__rc_init(__rc, __rc_cells, __rc_aux, __rc_ctl, __rc_lsink); %s",
-				 SHADOW_SINK_BYTES, SHADOW_SINK_BYTES,
-				 prelude.data ? prelude.data : ""));
+		       xasprintf(
+			       " __rc_ctx __rc_c; __rc_ctx *__rc = &__rc_c; __rc_group __rc_gc; "
+			       "__local uchar __rc_lsink[%d] __attribute__((aligned(%d))); "
+			       "__rc_init(__rc, &__rc_gc, __rc_cells, __rc_aux, __rc_ctl, __rc_lsink); %s",
+			       SHADOW_SINK_BYTES, SHADOW_SINK_BYTES,
+			       prelude.data ? prelude.data : ""));
 		insert(rw, body->end - 1, xstrdup(" __rc_exit(__rc); "));
 		strbuf_printf(&rw->kernels, "K\t%s\t%s\t%s\n", name,
 			      spaces.data ? spaces.data : "",
@@ -1393,7 +1400,7 @@ const char *instrument_version(void)
 			h = (h ^ (unsigned char)*c) * 16777619u;
 		/* The leading number is the rewrite's own revision: a change in what it
 		 * writes (a site's column, say) must not be served from a cache of the old. */
-		snprintf(version, sizeof version, "racecheck-8-%08x", h);
+		snprintf(version, sizeof version, "racecheck-14-%08x", h);
 	}
 	return version;
 }
