@@ -348,6 +348,53 @@ START_TEST(test_uniform_conditions_are_not_compared)
 }
 END_TEST
 
+START_TEST(test_indexes_into_arrays_of_known_size_are_checked)
+{
+	if (!instrument_available())
+		return;
+	char *path = temp_kernel("typedef struct { int id; float w[3]; } rec;\n"	/* 1 */
+				 "kernel void k(global rec *r, global int *x, int n)\n" /* 2 */
+				 "{\n"							/* 3 */
+				 "\tint a[4];\n"					/* 4 */
+				 "\tlocal int t[8];\n"					/* 5 */
+				 "\ta[n] = 1;\n"					/* 6 */
+				 "\tx[0] = a[n + 1];\n"					/* 7 */
+				 "\tx[1] = r[n].w[2];\n"				/* 8 */
+				 "\tt[n] = 2;\n"					/* 9 */
+				 "\tglobal int *end = &a[4] == 0 ? x : x + 1;\n"	/* 10 */
+				 "\tx[n] = end[0];\n"					/* 11 */
+				 "}\n");
+	struct instr_program p;
+	struct diag_list diags = { 0 };
+	ck_assert_msg(instrument_program(path, "", &p, &diags) == 0, "The kernel is rewritten.");
+	char *line = rewritten_line(&p, 6);
+	ck_assert_msg(strstr(line, "a[__rc_index(__rc, (long)(n), 4, ") != NULL &&
+			      strstr(line, ", 3)]") != NULL,
+		      "An index into a private array is held to its 4 elements: %s", line);
+	free(line);
+	line = rewritten_line(&p, 7);
+	ck_assert_msg(strstr(line, "(long)(n + 1), 4, ") != NULL,
+		      "so is one the array is read at: %s", line);
+	free(line);
+	line = rewritten_line(&p, 8);
+	ck_assert_msg(strstr(line, "w[__rc_index(__rc, (long)(2), 3, ") != NULL &&
+			      strstr(line, ", 0)]") != NULL,
+		      "A struct's array field in a buffer is held to its 3: %s", line);
+	free(line);
+	line = rewritten_line(&p, 9);
+	ck_assert_msg(strstr(line, "__rc_index") == NULL,
+		      "A local array the kernel declares is a region its accesses are held "
+		      "to: %s",
+		      line);
+	free(line);
+	line = rewritten_line(&p, 10);
+	ck_assert_msg(strstr(line, "__rc_index") == NULL,
+		      "&a[4], one past the end, reads nothing: %s", line);
+	free(line);
+	done_with(&p, &diags, path);
+}
+END_TEST
+
 START_TEST(test_a_kernel_clang_cannot_parse_gives_its_errors)
 {
 	if (!instrument_available())
@@ -375,6 +422,7 @@ Suite *instrument_suite(void)
 	tcase_add_test(tc, test_vector_loads_and_stores_are_sites);
 	tcase_add_test(tc, test_branches_that_guard_barriers_are_compared);
 	tcase_add_test(tc, test_uniform_conditions_are_not_compared);
+	tcase_add_test(tc, test_indexes_into_arrays_of_known_size_are_checked);
 	suite_add_tcase(s, tc);
 	return s;
 }

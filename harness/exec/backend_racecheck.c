@@ -361,7 +361,7 @@ static struct entity item_of(const struct rc_launch *l, uint32_t item)
 	return e;
 }
 
-static const char *const space_names[] = { "global", "local", "constant" };
+static const char *const space_names[] = { "global", "local", "constant", "private" };
 
 /* What region `region` of a launch's `space` is, for a message: the buffer or local
  * argument's name, or a local array of the kernel. Caller frees. */
@@ -397,6 +397,41 @@ static char *oob_info(const char *what, int32_t offset, const char *name)
 		    : xstrdup("an address in no buffer the kernel was given");
 }
 
+/* An index past an array of a size the source gives (record: the array's elements as
+ * the region, the index as the offset) makes e the index, as the simulator reports it; in
+ * private memory, which no other check sees, the access it made is noted too. Returns
+ * e's info, which the caller frees. */
+static char *index_past_array(const struct rc_launch *l, struct finding_event *e,
+			      const struct instr_site *at, const uint32_t *rec, uint32_t count,
+			      struct result *r)
+{
+	int32_t index = (int32_t)rec[7];
+	uint32_t elements = rec[6];
+	e->kind = FINDING_OUT_OF_BOUNDS;
+	e->example[0] = item_of(l, rec[3]);
+	e->nexample = 1;
+	if ((rec[5] & 0xff) == SHADOW_PRIVATE)
+		for (int pass = 0; pass < (at->access == 'u' ? 2 : 1); pass++) {
+			struct finding_event access = *e;
+			bool store = at->access == 'w' || pass == 1;
+			access.what = store ? "write" : "read";
+			access.at.access = store ? 'w' : 'r';
+			char *was = xasprintf("%s element %d of a private array of %u, sent to "
+					      "its first instead",
+					      access.what, index, elements);
+			access.info = was;
+			struct finding *f = finding_list_note(&r->findings, &access);
+			f->count += count > 1 ? count - 1 : 0;
+			free(was);
+		}
+	e->what = "index";
+	e->at.access = 0;
+	char *info = xasprintf("index %d of an array of %u element%s", index, elements,
+			       elements == 1 ? "" : "s");
+	e->info = info;
+	return info;
+}
+
 /* The findings of one launch's records, through the neutral constructor. */
 static void read_records(const struct rc_launch *l, const struct test_case *tc,
 			 struct result *r)
@@ -421,7 +456,7 @@ static void read_records(const struct rc_launch *l, const struct test_case *tc,
 			uint32_t count = w[w[CTL_PAIRS] + (kind * nsites + a) * nsites + b];
 			struct finding_event e = {
 				.severity = kind == SHADOW_SAME_WRITES ? DIAG_WARNING : DIAG_ERROR,
-				.space = space < 3 ? space_names[space] : NULL,
+				.space = space <= SHADOW_PRIVATE ? space_names[space] : NULL,
 				.kernel = st->kernel_name,
 				.file = st->kernel_path,
 				.at = { at->line, at->col, 0 },
@@ -445,47 +480,61 @@ static void read_records(const struct rc_launch *l, const struct test_case *tc,
 				e.example[1] = item_of(l, rec[4]);
 				e.nexample = 2;
 				break;
-			case SHADOW_OUT_OF_BOUNDS: {
-				e.kind = FINDING_OUT_OF_BOUNDS;
-				e.what = at->access == 'w' || at->access == 'a' ? "write" : "read";
-				e.at.access = at->access == 'w' ? 'w' : at->access == 'a' ? 'a' : 'r';
-				e.example[0] = item_of(l, rec[3]);
-				e.nexample = 1;
-				char *name = region_name(l, tc, space, rec[6]);
-				e.outside_buffers = name == NULL || (int32_t)rec[7] < 0;
-				info = oob_info(e.what, (int32_t)rec[7], name);
-				e.info = info;
-				/* An update (x[i] += 1) outside reads and writes there: a write
-				 * too, as the simulator reports its load and its store. */
-				if (at->access == 'u') {
-					struct finding_event store = e;
-					store.what = "write";
-					store.at.access = 'w';
-					char *stored = oob_info("write", (int32_t)rec[7], name);
-					store.info = stored;
-					struct finding *f = finding_list_note(&r->findings, &store);
-					f->count += count > 1 ? count - 1 : 0;
-					free(stored);
+			case SHADOW_OUT_OF_BOUNDS:
+				if (rec[5] & SHADOW_INDEX) {
+					info = index_past_array(l, &e, at, rec, count, r);
+					break;
 				}
-				/* A local array the kernel declares has a size its type gives:
-				 * an access past it indexes past the array, as the simulator
-				 * reports beside the access itself. */
-				if (space == 1 && rec[6] >= l->nlocal && rec[6] != UINT32_MAX) {
-					struct finding_event index = e;
-					index.what = "index";
-					index.at.access = 0;
-					int32_t at_byte = (int32_t)rec[7];
-					char *said = xasprintf(
-						"the access is at its byte %d, %s", at_byte,
-						at_byte < 0 ? "before its start" : "past its end");
-					index.info = said;
-					struct finding *f = finding_list_note(&r->findings, &index);
-					f->count += count > 1 ? count - 1 : 0;
-					free(said);
+				{
+					e.kind = FINDING_OUT_OF_BOUNDS;
+					e.what = at->access == 'w' || at->access == 'a' ? "write"
+											: "read";
+					e.at.access = at->access == 'w'	  ? 'w'
+						      : at->access == 'a' ? 'a'
+									  : 'r';
+					e.example[0] = item_of(l, rec[3]);
+					e.nexample = 1;
+					char *name = region_name(l, tc, space, rec[6]);
+					e.outside_buffers = name == NULL || (int32_t)rec[7] < 0;
+					info = oob_info(e.what, (int32_t)rec[7], name);
+					e.info = info;
+					/* An update (x[i] += 1) outside reads and writes there: a
+					 * write too, as the simulator reports its load and its
+					 * store. */
+					if (at->access == 'u') {
+						struct finding_event store = e;
+						store.what = "write";
+						store.at.access = 'w';
+						char *stored =
+							oob_info("write", (int32_t)rec[7], name);
+						store.info = stored;
+						struct finding *f =
+							finding_list_note(&r->findings, &store);
+						f->count += count > 1 ? count - 1 : 0;
+						free(stored);
+					}
+					/* A local array the kernel declares has a size its type
+					 * gives: an access past it indexes past the array, as the
+					 * simulator reports beside the access itself. */
+					if (space == 1 && rec[6] >= l->nlocal &&
+					    rec[6] != UINT32_MAX) {
+						struct finding_event index = e;
+						index.what = "index";
+						index.at.access = 0;
+						int32_t at_byte = (int32_t)rec[7];
+						char *said = xasprintf(
+							"the access is at its byte %d, %s", at_byte,
+							at_byte < 0 ? "before its start"
+								    : "past its end");
+						index.info = said;
+						struct finding *f =
+							finding_list_note(&r->findings, &index);
+						f->count += count > 1 ? count - 1 : 0;
+						free(said);
+					}
+					free(name);
+					break;
 				}
-				free(name);
-				break;
-			}
 			case SHADOW_DIVERGENCE:
 				e.kind = FINDING_DIVERGENCE;
 				e.what = "barrier";

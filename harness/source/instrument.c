@@ -935,6 +935,47 @@ static void guard_branch(struct rewriter *rw, struct node *stmt)
 	strbuf_free(&close);
 }
 
+/* An index into an array whose size its type gives: a private array, a struct's array
+ * field, or a row of an array of arrays, in any space. The index goes through the runtime,
+ * which reports one past the array; a local array the kernel declares is a region of its
+ * own, which the access's check holds it to. */
+static void check_index(struct rewriter *rw, struct node *n)
+{
+	if (n->nkids != 2 || !n->own_text || !n->kids[1]->own_text)
+		return;
+	struct node *base = srctree_unwrapped(n->kids[0]), *index = n->kids[1];
+	if (base == NULL)
+		return;
+	CXType type = clang_api.clang_getCursorType(base->cursor);
+	long long count =
+		type.kind == CXType_ConstantArray ? clang_api.clang_getArraySize(type) : -1;
+	if (count <= 0)
+		return;
+	char space = object_space(n->type);
+	/* An array variable's space is in its type's spelling, before its bounds. */
+	if (base->kind == CXCursor_DeclRefExpr &&
+	    (strstr(base->type, "__local") || strstr(base->type, "__global") ||
+	     strstr(base->type, "__constant")))
+		return;
+	if (base->kind != CXCursor_DeclRefExpr && base->kind != CXCursor_MemberRefExpr &&
+	    base->kind != CXCursor_ArraySubscriptExpr)
+		return;
+	struct node *assignment;
+	unsigned written_at;
+	char use = usage(rw, n, &assignment, &written_at);
+	/* &a[n] may point one past the array. */
+	if (use == 0)
+		return;
+	char access = use == 'w' ? 'w' : use == 'u' ? 'u' : 'r';
+	unsigned site =
+		add_site(rw, access == 'r' ? n->start : written_at, access, space ? space : 'p');
+	int code = space == 'g' ? 0 : space == 'l' ? 1 : space == 'c' ? 2 : SHADOW_PRIVATE;
+	edit_of(rw, index->start, index->end,
+		(struct piece[]){
+			lit(xstrdup("__rc_index(__rc, (long)(")), hole(index->start, index->end),
+			lit(xasprintf("), %lld, %u, %d)", count, site, code)), END_PIECES });
+}
+
 static void visit_node(struct rewriter *rw, struct node *n)
 {
 	if (n->kind == CXCursor_IfStmt || srctree_is_loop(n->kind))
@@ -981,6 +1022,8 @@ static void visit_node(struct rewriter *rw, struct node *n)
 				      v->size);
 		}
 	} else if (!unevaluated(n)) {
+		if (n->kind == CXCursor_ArraySubscriptExpr)
+			check_index(rw, n);
 		char space = access_space(rw, n);
 		if (space)
 			wrap_access(rw, n, space);
@@ -1400,7 +1443,7 @@ const char *instrument_version(void)
 			h = (h ^ (unsigned char)*c) * 16777619u;
 		/* The leading number is the rewrite's own revision: a change in what it
 		 * writes (a site's column, say) must not be served from a cache of the old. */
-		snprintf(version, sizeof version, "racecheck-14-%08x", h);
+		snprintf(version, sizeof version, "racecheck-15-%08x", h);
 	}
 	return version;
 }

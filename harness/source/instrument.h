@@ -42,12 +42,16 @@ enum shadow_kind {
 };
 
 /* Words of one log record: kind, this site, the other site, this item, the other item,
- * memory space (0 global, 1 local, 2 constant; SHADOW_THIS_WRITES where this site's access
- * was the write of the pair), region, byte offset into it. A divergence of a barrier's
- * fence flags has space SHADOW_FENCE_FLAGS, the first item's flags for the region and
- * this item's for the offset. */
+ * memory space (0 global, 1 local, 2 constant, SHADOW_PRIVATE; SHADOW_THIS_WRITES where
+ * this site's access was the write of the pair), region, byte offset into it. A divergence
+ * of a barrier's fence flags has space SHADOW_FENCE_FLAGS, the first item's flags for the
+ * region and this item's for the offset. An index past an array of a size the source
+ * gives (a private array, a struct's array field) is out of bounds with SHADOW_INDEX in
+ * its space, the array's elements for the region and the index for the offset. */
 #define SHADOW_FENCE_FLAGS  3
+#define SHADOW_PRIVATE	    3
 #define SHADOW_THIS_WRITES 0x100
+#define SHADOW_INDEX	    0x200
 #define SHADOW_RECORD_WORDS 8
 /* Bytes of the sink an access outside every buffer is sent to, the largest type's. */
 #define SHADOW_SINK_SHIFT 7
@@ -70,7 +74,7 @@ struct instr_site {
 	int line;
 	int col;
 	char access; /* 'r' read, 'w' write, 'u' read and write, 'a' atomic, 'b' barrier */
-	char space;  /* 'g' global, 'l' local, 'c' constant, 0 for a barrier */
+	char space;  /* 'g' global, 'l' local, 'c' constant, 'p' private, 0 for a barrier */
 };
 
 /* What a kernel's launch hands the runtime: its parameters' memory, and the local arrays
