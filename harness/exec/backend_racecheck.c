@@ -480,61 +480,53 @@ static void read_records(const struct rc_launch *l, const struct test_case *tc,
 				e.example[1] = item_of(l, rec[4]);
 				e.nexample = 2;
 				break;
-			case SHADOW_OUT_OF_BOUNDS:
+			case SHADOW_OUT_OF_BOUNDS: {
 				if (rec[5] & SHADOW_INDEX) {
 					info = index_past_array(l, &e, at, rec, count, r);
 					break;
 				}
-				{
-					e.kind = FINDING_OUT_OF_BOUNDS;
-					e.what = at->access == 'w' || at->access == 'a' ? "write"
-											: "read";
-					e.at.access = at->access == 'w'	  ? 'w'
-						      : at->access == 'a' ? 'a'
-									  : 'r';
-					e.example[0] = item_of(l, rec[3]);
-					e.nexample = 1;
-					char *name = region_name(l, tc, space, rec[6]);
-					e.outside_buffers = name == NULL || (int32_t)rec[7] < 0;
-					info = oob_info(e.what, (int32_t)rec[7], name);
-					e.info = info;
-					/* An update (x[i] += 1) outside reads and writes there: a
-					 * write too, as the simulator reports its load and its
-					 * store. */
-					if (at->access == 'u') {
-						struct finding_event store = e;
-						store.what = "write";
-						store.at.access = 'w';
-						char *stored =
-							oob_info("write", (int32_t)rec[7], name);
-						store.info = stored;
-						struct finding *f =
-							finding_list_note(&r->findings, &store);
-						f->count += count > 1 ? count - 1 : 0;
-						free(stored);
-					}
-					/* A local array the kernel declares has a size its type
-					 * gives: an access past it indexes past the array, as the
-					 * simulator reports beside the access itself. */
-					if (space == 1 && rec[6] >= l->nlocal &&
-					    rec[6] != UINT32_MAX) {
-						struct finding_event index = e;
-						index.what = "index";
-						index.at.access = 0;
-						int32_t at_byte = (int32_t)rec[7];
-						char *said = xasprintf(
-							"the access is at its byte %d, %s", at_byte,
-							at_byte < 0 ? "before its start"
-								    : "past its end");
-						index.info = said;
-						struct finding *f =
-							finding_list_note(&r->findings, &index);
-						f->count += count > 1 ? count - 1 : 0;
-						free(said);
-					}
-					free(name);
-					break;
+				e.kind = FINDING_OUT_OF_BOUNDS;
+				e.what = at->access == 'w' || at->access == 'a' ? "write" : "read";
+				e.at.access = at->access == 'w'	  ? 'w'
+					      : at->access == 'a' ? 'a'
+								  : 'r';
+				e.example[0] = item_of(l, rec[3]);
+				e.nexample = 1;
+				char *name = region_name(l, tc, space, rec[6]);
+				e.outside_buffers = name == NULL || (int32_t)rec[7] < 0;
+				info = oob_info(e.what, (int32_t)rec[7], name);
+				e.info = info;
+				/* An update (x[i] += 1) outside reads and writes there: a write
+				 * too, as the simulator reports its load and its store. */
+				if (at->access == 'u') {
+					struct finding_event store = e;
+					store.what = "write";
+					store.at.access = 'w';
+					char *stored = oob_info("write", (int32_t)rec[7], name);
+					store.info = stored;
+					struct finding *f = finding_list_note(&r->findings, &store);
+					f->count += count > 1 ? count - 1 : 0;
+					free(stored);
 				}
+				/* A local array the kernel declares has a size its type gives:
+				 * an access past it indexes past the array, as the simulator
+				 * reports beside the access itself. */
+				if (space == 1 && rec[6] >= l->nlocal && rec[6] != UINT32_MAX) {
+					struct finding_event index = e;
+					index.what = "index";
+					index.at.access = 0;
+					int32_t at_byte = (int32_t)rec[7];
+					char *said = xasprintf(
+						"the access is at its byte %d, %s", at_byte,
+						at_byte < 0 ? "before its start" : "past its end");
+					index.info = said;
+					struct finding *f = finding_list_note(&r->findings, &index);
+					f->count += count > 1 ? count - 1 : 0;
+					free(said);
+				}
+				free(name);
+				break;
+			}
 			case SHADOW_DIVERGENCE:
 				e.kind = FINDING_DIVERGENCE;
 				e.what = "barrier";
