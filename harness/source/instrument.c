@@ -1443,7 +1443,7 @@ const char *instrument_version(void)
 			h = (h ^ (unsigned char)*c) * 16777619u;
 		/* The leading number is the rewrite's own revision: a change in what it
 		 * writes (a site's column, say) must not be served from a cache of the old. */
-		snprintf(version, sizeof version, "racecheck-15-%08x", h);
+		snprintf(version, sizeof version, "racecheck-16-%08x", h);
 	}
 	return version;
 }

@@ -242,23 +242,33 @@ static bool judge_write(struct uniform *u, long v, struct node *value, struct no
 	return true;
 }
 
-/* The variable an assignment's or increment's target is, or -1; a write to part of one
- * (s.x, a[i] of a private array) makes it varying at once. */
-static long target_var(struct uniform *u, struct node *target)
+/* The variable under a target's members and subscripts: s in s.x, a in a[i]; -1 where
+ * there is none. */
+static long base_var(const struct uniform *u, struct node *n)
 {
-	target = srctree_unwrapped(target);
+	n = srctree_unwrapped(n);
+	while (n && (n->kind == CXCursor_MemberRefExpr || n->kind == CXCursor_ArraySubscriptExpr) &&
+	       n->nkids >= 1)
+		n = srctree_unwrapped(n->kids[0]);
+	return referenced_var(u, n);
+}
+
+static bool mark_varying(struct uniform *u, long v)
+{
+	if (v < 0 || u->varying[v])
+		return false;
+	u->varying[v] = true;
+	return true;
+}
+
+/* A write of `value` (NULL: ++ or --) to `target` at node `at`: judged where the target
+ * is a whole variable; a write to part of one (s.x, a[i]), or through a pointer one
+ * holds (p[i]), makes that variable varying, which is too careful for the pointer. */
+static bool judge_target(struct uniform *u, struct node *target, struct node *value,
+			 struct node *at)
+{
 	long v = referenced_var(u, target);
-	if (v >= 0)
-		return v;
-	while (target &&
-	       (target->kind == CXCursor_MemberRefExpr ||
-		target->kind == CXCursor_ArraySubscriptExpr) &&
-	       target->nkids >= 1)
-		target = srctree_unwrapped(target->kids[0]);
-	long whole = referenced_var(u, target);
-	if (whole >= 0)
-		u->varying[whole] = true;
-	return -1;
+	return v >= 0 ? judge_write(u, v, value, at) : mark_varying(u, base_var(u, target));
 }
 
 /* One pass over n's writes; returns whether a mark changed. */
@@ -274,23 +284,14 @@ static bool judge_writes(struct uniform *u, struct node *n)
 		   n->kind == CXCursor_CompoundAssignOperator) {
 		char *op = srctree_operator(u->text, n);
 		if (is_assignment(op) && n->nkids == 2)
-			changed |= judge_write(u, target_var(u, n->kids[0]), n->kids[1], n);
+			changed |= judge_target(u, n->kids[0], n->kids[1], n);
 		free(op);
 	} else if (n->kind == CXCursor_UnaryOperator && n->nkids == 1) {
 		char *op = srctree_operator(u->text, n);
 		if (strcmp(op, "++") == 0 || strcmp(op, "--") == 0)
-			changed |= judge_write(u, target_var(u, n->kids[0]), NULL, n);
-		else if (strcmp(op, "&") == 0) {
-			struct node *of = srctree_unwrapped(n->kids[0]);
-			while (of &&
-			       (of->kind == CXCursor_MemberRefExpr ||
-				of->kind == CXCursor_ArraySubscriptExpr) &&
-			       of->nkids >= 1)
-				of = srctree_unwrapped(of->kids[0]);
-			long v = referenced_var(u, of);
-			if (v >= 0 && !u->varying[v])
-				u->varying[v] = changed = true;
-		}
+			changed |= judge_target(u, n->kids[0], NULL, n);
+		else if (strcmp(op, "&") == 0)
+			changed |= mark_varying(u, base_var(u, n->kids[0]));
 		free(op);
 	}
 	for (size_t i = 0; i < n->nkids; i++)
