@@ -397,6 +397,13 @@ static char *oob_info(const char *what, int32_t offset, const char *name)
 		    : xstrdup("an address in no buffer the kernel was given");
 }
 
+/* Notes a finding whose pair of sites the launch counted `count` times. */
+static void note_pair(struct result *r, const struct finding_event *e, uint32_t count)
+{
+	struct finding *f = finding_list_note(&r->findings, e);
+	f->count += count > 1 ? count - 1 : 0;
+}
+
 /* An index past an array of a size the source gives (record: the array's elements as
  * the region, the index as the offset) makes e the index, as the simulator reports it; in
  * private memory, which no other check sees, the access it made is noted too. Returns
@@ -420,8 +427,7 @@ static char *index_past_array(const struct rc_launch *l, struct finding_event *e
 					      "its first instead",
 					      access.what, index, elements);
 			access.info = was;
-			struct finding *f = finding_list_note(&r->findings, &access);
-			f->count += count > 1 ? count - 1 : 0;
+			note_pair(r, &access, count);
 			free(was);
 		}
 	e->what = "index";
@@ -504,8 +510,7 @@ static void read_records(const struct rc_launch *l, const struct test_case *tc,
 					store.at.access = 'w';
 					char *stored = oob_info("write", (int32_t)rec[7], name);
 					store.info = stored;
-					struct finding *f = finding_list_note(&r->findings, &store);
-					f->count += count > 1 ? count - 1 : 0;
+					note_pair(r, &store, count);
 					free(stored);
 				}
 				/* A local array the kernel declares has a size its type gives:
@@ -520,8 +525,7 @@ static void read_records(const struct rc_launch *l, const struct test_case *tc,
 						"the access is at its byte %d, %s", at_byte,
 						at_byte < 0 ? "before its start" : "past its end");
 					index.info = said;
-					struct finding *f = finding_list_note(&r->findings, &index);
-					f->count += count > 1 ? count - 1 : 0;
+					note_pair(r, &index, count);
 					free(said);
 				}
 				free(name);
@@ -546,8 +550,7 @@ static void read_records(const struct rc_launch *l, const struct test_case *tc,
 				e.nexample = 1;
 				break;
 			}
-			struct finding *f = finding_list_note(&r->findings, &e);
-			f->count += count > 1 ? count - 1 : 0;
+			note_pair(r, &e, count);
 			free(info);
 		}
 	if (logged > cap) {

@@ -44,9 +44,7 @@ struct rewriter {
 	CXTranslationUnit tu;
 	CXFile file;
 	const char *path;
-	const char *src;
-	size_t len;
-	struct srctext text; /* src and len, for srctree */
+	struct srctext text; /* the file's bytes */
 	struct edit *edits;
 	size_t nedits;
 	struct strbuf sites; /* "S" lines */
@@ -155,11 +153,11 @@ static void render(const struct rewriter *rw, unsigned from, unsigned to, const 
 		if (e == self || e->start < pos || e->end > to ||
 		    (e->start == e->end && e->start == to && to > from && self))
 			continue;
-		strbuf_append(out, rw->src + pos, e->start - pos);
+		strbuf_append(out, rw->text.src + pos, e->start - pos);
 		render_edit(rw, e, out);
 		pos = e->end;
 	}
-	strbuf_append(out, rw->src + pos, to - pos);
+	strbuf_append(out, rw->text.src + pos, to - pos);
 }
 
 /* Where a location is in the kernel file, where a macro's text counts as its use's:
@@ -182,12 +180,13 @@ static bool one_argument(const struct rewriter *rw, enum CXCursorKind kind, unsi
 {
 	int depth = 0;
 	for (unsigned i = from; i < to; i++) {
-		char c = rw->src[i];
+		char c = rw->text.src[i];
 		depth += (c == '(' || c == '[') - (c == ')' || c == ']');
 		if ((c == ',' && depth == 0) || depth < 0)
 			return false;
 	}
-	return depth == 0 && (kind != CXCursor_ArraySubscriptExpr || (to > from && rw->src[to - 1] == ']'));
+	return depth == 0 &&
+	       (kind != CXCursor_ArraySubscriptExpr || (to > from && rw->text.src[to - 1] == ']'));
 }
 
 /* Where a location is spelled, where that is the kernel file. */
@@ -206,8 +205,8 @@ static bool spelled_in_file(const struct rewriter *rw, CXSourceLocation loc, uns
 static void line_col(const struct rewriter *rw, unsigned offset, int *line, int *col)
 {
 	int l = 1, c = 1;
-	for (unsigned i = 0; i < offset && i < rw->len; i++) {
-		if (rw->src[i] == '\n') {
+	for (unsigned i = 0; i < offset && i < rw->text.len; i++) {
+		if (rw->text.src[i] == '\n') {
 			l++;
 			c = 1;
 		} else {
@@ -237,7 +236,7 @@ static struct node *node_new(struct rewriter *rw, CXCursor c, struct node *paren
 	unsigned s, e;
 	bool a = file_offset(rw, clang_api.clang_getRangeStart(range), &s);
 	bool b = file_offset(rw, clang_api.clang_getRangeEnd(range), &e);
-	n->own_text = a && b && s <= e && e <= rw->len;
+	n->own_text = a && b && s <= e && e <= rw->text.len;
 	n->start = s;
 	n->end = e;
 	/* A macro's argument (as_float(p[i])) is the file's own text where it is written:
@@ -246,7 +245,7 @@ static struct node *node_new(struct rewriter *rw, CXCursor c, struct node *paren
 	unsigned ss, se;
 	if (!n->own_text && spelled_in_file(rw, clang_api.clang_getRangeStart(range), &ss) &&
 	    spelled_in_file(rw, clang_api.clang_getRangeEnd(range), &se) && ss <= se &&
-	    se <= rw->len && ss >= s && one_argument(rw, n->kind, ss, se)) {
+	    se <= rw->text.len && ss >= s && one_argument(rw, n->kind, ss, se)) {
 		n->own_text = true;
 		n->start = ss;
 		n->end = se;
@@ -419,7 +418,7 @@ static unsigned operator_at(const struct rewriter *rw, const struct node *n)
 			: n->nkids == 1 && n->kids[0]->start > n->start ? n->start
 			: n->nkids == 1					? n->kids[0]->end
 									: n->start;
-	while (from < n->end && from < rw->len && strchr(" \t\n()", rw->src[from]))
+	while (from < n->end && from < rw->text.len && strchr(" \t\n()", rw->text.src[from]))
 		from++;
 	return from;
 }
@@ -659,11 +658,11 @@ static void wrap_vector_io(struct rewriter *rw, struct node *call, const char *n
 	}
 	size_t len = strlen(name);
 	unsigned name_end = call->start + (unsigned)len, open = name_end;
-	while (open < call->end && strchr(" \t\n", rw->src[open]))
+	while (open < call->end && strchr(" \t\n", rw->text.src[open]))
 		open++;
-	if (!call->own_text || !ptr->own_text || call->end == 0 || call->end > rw->len ||
-	    strncmp(rw->src + call->start, name, len) != 0 || open >= call->end ||
-	    rw->src[open] != '(' || rw->src[call->end - 1] != ')') {
+	if (!call->own_text || !ptr->own_text || call->end == 0 || call->end > rw->text.len ||
+	    strncmp(rw->text.src + call->start, name, len) != 0 || open >= call->end ||
+	    rw->text.src[open] != '(' || rw->text.src[call->end - 1] != ')') {
 		add_gap(rw, call->start, "a vector load or store written through a macro");
 		free(pointee_text);
 		return;
@@ -709,17 +708,17 @@ static void wrap_vector_io(struct rewriter *rw, struct node *call, const char *n
 static void wrap_barrier(struct rewriter *rw, struct node *call)
 {
 	unsigned open = call->start;
-	while (open < call->end && rw->src[open] != '(')
+	while (open < call->end && rw->text.src[open] != '(')
 		open++;
 	unsigned close = call->end ? call->end - 1 : 0, first = open + 1;
 	int depth = 0;
 	for (; first < close; first++) {
-		char ch = rw->src[first];
+		char ch = rw->text.src[first];
 		depth += ch == '(' ? 1 : ch == ')' ? -1 : 0;
 		if (ch == ',' && depth == 0)
 			break;
 	}
-	if (!call->own_text || open >= close || rw->src[close] != ')') {
+	if (!call->own_text || open >= close || rw->text.src[close] != ')') {
 		add_gap(rw, call->start, "a barrier written through a macro");
 		return;
 	}
@@ -748,10 +747,10 @@ static bool listed(char *const *names, size_t n, const char *name)
 static unsigned closing_paren(const struct rewriter *rw, unsigned open)
 {
 	int depth = 0;
-	for (unsigned i = open; i < rw->len; i++) {
-		if (rw->src[i] == '(')
+	for (unsigned i = open; i < rw->text.len; i++) {
+		if (rw->text.src[i] == '(')
 			depth++;
-		else if (rw->src[i] == ')' && --depth == 0)
+		else if (rw->text.src[i] == ')' && --depth == 0)
 			return i;
 	}
 	return 0;
@@ -760,7 +759,7 @@ static unsigned closing_paren(const struct rewriter *rw, unsigned open)
 /* A call to a function of the file passes the context on. */
 static void pass_context(struct rewriter *rw, struct node *call, const char *name)
 {
-	if (!call->own_text || call->end == 0 || rw->src[call->end - 1] != ')') {
+	if (!call->own_text || call->end == 0 || rw->text.src[call->end - 1] != ')') {
 		add_gap(rw, call->start, "a call written through a macro");
 		return;
 	}
@@ -996,9 +995,9 @@ static void visit_node(struct rewriter *rw, struct node *n)
 		free(name);
 	} else if (n->kind == CXCursor_ReturnStmt && rw->in_kernel && n->own_text) {
 		unsigned semi = n->end;
-		while (semi < rw->len && rw->src[semi] != ';')
+		while (semi < rw->text.len && rw->text.src[semi] != ';')
 			semi++;
-		if (semi < rw->len)
+		if (semi < rw->text.len)
 			edit_of(rw, n->start, semi + 1,
 				(struct piece[]){ lit(xstrdup("{ __rc_exit(__rc); ")),
 						  hole(n->start, semi + 1), lit(xstrdup(" }")),
@@ -1041,10 +1040,11 @@ static bool declares_kernel(const struct rewriter *rw, CXCursor fn)
 	    !file_offset(rw, clang_api.clang_getCursorLocation(fn), &name) || name < start)
 		return false;
 	for (unsigned i = start; i + 6 <= name; i++) {
-		bool word_start = i == start || !(rw->src[i - 1] == '_' ||
-						   (rw->src[i - 1] >= 'a' && rw->src[i - 1] <= 'z'));
-		if (word_start && (strncmp(rw->src + i, "kernel", 6) == 0 ||
-				   strncmp(rw->src + i, "__kernel", 8) == 0))
+		bool word_start =
+			i == start || !(rw->text.src[i - 1] == '_' ||
+					(rw->text.src[i - 1] >= 'a' && rw->text.src[i - 1] <= 'z'));
+		if (word_start && (strncmp(rw->text.src + i, "kernel", 6) == 0 ||
+				   strncmp(rw->text.src + i, "__kernel", 8) == 0))
 			return true;
 	}
 	return false;
@@ -1057,9 +1057,9 @@ static bool param_parens(const struct rewriter *rw, CXCursor fn, unsigned *open,
 	if (!file_offset(rw, clang_api.clang_getCursorLocation(fn), &name))
 		return false;
 	unsigned i = name;
-	while (i < rw->len && rw->src[i] != '(')
+	while (i < rw->text.len && rw->text.src[i] != '(')
 		i++;
-	if (i >= rw->len)
+	if (i >= rw->text.len)
 		return false;
 	*open = i;
 	*close = closing_paren(rw, i);
@@ -1072,8 +1072,8 @@ static bool no_params(const struct rewriter *rw, unsigned open, unsigned close)
 	char inner[16];
 	size_t n = 0;
 	for (unsigned i = open + 1; i < close && n < sizeof inner - 1; i++)
-		if (rw->src[i] != ' ' && rw->src[i] != '\t' && rw->src[i] != '\n')
-			inner[n++] = rw->src[i];
+		if (rw->text.src[i] != ' ' && rw->text.src[i] != '\t' && rw->text.src[i] != '\n')
+			inner[n++] = rw->text.src[i];
 	inner[n] = '\0';
 	return n == 0 || strcmp(inner, "void") == 0;
 }
@@ -1265,12 +1265,9 @@ static void instrument_in_child(void *ctx, struct strbuf *out)
 	CXTranslationUnit tu = clang_api_read(index, job->path, job->options, &src, &len, &diags);
 	diag_list_send(out, &diags);
 	if (tu) {
-		struct rewriter rw = { .tu = tu,
-				       .path = job->path,
-				       .src = src,
-				       .len = len,
-				       .text = { src, len },
-				       .min_access = 4 };
+		struct rewriter rw = {
+			.tu = tu, .path = job->path, .text = { src, len }, .min_access = 4
+		};
 		CXCursor top = clang_api.clang_getTranslationUnitCursor(tu);
 		clang_api.clang_visitChildren(top, find_functions, &rw);
 		clang_api.clang_visitChildren(top, rewrite_functions, &rw);

@@ -87,13 +87,6 @@ static bool uniform_builtin(const char *name)
 	return false;
 }
 
-static bool is_assignment(const char *op)
-{
-	size_t n = strlen(op);
-	return n > 0 && op[n - 1] == '=' && strcmp(op, "==") != 0 && strcmp(op, "!=") != 0 &&
-	       strcmp(op, "<=") != 0 && strcmp(op, ">=") != 0;
-}
-
 static bool kids_uniform(const struct uniform *u, struct node *n, size_t from)
 {
 	for (size_t i = from; i < n->nkids; i++)
@@ -126,8 +119,9 @@ bool uniform_expr(const struct uniform *u, struct node *n)
 		return v >= 0 && !u->varying[v];
 	}
 	case CXCursor_BinaryOperator: {
+		/* Not x = y; x += y is a CompoundAssignOperator, never uniform here. */
 		char *op = srctree_operator(u->text, n);
-		bool pure = !is_assignment(op);
+		bool pure = strcmp(op, "=") != 0;
 		free(op);
 		return pure && n->nkids == 2 && kids_uniform(u, n, 0);
 	}
@@ -230,6 +224,14 @@ static bool control_uniform(const struct uniform *u, struct node *n, const struc
 	return true;
 }
 
+static bool mark_varying(struct uniform *u, long v)
+{
+	if (v < 0 || u->varying[v])
+		return false;
+	u->varying[v] = true;
+	return true;
+}
+
 /* Marks v varying unless the write of `value` to it at node `at` is uniform; returns
  * whether it changed a mark. */
 static bool judge_write(struct uniform *u, long v, struct node *value, struct node *at)
@@ -238,8 +240,7 @@ static bool judge_write(struct uniform *u, long v, struct node *value, struct no
 		return false;
 	if ((value == NULL || uniform_expr(u, value)) && control_uniform(u, at, NULL))
 		return false;
-	u->varying[v] = true;
-	return true;
+	return mark_varying(u, v);
 }
 
 /* The variable under a target's members and subscripts: s in s.x, a in a[i]; -1 where
@@ -251,14 +252,6 @@ static long base_var(const struct uniform *u, struct node *n)
 	       n->nkids >= 1)
 		n = srctree_unwrapped(n->kids[0]);
 	return referenced_var(u, n);
-}
-
-static bool mark_varying(struct uniform *u, long v)
-{
-	if (v < 0 || u->varying[v])
-		return false;
-	u->varying[v] = true;
-	return true;
 }
 
 /* A write of `value` (NULL: ++ or --) to `target` at node `at`: judged where the target
@@ -283,7 +276,8 @@ static bool judge_writes(struct uniform *u, struct node *n)
 	} else if (n->kind == CXCursor_BinaryOperator ||
 		   n->kind == CXCursor_CompoundAssignOperator) {
 		char *op = srctree_operator(u->text, n);
-		if (is_assignment(op) && n->nkids == 2)
+		bool assigns = n->kind == CXCursor_CompoundAssignOperator || strcmp(op, "=") == 0;
+		if (assigns && n->nkids == 2)
 			changed |= judge_target(u, n->kids[0], n->kids[1], n);
 		free(op);
 	} else if (n->kind == CXCursor_UnaryOperator && n->nkids == 1) {
@@ -303,12 +297,11 @@ static bool judge_writes(struct uniform *u, struct node *n)
 static void gather(struct uniform *u, struct node *n)
 {
 	if (n->kind == CXCursor_VarDecl) {
-		bool scalar = n->type && !strchr(n->type, '[') && !strstr(n->type, "struct") &&
-			      !strstr(n->type, "__local") && !strstr(n->type, "local ");
-		/* A pointer's own space is after its last '*'; a private pointer to local
-		 * memory is still a private variable. */
-		if (n->type && strchr(n->type, '*'))
-			scalar = !strchr(n->type, '[') && !strstr(strrchr(n->type, '*'), "__local");
+		/* A pointer's own space is after its last '*': a private pointer to local
+		 * memory, or to a struct, is a private scalar. */
+		const char *star = strrchr(n->type, '*');
+		bool scalar = !strchr(n->type, '[') && !strstr(star ? star : n->type, "__local") &&
+			      (star || !strstr(n->type, "struct"));
 		add_var(u, n->cursor, !scalar);
 	} else if (n->kind == CXCursor_GotoStmt || n->kind == CXCursor_IndirectGotoStmt) {
 		u->any_goto = true;
