@@ -17,6 +17,7 @@
 #include "exec/clexec.h"
 #include "exec/ocl.h"
 #include "exec/progcache.h"
+#include "exec/shadowscan.h"
 #include "source/instrument.h"
 
 /* A kernel file rewritten with a case's build options, or why it could not be. */
@@ -142,6 +143,11 @@ struct rc_launch {
 	/* Per region of the launch's kernel: the case argument it came from. */
 	size_t *global_args, nglobal;
 	size_t *local_args, nlocal;
+	/* Per global region: its first granule and how many it has (UINT64_MAX: no
+	 * shadow), and the access its buffer's flags allow. */
+	uint64_t *global_first, *global_granules;
+	enum buffer_access *global_access;
+	cl_command_queue queue; /* the session's, where the shadow is read after the run */
 };
 
 struct rc_session {
@@ -163,6 +169,9 @@ static void launch_release(struct rc_launch *l)
 	free(l->words);
 	free(l->global_args);
 	free(l->local_args);
+	free(l->global_first);
+	free(l->global_granules);
+	free(l->global_access);
 	*l = (struct rc_launch){ 0 };
 }
 
@@ -231,7 +240,9 @@ static int rc_before(void *ctx, cl_context context, cl_command_queue queue, cl_k
 	l->global_args = xcalloc(st->nargs + 1, sizeof *l->global_args);
 	l->local_args = xcalloc(st->nargs + 1, sizeof *l->local_args);
 	uint64_t *global_bytes = xcalloc(st->nargs + 1, sizeof *global_bytes);
-	uint64_t *global_first = xcalloc(st->nargs + 1, sizeof *global_first);
+	uint64_t *global_first = l->global_first = xcalloc(st->nargs + 1, sizeof *global_first);
+	l->global_granules = xcalloc(st->nargs + 1, sizeof *l->global_granules);
+	l->global_access = xcalloc(st->nargs + 1, sizeof *l->global_access);
 	uint64_t *local_bytes = xcalloc(st->nargs + 1, sizeof *local_bytes);
 	for (size_t a = 0; a < st->nargs; a++) {
 		const struct plan_arg *pa = &launch->args[a];
@@ -242,6 +253,9 @@ static int rc_before(void *ctx, cl_context context, cl_command_queue queue, cl_k
 						 : 0;
 			global_bytes[l->nglobal] = bytes;
 			global_first[l->nglobal] = space == 'c' ? UINT64_MAX : granules;
+			l->global_granules[l->nglobal] = round_up(bytes, shift);
+			if (pa->kind == ARG_BUFFER)
+				l->global_access[l->nglobal] = tc->buffers[pa->buffer].access;
 			if (space == 'g')
 				granules += round_up(bytes, shift);
 			l->global_args[l->nglobal++] = a;
@@ -329,7 +343,6 @@ static int rc_before(void *ctx, cl_context context, cl_command_queue queue, cl_k
 	status = 0;
 out:
 	free(global_bytes);
-	free(global_first);
 	free(local_bytes);
 	return status;
 }
@@ -339,6 +352,7 @@ static int rc_after(void *ctx, cl_command_queue queue, size_t i)
 	struct rc_session *s = ctx;
 	struct rc_launch *l = &s->launches[s->nlaunches - 1];
 	(void)i;
+	l->queue = queue;
 	return clEnqueueReadBuffer(queue, l->ctl, CL_FALSE, 0, l->nwords * sizeof *l->words,
 				   l->words, 0, NULL, NULL) == CL_SUCCESS
 		       ? 0
@@ -566,6 +580,60 @@ static void read_records(const struct rc_launch *l, const struct test_case *tc,
 	}
 }
 
+/* The accesses a buffer's memory-object flags forbid, as the simulator reports them: each
+ * site whose write of a CL_MEM_READ_ONLY buffer, or read of a CL_MEM_WRITE_ONLY one, the
+ * shadow kept. The device checks nothing for them; the shadow is read after the run. */
+static void read_flags(const struct rc_launch *l, const struct test_case *tc, struct result *r)
+{
+	const struct step *st = &tc->steps[l->step];
+	for (size_t g = 0; g < l->nglobal; g++) {
+		enum buffer_access access = l->global_access[g];
+		if (access == ACCESS_READ_WRITE || l->global_first[g] == UINT64_MAX)
+			continue;
+		bool reads = access == ACCESS_WRITE_ONLY;
+		struct shadow_hit *hits;
+		long n = shadow_scan(l->queue, l->cells, l->aux, l->global_first[g],
+				     l->global_granules[g], reads, &hits);
+		if (n < 0) {
+			char *name = region_name(l, tc, 0, (uint32_t)g);
+			char *info =
+				xasprintf("racecheck could not read back the shadow of %s, "
+					  "so whether the kernel kept its %s flag is unknown",
+					  name, reads ? "CL_MEM_WRITE_ONLY" : "CL_MEM_READ_ONLY");
+			struct finding_event e = { .kind = FINDING_OTHER,
+						   .severity = DIAG_ERROR,
+						   .what = "shadow not read",
+						   .kernel = st->kernel_name,
+						   .file = st->kernel_path,
+						   .info = info };
+			finding_list_note(&r->findings, &e);
+			free(info);
+			free(name);
+			continue;
+		}
+		for (long h = 0; h < n; h++) {
+			if (hits[h].site == 0 || hits[h].site > l->program->nsites)
+				continue;
+			const struct instr_site *at = &l->program->sites[hits[h].site - 1];
+			struct finding_event e = {
+				.kind = FINDING_OUT_OF_BOUNDS,
+				.severity = DIAG_ERROR,
+				.what = reads ? "read from write-only" : "write to read-only",
+				.space = "global",
+				.kernel = st->kernel_name,
+				.file = st->kernel_path,
+				.at = { at->line, at->col, reads ? 'r' : 'w' },
+				.example = { item_of(l, hits[h].item) },
+				.nexample = 1,
+			};
+			note_pair(r, &e,
+				  hits[h].granules > UINT32_MAX ? UINT32_MAX
+								: (uint32_t)hits[h].granules);
+		}
+		free(hits);
+	}
+}
+
 /* The accesses the rewrite could not instrument, as warnings: what they do was not
  * checked. */
 static void say_gaps(const struct instr_program *p, const struct step *st, struct result *r)
@@ -592,8 +660,10 @@ static void rc_finished(void *ctx, bool ran, const struct test_case *tc, const s
 	(void)plan;
 	struct rc_session *s = ctx;
 	for (size_t i = 0; i < s->nlaunches; i++) {
-		if (ran)
+		if (ran) {
 			read_records(&s->launches[i], tc, failure);
+			read_flags(&s->launches[i], tc, failure);
+		}
 		if (!s->gaps_said) {
 			say_gaps(s->launches[i].program, &tc->steps[s->launches[i].step], failure);
 		}
