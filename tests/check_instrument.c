@@ -174,6 +174,49 @@ START_TEST(test_vector_loads_and_stores_are_sites)
 }
 END_TEST
 
+/* An async copy is the work-group's: its helper checks each element it reads and writes
+ * as the group's copier, with the stride on the global side, and the wait closes both
+ * fences' epochs behind a barrier of the device's own. */
+START_TEST(test_async_copies_are_the_groups_accesses)
+{
+	if (!instrument_available())
+		return;
+	char *path = temp_kernel("kernel void k(global const float *in, local float *t)\n"
+				 "{\n"
+				 "\tevent_t e = async_work_group_strided_copy(t, in, 8, 2, 0);\n"
+				 "\twait_group_events(1, &e);\n"
+				 "}\n");
+	struct instr_program p;
+	struct diag_list diags = { 0 };
+	ck_assert_msg(instrument_program(path, "", &p, &diags) == 0, "The kernel is rewritten.");
+	const struct instr_site *s;
+	ck_assert_msg((s = site_at(&p, 3, 14)) && s->access == 'c' && s->space == 'l',
+		      "The copy is one site, an async copy into local memory, at its call.");
+	char *line = rewritten_line(&p, 3);
+	ck_assert_msg(strstr(line, "(__rc, t, in, 8, 2, 0, ") && !strstr(line, "async_work_group"),
+		      "The call goes to the helper with its arguments as written: %s", line);
+	free(line);
+	ck_assert_msg(strstr(p.source, "__rc_copy_start(__rc)") &&
+			      strstr(p.source, "__rc_g(__rc, (__global void *)(s + i * stride), 4, "
+					       "site, __RC_R") &&
+			      strstr(p.source, "__rc_l(__rc, (__local void *)(d + i * 1), 4, site, "
+					       "__RC_W") &&
+			      strstr(p.source, "return async_work_group_strided_copy(d, s, n, "
+					       "stride, e);"),
+		      "The helper reads the global side at the stride, writes the local side "
+		      "densely, as the copier, then makes the copy.");
+	line = rewritten_line(&p, 4);
+	ck_assert_msg(strstr(line, "(__rc_bar_in(__rc, ") &&
+			      strstr(line,
+				     "wait_group_events(1, &e), barrier(CLK_LOCAL_MEM_FENCE | "
+				     "CLK_GLOBAL_MEM_FENCE), __rc_bar_out(__rc, "
+				     "CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE, 0))"),
+		      "The wait is a barrier with both fences: %s", line);
+	free(line);
+	done_with(&p, &diags, path);
+}
+END_TEST
+
 /* The line of the barrier site the guard on `line` names after its condition (`which`
  * 0: the barrier, 1: the other arm's), 0 where it names none. */
 static int guarded_line(const struct instr_program *p, const char *text, int which)
@@ -420,6 +463,7 @@ Suite *instrument_suite(void)
 	tcase_add_test(tc, test_each_access_is_a_site_at_its_line);
 	tcase_add_test(tc, test_a_kernel_clang_cannot_parse_gives_its_errors);
 	tcase_add_test(tc, test_vector_loads_and_stores_are_sites);
+	tcase_add_test(tc, test_async_copies_are_the_groups_accesses);
 	tcase_add_test(tc, test_branches_that_guard_barriers_are_compared);
 	tcase_add_test(tc, test_uniform_conditions_are_not_compared);
 	tcase_add_test(tc, test_indexes_into_arrays_of_known_size_are_checked);

@@ -359,11 +359,22 @@ static int rc_after(void *ctx, cl_command_queue queue, size_t i)
 		       : -1;
 }
 
-/* A work-item of the launch from its group-major number. */
+/* A work-item of the launch from its group-major number; past every item's, the
+ * work-group whose async copies made the access (shadowrt.c's copier). */
 static struct entity item_of(const struct rc_launch *l, uint32_t item)
 {
 	struct entity e = { .is_item = true };
 	size_t wg = l->local[0] * l->local[1] * l->local[2];
+	size_t items = wg * l->groups[0] * l->groups[1] * l->groups[2];
+	if (item >= items) {
+		e.is_item = false;
+		size_t group = item - items;
+		for (unsigned d = 0; d < 3; d++) {
+			e.group[d] = (long)(group % l->groups[d]);
+			group /= l->groups[d];
+		}
+		return e;
+	}
 	size_t group = item / wg, local = item % wg;
 	for (unsigned d = 0; d < 3; d++) {
 		e.local[d] = (long)(local % l->local[d]);
@@ -396,8 +407,8 @@ static char *region_name(const struct rc_launch *l, const struct test_case *tc, 
 
 static char site_access(const struct instr_site *site, bool writes)
 {
-	if (site->access == 'a')
-		return 'a';
+	if (site->access == 'a' || site->access == 'c')
+		return site->access;
 	if (site->access == 'u')
 		return writes ? 'w' : 'r';
 	return site->access == 'w' ? 'w' : 'r';

@@ -692,8 +692,9 @@ void finding_note(struct strbuf *out, const struct finding *f)
 		return;
 	if (f->kind == FINDING_RACE && f->nexample == 2) {
 		/* The note stands at the other access: name its item first. */
-		strbuf_printf(out, "the conflicting %s: e.g. work-item ",
-			      finding_access_word(f->other.access));
+		strbuf_printf(out, "the conflicting %s: e.g. %s",
+			      finding_access_word(f->other.access),
+			      f->example[1].is_item ? "work-item " : "");
 		finding_entity(out, &f->example[1]);
 		strbuf_printf(out, " made it while ");
 		finding_entity(out, &f->example[0]);

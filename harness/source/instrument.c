@@ -63,7 +63,8 @@ struct rewriter {
 	/* Typed stores made so far, "space\ttype" a line, their helpers' numbers by order. */
 	char **stores;
 	size_t nstores;
-	size_t nvector_io;	  /* helpers made for vector loads and stores, numbered in order */
+	size_t nvector_io;	  /* helpers of builtins that touch memory (vector loads and stores,
+				     async copies), numbered in order */
 	struct strbuf store_defs; /* helpers made since the last function began */
 	size_t max_global, max_local;
 	/* The function being rewritten. */
@@ -703,6 +704,87 @@ static void wrap_vector_io(struct rewriter *rw, struct node *call, const char *n
 	insert(rw, call->end - 1, xasprintf(", %u, %d", site, region_of(rw, ptr)));
 }
 
+/* The pointer argument p of an async copy: its space ('g' or 'l'), type and element size,
+ * or space 0. */
+static char copy_operand(struct node *p, long long *size)
+{
+	CXType pointee = clang_api.clang_getPointeeType(clang_api.clang_getCursorType(p->cursor));
+	char *text = clang_api_text(clang_api.clang_getTypeSpelling(pointee));
+	char space = object_space(text);
+	free(text);
+	*size = clang_api.clang_Type_getSizeOf(pointee);
+	return (space == 'g' || space == 'l') && *size > 0 ? space : 0;
+}
+
+/* An async copy (async_work_group_copy, async_work_group_strided_copy): the call goes
+ * through a helper that checks each element it reads and writes, as the work-group's
+ * accesses, at the call's line, then makes the call with its arguments as written. The
+ * stride is the global side's. */
+static void wrap_async_copy(struct rewriter *rw, struct node *call, const char *name)
+{
+	bool strided = strcmp(name, "async_work_group_strided_copy") == 0;
+	struct node **args;
+	if (call_arguments(call, &args) != (strided ? 5u : 4u))
+		return;
+	long long dsize, ssize;
+	char dspace = copy_operand(args[0], &dsize), sspace = copy_operand(args[1], &ssize);
+	if (dspace == 0 || sspace == 0 || dspace == sspace || dsize != ssize)
+		return;
+	size_t len = strlen(name);
+	unsigned name_end = call->start + (unsigned)len, open = name_end;
+	while (open < call->end && strchr(" \t\n", rw->text.src[open]))
+		open++;
+	if (!call->own_text || call->end == 0 || call->end > rw->text.len ||
+	    strncmp(rw->text.src + call->start, name, len) != 0 || open >= call->end ||
+	    rw->text.src[open] != '(' || rw->text.src[call->end - 1] != ')') {
+		add_gap(rw, call->start, "an async copy written through a macro");
+		return;
+	}
+	note_size(rw, dsize);
+	unsigned site = add_site(rw, call->start, 'c', dspace);
+	size_t helper = rw->nvector_io++;
+	const char *dstride = dspace == 'g' && strided ? "stride" : "1";
+	const char *sstride = sspace == 'g' && strided ? "stride" : "1";
+	struct strbuf def = { 0 };
+	strbuf_printf(&def,
+		      "event_t __rc_vio%zu(__rc_ctx *__rc, %s d, %s s, size_t n, %sevent_t e, "
+		      "uint site, int dregion, int sregion) { uint at = __rc_copy_start(__rc); "
+		      "for (size_t i = at; i < n; i += __rc->grp->wg) { __rc_%c(__rc, (%s void "
+		      "*)(s + i * %s), %lld, site, __RC_R, sregion, 0); __rc_%c(__rc, (%s void "
+		      "*)(d + i * %s), %lld, site, __RC_W, dregion, 0); } __rc_copy_end(__rc, "
+		      "at); return %s(d, s, n, %se); } ",
+		      helper, args[0]->type, args[1]->type, strided ? "size_t stride, " : "",
+		      runtime_letter(sspace), space_word(sspace), sstride, ssize,
+		      runtime_letter(dspace), space_word(dspace), dstride, dsize, name,
+		      strided ? "stride, " : "");
+	strbuf_puts(&rw->store_defs, def.data);
+	strbuf_free(&def);
+	edit_of(rw, call->start, name_end,
+		(struct piece[]){ lit(xasprintf("__rc_vio%zu", helper)), END_PIECES });
+	insert(rw, open + 1, xstrdup("__rc, "));
+	insert(rw, call->end - 1,
+	       xasprintf(", %u, %d, %d", site, region_of(rw, args[0]), region_of(rw, args[1])));
+}
+
+/* A wait for async copies: a barrier with both fences, as the simulator makes it, which
+ * the copies it waits for are done by. A barrier of the device's own follows, so that
+ * every item has counted itself in before any looks. */
+static void wrap_wait(struct rewriter *rw, struct node *call)
+{
+	if (!call->own_text || call->end == 0) {
+		add_gap(rw, call->start, "a wait for async copies written through a macro");
+		return;
+	}
+	unsigned site = barrier_site(rw, call->start);
+	const char *both = "CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE";
+	edit_of(rw, call->start, call->end,
+		(struct piece[]){
+			lit(xasprintf("(__rc_bar_in(__rc, %u), ", site)),
+			hole(call->start, call->end),
+			lit(xasprintf(", barrier(%s), __rc_bar_out(__rc, %s, 0))", both, both)),
+			END_PIECES });
+}
+
 /* A barrier: the epochs of the fences it passes close after it. The fences are the
  * call's first argument as written, a macro's name as often as not. */
 static void wrap_barrier(struct rewriter *rw, struct node *call)
@@ -987,6 +1069,11 @@ static void visit_node(struct rewriter *rw, struct node *n)
 			wrap_barrier(rw, n);
 		else if (is_atomic_function(name))
 			wrap_atomic(rw, n);
+		else if (strcmp(name, "async_work_group_copy") == 0 ||
+			 strcmp(name, "async_work_group_strided_copy") == 0)
+			wrap_async_copy(rw, n, name);
+		else if (strcmp(name, "wait_group_events") == 0)
+			wrap_wait(rw, n);
 		else if ((io = vector_io(name, &lanes)) != 0)
 			wrap_vector_io(rw, n, name, io, lanes);
 		else if (listed(rw->helpers, rw->nhelpers, name) ||
@@ -1440,7 +1527,7 @@ const char *instrument_version(void)
 			h = (h ^ (unsigned char)*c) * 16777619u;
 		/* The leading number is the rewrite's own revision: a change in what it
 		 * writes (a site's column, say) must not be served from a cache of the old. */
-		snprintf(version, sizeof version, "racecheck-16-%08x", h);
+		snprintf(version, sizeof version, "racecheck-17-%08x", h);
 	}
 	return version;
 }

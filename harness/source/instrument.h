@@ -73,7 +73,8 @@ enum shadow_group_word {
 struct instr_site {
 	int line;
 	int col;
-	char access; /* 'r' read, 'w' write, 'u' read and write, 'a' atomic, 'b' barrier */
+	char access; /* 'r' read, 'w' write, 'u' read and write, 'a' atomic, 'b' barrier,
+		      'c' a work-group's async copy (it reads one side, writes the other) */
 	char space;  /* 'g' global, 'l' local, 'c' constant, 'p' private, 0 for a barrier */
 };
 
