@@ -25,12 +25,24 @@ static bool compared_kind(const struct finding *f)
 		f->kind == FINDING_OUT_OF_BOUNDS);
 }
 
+/* f as the simulator names its place: it holds a __constant argument in global memory,
+ * and reports it there (racecheck's constant memory is only such arguments). */
+static struct finding as_simulated(const struct finding *f)
+{
+	struct finding g = *f;
+	if (g.space && strcmp(g.space, "constant") == 0)
+		g.space = (char *)"global";
+	return g;
+}
+
 static bool listed(const struct finding_list *list, const struct finding *f)
 {
-	for (size_t i = 0; i < list->count; i++)
-		if (finding_same_place(f, &list->items[i]) ||
-		    finding_same_place(&list->items[i], f))
+	struct finding mine = as_simulated(f);
+	for (size_t i = 0; i < list->count; i++) {
+		struct finding theirs = as_simulated(&list->items[i]);
+		if (finding_same_place(&mine, &theirs) || finding_same_place(&theirs, &mine))
 			return true;
+	}
 	return false;
 }
 
