@@ -217,6 +217,35 @@ START_TEST(test_async_copies_are_the_groups_accesses)
 }
 END_TEST
 
+/* An access through a pointer the source cast is held to its type's alignment, which the
+ * runtime checks; any other access's code is left as it was. */
+START_TEST(test_accesses_through_a_cast_are_held_to_alignment)
+{
+	if (!instrument_available())
+		return;
+	char *path =
+		temp_kernel("kernel void k(global char *b, global int *x)\n"
+			    "{\n"
+			    "\tx[get_global_id(0)] = ((global int *)(b + 1))[get_global_id(0)];\n"
+			    "\t*(global short *)(b + 2) = 1;\n"
+			    "}\n");
+	struct instr_program p;
+	struct diag_list diags = { 0 };
+	ck_assert_msg(instrument_program(path, "", &p, &diags) == 0, "The kernel is rewritten.");
+	char *line = rewritten_line(&p, 3);
+	ck_assert_msg(strstr(line, "__rc_ga(__rc, 2, (__global void *)&(((global int *)(b + 1))"),
+		      "The int read through a cast is held to 2^2 bytes: %s", line);
+	free(line);
+	ck_assert_msg(strstr(p.source, "(__rc_ctx *__rc, __global int *p, int v, uint site, int "
+				       "region) { uint h = __rc_hash((__private uchar *)&v, sizeof "
+				       "v); p = (__global int *)__rc_g(__rc, "),
+		      "The store to x, through no cast, checks no alignment.");
+	ck_assert_msg(strstr(p.source, "p = (__global short *)__rc_ga(__rc, 1, "),
+		      "The short stored through a cast is held to 2^1 bytes.");
+	done_with(&p, &diags, path);
+}
+END_TEST
+
 /* The line of the barrier site the guard on `line` names after its condition (`which`
  * 0: the barrier, 1: the other arm's), 0 where it names none. */
 static int guarded_line(const struct instr_program *p, const char *text, int which)
@@ -464,6 +493,7 @@ Suite *instrument_suite(void)
 	tcase_add_test(tc, test_a_kernel_clang_cannot_parse_gives_its_errors);
 	tcase_add_test(tc, test_vector_loads_and_stores_are_sites);
 	tcase_add_test(tc, test_async_copies_are_the_groups_accesses);
+	tcase_add_test(tc, test_accesses_through_a_cast_are_held_to_alignment);
 	tcase_add_test(tc, test_branches_that_guard_barriers_are_compared);
 	tcase_add_test(tc, test_uniform_conditions_are_not_compared);
 	tcase_add_test(tc, test_indexes_into_arrays_of_known_size_are_checked);

@@ -161,7 +161,7 @@ mutants_on_racecheck() {
 # around a barrier, barriers in both arms, and fence flags that differ; a write to a
 # buffer the host made read-only, and a read of one it made write-only; an async copy's
 # race with the items of its group, written before it or read before the wait, and with
-# another group's. What it misses is each a gap doc/racecheck.md lists.
+# another group's; an int read or written through a char pointer cast one byte off.
 conformance_on_racecheck() {
 	"$root/tools/racecheck-agree" --device pocl-cpu+racecheck --timeout 20 \
 		--conformance "$root/tests/conformance" >"$out" 2>&1
@@ -175,6 +175,7 @@ conformance_on_racecheck() {
 		lacks "async_copy_overwrites_local.cl: missed" &&
 		lacks "async_strided_copy_read_early.cl: missed" &&
 		lacks "async_copy_across_groups.cl: missed" &&
+		lacks "unaligned_read.cl: missed" && lacks "unaligned_write.cl: missed" &&
 		lacks "barrier_after_early_return.cl: missed" &&
 		lacks "barrier_in_divergent_branch.cl: missed" &&
 		lacks "barrier_in_loop_uneven_trips.cl: missed" &&

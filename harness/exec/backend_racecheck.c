@@ -463,6 +463,26 @@ static char *index_past_array(const struct rc_launch *l, struct finding_event *e
 	return info;
 }
 
+/* An access off its type's alignment: an unaligned read or write, as the simulator names
+ * it, and both for an update (x += 1), whose load and store are each off. */
+static void unaligned(const struct rc_launch *l, struct finding_event *e,
+		      const struct instr_site *at, const uint32_t *rec, uint32_t count,
+		      struct result *r)
+{
+	e->kind = FINDING_OUT_OF_BOUNDS;
+	e->example[0] = item_of(l, rec[3]);
+	e->nexample = 1;
+	bool store = at->access == 'w' || at->access == 'a';
+	e->what = store ? "unaligned write" : "unaligned read";
+	e->at.access = store ? 'w' : 'r';
+	if (at->access == 'u') {
+		struct finding_event write = *e;
+		write.what = "unaligned write";
+		write.at.access = 'w';
+		note_pair(r, &write, count);
+	}
+}
+
 /* The findings of one launch's records, through the neutral constructor. */
 static void read_records(const struct rc_launch *l, const struct test_case *tc,
 			 struct result *r)
@@ -514,6 +534,10 @@ static void read_records(const struct rc_launch *l, const struct test_case *tc,
 			case SHADOW_OUT_OF_BOUNDS: {
 				if (rec[5] & SHADOW_INDEX) {
 					info = index_past_array(l, &e, at, rec, count, r);
+					break;
+				}
+				if (rec[5] & SHADOW_UNALIGNED) {
+					unaligned(l, &e, at, rec, count, r);
 					break;
 				}
 				e.kind = FINDING_OUT_OF_BOUNDS;

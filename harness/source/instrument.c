@@ -482,11 +482,43 @@ static char usage(const struct rewriter *rw, struct node *n, struct node **assig
 	return 'r';
 }
 
-/* The number of the helper that stores a `type` in `space` with the value's hash, made on
- * first use and defined before the function being rewritten. */
-static size_t store_helper(struct rewriter *rw, char space, const char *type)
+/* Whether the address access n makes comes through a cast of a pointer, the one way an
+ * OpenCL C access can be off its type's alignment: its pointer, through parentheses,
+ * pointer arithmetic and the lvalue a member or element is of, is a cast's. */
+static bool through_cast(struct node *n)
 {
-	char *key = xasprintf("%c\t%s", space, type);
+	while (n && n->nkids >= 1 &&
+	       (n->kind == CXCursor_ArraySubscriptExpr || n->kind == CXCursor_MemberRefExpr ||
+		n->kind == CXCursor_UnaryOperator)) {
+		n = srctree_unwrapped(n->kids[0]);
+		while (n && n->kind == CXCursor_BinaryOperator && n->nkids == 2)
+			n = srctree_unwrapped(strchr(n->kids[0]->type, '*') ? n->kids[0]
+									    : n->kids[1]);
+		if (n && n->kind == CXCursor_CStyleCastExpr)
+			return strchr(n->type, '*') != NULL;
+	}
+	return false;
+}
+
+/* log2 of the alignment an access through a cast pointer is held to (its type's), or 0:
+ * where no cast made the pointer, the compiler's own types keep it aligned. */
+static unsigned cast_alignment(struct node *n)
+{
+	if (!through_cast(n))
+		return 0;
+	long long align = clang_api.clang_Type_getAlignOf(clang_api.clang_getCursorType(n->cursor));
+	unsigned log2 = 0;
+	while (align > 1 && (1LL << (log2 + 1)) <= align && log2 < 7)
+		log2++;
+	return log2;
+}
+
+/* The number of the helper that stores a `type` in `space` with the value's hash, made on
+ * first use and defined before the function being rewritten; an alignment (log2, 0 for
+ * none) holds the address to it. */
+static size_t store_helper(struct rewriter *rw, char space, const char *type, unsigned align)
+{
+	char *key = xasprintf("%c\t%s\t%u", space, type, align);
 	for (size_t i = 0; i < rw->nstores; i++)
 		if (strcmp(rw->stores[i], key) == 0) {
 			free(key);
@@ -496,12 +528,14 @@ static size_t store_helper(struct rewriter *rw, char space, const char *type)
 	rw->stores[rw->nstores] = key;
 	char *value = value_type(type);
 	const char *word = space_word(space);
+	char *check = align ? xasprintf("a(__rc, %u, ", align) : xstrdup("(__rc, ");
 	strbuf_printf(&rw->store_defs,
 		      "%s __rc_st%zu(__rc_ctx *__rc, %s *p, %s v, uint site, int region) { "
 		      "uint h = __rc_hash((__private uchar *)&v, sizeof v); "
-		      "p = (%s *)__rc_%c(__rc, (%s void *)p, sizeof v, site, __RC_W, region, h); "
+		      "p = (%s *)__rc_%c%s(%s void *)p, sizeof v, site, __RC_W, region, h); "
 		      "*p = v; return v; } ",
-		      value, rw->nstores, type, value, type, runtime_letter(space), word);
+		      value, rw->nstores, type, value, type, runtime_letter(space), check, word);
+	free(check);
 	free(value);
 	return rw->nstores++;
 }
@@ -537,8 +571,9 @@ static void wrap_access(struct rewriter *rw, struct node *n, char space)
 	unsigned site = add_site(rw, access == 'r' ? n->start : written_at, access, space);
 	const char *kind = access == 'w' ? "__RC_W" : access == 'u' ? "__RC_U" : "__RC_R";
 	bool named = strchr(n->type, '(') == NULL;
+	unsigned align = cast_alignment(n);
 	if (assignment && named && space != 'c' && assignment->kids[1]->own_text) {
-		size_t helper = store_helper(rw, space, n->type);
+		size_t helper = store_helper(rw, space, n->type, align);
 		edit_of(rw, assignment->start, assignment->end,
 			(struct piece[]){ lit(xasprintf("__rc_st%zu(__rc, &(", helper)),
 					  hole(n->start, n->end), lit(xstrdup("), ")),
@@ -551,13 +586,15 @@ static void wrap_access(struct rewriter *rw, struct node *n, char space)
 		return;
 	}
 	const char *word = space_word(space);
+	char *check = align ? xasprintf("a(__rc, %u, ", align) : xstrdup("(__rc, ");
 	edit_of(rw, n->start, n->end,
-		(struct piece[]){ lit(xasprintf("(*(%s *)__rc_%c(__rc, (%s void *)&(", n->type,
-						runtime_letter(space), word)),
-				  hole(n->start, n->end),
-				  lit(xasprintf("), %lld, %u, %s, %d, 0))", n->size, site, kind,
-						region)),
-				  END_PIECES });
+		(struct piece[]){
+			lit(xasprintf("(*(%s *)__rc_%c%s(%s void *)&(", n->type,
+				      runtime_letter(space), check, word)),
+			hole(n->start, n->end),
+			lit(xasprintf("), %lld, %u, %s, %d, 0))", n->size, site, kind, region)),
+			END_PIECES });
+	free(check);
 }
 
 static bool starts_with(const char *s, const char *prefix)
@@ -1527,7 +1564,7 @@ const char *instrument_version(void)
 			h = (h ^ (unsigned char)*c) * 16777619u;
 		/* The leading number is the rewrite's own revision: a change in what it
 		 * writes (a site's column, say) must not be served from a cache of the old. */
-		snprintf(version, sizeof version, "racecheck-17-%08x", h);
+		snprintf(version, sizeof version, "racecheck-18-%08x", h);
 	}
 	return version;
 }

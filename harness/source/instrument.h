@@ -52,6 +52,9 @@ enum shadow_kind {
 #define SHADOW_PRIVATE	    3
 #define SHADOW_THIS_WRITES 0x100
 #define SHADOW_INDEX	    0x200
+/* An access through a cast pointer at an address off its type's alignment: out of bounds,
+ * this in its space. */
+#define SHADOW_UNALIGNED    0x400
 #define SHADOW_RECORD_WORDS 8
 /* Bytes of the sink an access outside every buffer is sent to, the largest type's. */
 #define SHADOW_SINK_SHIFT 7
