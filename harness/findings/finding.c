@@ -571,6 +571,12 @@ void finding_headline(struct strbuf *out, const struct finding *f)
 				      finding_access_word(f->at.access),
 				      strchr("aeiou", finding_access_word(f->other.access)[0]) ? "n" : "",
 				      finding_access_word(f->other.access), f->other.line);
+		else if (f->nexample == 2 && f->example[0].is_item && f->example[1].is_item)
+			/* A checker on a device may meet the other access before its line. */
+			strbuf_printf(out,
+				      ": this %s conflicts with another work-item's access, "
+				      "whose line was not recorded in time",
+				      finding_access_word(f->at.access));
 		else
 			strbuf_printf(out, ": this %s conflicts with a work-group operation",
 				      finding_access_word(f->at.access));
