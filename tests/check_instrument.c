@@ -246,6 +246,46 @@ START_TEST(test_accesses_through_a_cast_are_held_to_alignment)
 }
 END_TEST
 
+/* A write of some of a vector's components is checked as the bytes they take, from the
+ * first to the last; a read of one is a read of the whole vector, as the compiler loads
+ * it. */
+START_TEST(test_component_writes_are_their_bytes)
+{
+	if (!instrument_available())
+		return;
+	char *path = temp_kernel("kernel void k(global float4 *v, global float *x)\n"
+				 "{\n"
+				 "\tsize_t i = get_global_id(0);\n"
+				 "\tv[i].y = 1.0f;\n"
+				 "\tv[i].lo = (float2)(x[i]);\n"
+				 "\tv[i].s3 = 2.0f;\n"
+				 "\tv[i].xz = (float2)(3.0f);\n"
+				 "\tx[i] = v[i].x;\n"
+				 "}\n");
+	struct instr_program p;
+	struct diag_list diags = { 0 };
+	ck_assert_msg(instrument_program(path, "", &p, &diags) == 0, "The kernel is rewritten.");
+	static const struct {
+		int line;
+		const char *span;
+	} writes[] = { { 4, "4, 4" }, { 5, "0, 8" }, { 6, "12, 4" }, { 7, "0, 12" } };
+	for (size_t w = 0; w < sizeof writes / sizeof writes[0]; w++) {
+		char *line = rewritten_line(&p, writes[w].line);
+		char *want =
+			xasprintf("__rc_gp(__rc, (__global void *)&(v[i]), %s, ", writes[w].span);
+		ck_assert_msg(strstr(line, want), "Line %d writes bytes %s of the vector: %s",
+			      writes[w].line, writes[w].span, line);
+		free(want);
+		free(line);
+	}
+	char *line = rewritten_line(&p, 8);
+	ck_assert_msg(strstr(line, "__rc_g(__rc, (__global void *)&(v[i]), 16, "),
+		      "A component read reads the whole vector: %s", line);
+	free(line);
+	done_with(&p, &diags, path);
+}
+END_TEST
+
 /* The line of the barrier site the guard on `line` names after its condition (`which`
  * 0: the barrier, 1: the other arm's), 0 where it names none. */
 static int guarded_line(const struct instr_program *p, const char *text, int which)
@@ -494,6 +534,7 @@ Suite *instrument_suite(void)
 	tcase_add_test(tc, test_vector_loads_and_stores_are_sites);
 	tcase_add_test(tc, test_async_copies_are_the_groups_accesses);
 	tcase_add_test(tc, test_accesses_through_a_cast_are_held_to_alignment);
+	tcase_add_test(tc, test_component_writes_are_their_bytes);
 	tcase_add_test(tc, test_branches_that_guard_barriers_are_compared);
 	tcase_add_test(tc, test_uniform_conditions_are_not_compared);
 	tcase_add_test(tc, test_indexes_into_arrays_of_known_size_are_checked);

@@ -126,13 +126,19 @@ hunts_on_racecheck() {
 }
 
 # Where Oclgrind and racecheck ran one launch, what one reports and the other does not is
-# said: racecheck tracks a vector whole, so two lanes written by two work-items race for
-# it alone; where they agree, nothing is said, nor where only the space's name differs
-# (the simulator holds a __constant argument in global memory, and names it so).
+# said: racecheck reports each pair of lines that conflicts where the simulator reports
+# one conflict an address, so a kernel whose items swap values through global memory
+# across a local fence races at two pairs of lines for it alone. Where they agree,
+# nothing is said: two work-items writing the two lanes of one float2 race for neither,
+# and a race between work-groups is both's; nor where only the space's name differs (the
+# simulator holds a __constant argument in global memory, and names it so).
 disagreement_is_said() {
-	run 1 check --device oclgrind,pocl-cpu+racecheck "$data/kernels/vector_lanes.cl" --kernel lanes \
-		--global 2 --local 2 --arg '{name: v, buffer: float2, count: 1}' &&
-		has "warning: pocl-cpu+racecheck and oclgrind ran this launch and disagree: pocl-cpu+racecheck reports a write-write data race on global memory at line 8 that oclgrind does not" &&
+	run 1 check --device oclgrind,pocl-cpu+racecheck "$root/tests/conformance/local_fence_for_global_data.cl" \
+		--kernel swap --global 32 --local 8 &&
+		has "warning: pocl-cpu+racecheck and oclgrind ran this launch and disagree: pocl-cpu+racecheck reports a read-write data race on global memory at line 11 that oclgrind does not" &&
+		run 0 check --device oclgrind,pocl-cpu+racecheck "$data/kernels/vector_lanes.cl" --kernel lanes \
+			--global 2 --local 2 --arg '{name: v, buffer: float2, count: 1}' &&
+		lacks "data race" && lacks "disagree" &&
 		run 1 check --device oclgrind,pocl-cpu+racecheck "$root/tests/races/across_groups_neighbour.cl" \
 			--kernel racy --global 32 --local 16 &&
 		has "across_groups_neighbour.cl:8:9: error: read-write data race on global memory" &&

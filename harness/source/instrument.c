@@ -546,6 +546,66 @@ static void note_size(struct rewriter *rw, long long size)
 		rw->min_access = (unsigned)size;
 }
 
+/* The components of vector access n a selector after it names (v[i].x, v[i].s3,
+ * v[i].lo, v[i].xy): the bytes from the first to the last, *off bytes into the vector and
+ * *len long, as the simulator, which tracks bytes, sees them. False where n is no vector,
+ * or no selector follows it, or one this does not read. */
+static bool component_span(const struct rewriter *rw, struct node *n, unsigned *off, unsigned *len)
+{
+	struct node *child = n, *p = n->parent;
+	while (p && p->kind == CXCursor_ParenExpr) {
+		child = p;
+		p = p->parent;
+	}
+	/* libclang shows a vector's element access as an unexposed lvalue of the
+	 * component's type, in the vector's space. */
+	if (p == NULL || p->kind != CXCursor_UnexposedExpr || p->nkids != 1 ||
+	    object_space(p->type) == 0 || !p->own_text || p->end <= child->end)
+		return false;
+	CXType vector = clang_api.clang_getCanonicalType(clang_api.clang_getCursorType(n->cursor));
+	if (vector.kind != CXType_ExtVector && vector.kind != CXType_Vector)
+		return false;
+	long long lanes = clang_api.clang_getNumElements(vector);
+	long long esize = clang_api.clang_Type_getSizeOf(clang_api.clang_getElementType(vector));
+	if (lanes <= 0 || esize <= 0)
+		return false;
+	const char *sel = rw->text.src + child->end, *end = rw->text.src + p->end;
+	while (sel < end && strchr(" \t\n.", *sel))
+		sel++;
+	size_t slen = (size_t)(end - sel);
+	long long room = lanes == 3 ? 4 : lanes, first = -1, last = -1;
+	if (slen == 2 && strncmp(sel, "lo", 2) == 0) {
+		first = 0;
+		last = room / 2 - 1;
+	} else if (slen == 2 && strncmp(sel, "hi", 2) == 0) {
+		first = room / 2;
+		last = room - 1;
+	} else if (slen == 4 && strncmp(sel, "even", 4) == 0) {
+		first = 0;
+		last = room - 2;
+	} else if (slen == 3 && strncmp(sel, "odd", 3) == 0) {
+		first = 1;
+		last = room - 1;
+	} else {
+		bool numbered = slen > 1 && (sel[0] == 's' || sel[0] == 'S');
+		const char *names = numbered ? "0123456789abcdef" : "xyzw";
+		for (size_t i = numbered ? 1 : 0; i < slen; i++) {
+			const char *at =
+				sel[i] ? strchr(names, numbered ? sel[i] | 0x20 : sel[i]) : NULL;
+			if (at == NULL)
+				return false;
+			long long lane = at - names;
+			first = first < 0 || lane < first ? lane : first;
+			last = lane > last ? lane : last;
+		}
+	}
+	if (first < 0 || last < first || (last + 1) * esize > n->size)
+		return false;
+	*off = (unsigned)(first * esize);
+	*len = (unsigned)((last - first + 1) * esize);
+	return true;
+}
+
 /* Wraps access n: its address goes through the runtime, which checks it and hands back
  * where to access (a sink, for an access outside every buffer). */
 static void wrap_access(struct rewriter *rw, struct node *n, char space)
@@ -563,15 +623,19 @@ static void wrap_access(struct rewriter *rw, struct node *n, char space)
 		add_gap(rw, n->start, "an access of a type of no known size");
 		return;
 	}
-	note_size(rw, n->size);
 	int region = region_of(rw, n);
+	unsigned align = cast_alignment(n), part_off = 0, part_len = 0;
+	/* A write of some of a vector's components writes their bytes alone; a read loads
+	 * the vector whole, as the simulator sees both (clang's code for them). */
+	bool part = use == 'w' && align == 0 && assignment == NULL &&
+		    component_span(rw, n, &part_off, &part_len);
+	note_size(rw, part ? part_len : n->size);
 	char access = use == 'w' ? 'w' : use == 'u' ? 'u' : 'r';
 	if (space == 'c')
 		access = 'r';
 	unsigned site = add_site(rw, access == 'r' ? n->start : written_at, access, space);
 	const char *kind = access == 'w' ? "__RC_W" : access == 'u' ? "__RC_U" : "__RC_R";
 	bool named = strchr(n->type, '(') == NULL;
-	unsigned align = cast_alignment(n);
 	if (assignment && named && space != 'c' && assignment->kids[1]->own_text) {
 		size_t helper = store_helper(rw, space, n->type, align);
 		edit_of(rw, assignment->start, assignment->end,
@@ -586,15 +650,21 @@ static void wrap_access(struct rewriter *rw, struct node *n, char space)
 		return;
 	}
 	const char *word = space_word(space);
-	char *check = align ? xasprintf("a(__rc, %u, ", align) : xstrdup("(__rc, ");
+	char *check = align  ? xasprintf("a(__rc, %u, ", align)
+		      : part ? xstrdup("p(__rc, ")
+			     : xstrdup("(__rc, ");
+	/* A vector's components are checked as the bytes they take, the vector's address
+	 * handed back. */
+	char *size = part ? xasprintf("%u, %u", part_off, part_len) : xasprintf("%lld", n->size);
 	edit_of(rw, n->start, n->end,
 		(struct piece[]){
 			lit(xasprintf("(*(%s *)__rc_%c%s(%s void *)&(", n->type,
 				      runtime_letter(space), check, word)),
 			hole(n->start, n->end),
-			lit(xasprintf("), %lld, %u, %s, %d, 0))", n->size, site, kind, region)),
+			lit(xasprintf("), %s, %u, %s, %d, 0))", size, site, kind, region)),
 			END_PIECES });
 	free(check);
+	free(size);
 }
 
 static bool starts_with(const char *s, const char *prefix)
@@ -1564,7 +1634,7 @@ const char *instrument_version(void)
 			h = (h ^ (unsigned char)*c) * 16777619u;
 		/* The leading number is the rewrite's own revision: a change in what it
 		 * writes (a site's column, say) must not be served from a cache of the old. */
-		snprintf(version, sizeof version, "racecheck-18-%08x", h);
+		snprintf(version, sizeof version, "racecheck-20-%08x", h);
 	}
 	return version;
 }

@@ -1,6 +1,6 @@
 /* Two work-items write the two lanes of one float2: no byte is written twice, so no race,
- * as the simulator, which tracks bytes, says. racecheck tracks a vector whole and calls
- * it a write-write race: the two disagree, and a run of both says so. */
+ * as the simulator, which tracks bytes, says, and racecheck, which checks a write of a
+ * vector's components as the bytes they take. */
 kernel void lanes(global float2 *v)
 {
 	size_t i = get_global_id(0);
