@@ -745,6 +745,33 @@ static char vector_io(const char *name, unsigned *lanes)
 	return access;
 }
 
+/* Where the arguments of a call to `name` open: the '(' after the name as the file spells
+ * them, or 0 where a macro spells the call (its name, parentheses or extent are not the
+ * file's own). */
+static unsigned call_opening(const struct rewriter *rw, const struct node *call, const char *name)
+{
+	size_t len = strlen(name);
+	unsigned open = call->start + (unsigned)len;
+	while (open < call->end && strchr(" \t\n", rw->text.src[open]))
+		open++;
+	if (!call->own_text || call->end == 0 || call->end > rw->text.len ||
+	    strncmp(rw->text.src + call->start, name, len) != 0 || open >= call->end ||
+	    rw->text.src[open] != '(' || rw->text.src[call->end - 1] != ')')
+		return 0;
+	return open;
+}
+
+/* Sends a call to `name`, whose arguments open at `open`, to helper __rc_vio<helper>: the
+ * context goes first, `last` (taken) after its own arguments, which stay as written. */
+static void call_helper(struct rewriter *rw, struct node *call, const char *name, unsigned open,
+			size_t helper, char *last)
+{
+	edit_of(rw, call->start, call->start + (unsigned)strlen(name),
+		(struct piece[]){ lit(xasprintf("__rc_vio%zu", helper)), END_PIECES });
+	insert(rw, open + 1, xstrdup("__rc, "));
+	insert(rw, call->end - 1, last);
+}
+
 /* A vector load or store builtin on tracked memory: the call goes through a helper that
  * checks the N elements it touches, then makes the call at offset 0 of the checked
  * address, so that each argument is still evaluated once, where it is written. */
@@ -764,13 +791,8 @@ static void wrap_vector_io(struct rewriter *rw, struct node *call, const char *n
 		free(pointee_text);
 		return;
 	}
-	size_t len = strlen(name);
-	unsigned name_end = call->start + (unsigned)len, open = name_end;
-	while (open < call->end && strchr(" \t\n", rw->text.src[open]))
-		open++;
-	if (!call->own_text || !ptr->own_text || call->end == 0 || call->end > rw->text.len ||
-	    strncmp(rw->text.src + call->start, name, len) != 0 || open >= call->end ||
-	    rw->text.src[open] != '(' || rw->text.src[call->end - 1] != ')') {
+	unsigned open = call_opening(rw, call, name);
+	if (open == 0 || !ptr->own_text) {
 		add_gap(rw, call->start, "a vector load or store written through a macro");
 		free(pointee_text);
 		return;
@@ -805,10 +827,7 @@ static void wrap_vector_io(struct rewriter *rw, struct node *call, const char *n
 	/* The call's own text stays, arguments and all (an argument's extent may stop short
 	 * of its last parenthesis, as a vector literal's does): its name is the helper's,
 	 * the context goes first and the site and region last. */
-	edit_of(rw, call->start, name_end,
-		(struct piece[]){ lit(xasprintf("__rc_vio%zu", helper)), END_PIECES });
-	insert(rw, open + 1, xstrdup("__rc, "));
-	insert(rw, call->end - 1, xasprintf(", %u, %d", site, region_of(rw, ptr)));
+	call_helper(rw, call, name, open, helper, xasprintf(", %u, %d", site, region_of(rw, ptr)));
 }
 
 /* The pointer argument p of an async copy: its space ('g' or 'l'), type and element size,
@@ -837,13 +856,8 @@ static void wrap_async_copy(struct rewriter *rw, struct node *call, const char *
 	char dspace = copy_operand(args[0], &dsize), sspace = copy_operand(args[1], &ssize);
 	if (dspace == 0 || sspace == 0 || dspace == sspace || dsize != ssize)
 		return;
-	size_t len = strlen(name);
-	unsigned name_end = call->start + (unsigned)len, open = name_end;
-	while (open < call->end && strchr(" \t\n", rw->text.src[open]))
-		open++;
-	if (!call->own_text || call->end == 0 || call->end > rw->text.len ||
-	    strncmp(rw->text.src + call->start, name, len) != 0 || open >= call->end ||
-	    rw->text.src[open] != '(' || rw->text.src[call->end - 1] != ')') {
+	unsigned open = call_opening(rw, call, name);
+	if (open == 0) {
 		add_gap(rw, call->start, "an async copy written through a macro");
 		return;
 	}
@@ -866,11 +880,9 @@ static void wrap_async_copy(struct rewriter *rw, struct node *call, const char *
 		      strided ? "stride, " : "");
 	strbuf_puts(&rw->store_defs, def.data);
 	strbuf_free(&def);
-	edit_of(rw, call->start, name_end,
-		(struct piece[]){ lit(xasprintf("__rc_vio%zu", helper)), END_PIECES });
-	insert(rw, open + 1, xstrdup("__rc, "));
-	insert(rw, call->end - 1,
-	       xasprintf(", %u, %d, %d", site, region_of(rw, args[0]), region_of(rw, args[1])));
+	call_helper(
+		rw, call, name, open, helper,
+		xasprintf(", %u, %d, %d", site, region_of(rw, args[0]), region_of(rw, args[1])));
 }
 
 /* A wait for async copies: a barrier with both fences, as the simulator makes it, which
