@@ -363,19 +363,11 @@ static int rc_after(void *ctx, cl_command_queue queue, size_t i)
  * work-group whose async copies made the access (shadowrt.c's copier). */
 static struct entity item_of(const struct rc_launch *l, uint32_t item)
 {
-	struct entity e = { .is_item = true };
 	size_t wg = l->local[0] * l->local[1] * l->local[2];
 	size_t items = wg * l->groups[0] * l->groups[1] * l->groups[2];
-	if (item >= items) {
-		e.is_item = false;
-		size_t group = item - items;
-		for (unsigned d = 0; d < 3; d++) {
-			e.group[d] = (long)(group % l->groups[d]);
-			group /= l->groups[d];
-		}
-		return e;
-	}
-	size_t group = item / wg, local = item % wg;
+	/* A group entity's local and global ids are unused (entity.h). */
+	struct entity e = { .is_item = item < items };
+	size_t group = e.is_item ? item / wg : item - items, local = e.is_item ? item % wg : 0;
 	for (unsigned d = 0; d < 3; d++) {
 		e.local[d] = (long)(local % l->local[d]);
 		local /= l->local[d];

@@ -684,6 +684,22 @@ static bool is_atomic_function(const char *name)
 	return starts_with(name, "atomic_") || starts_with(name, "atom_");
 }
 
+/* What pointer argument p points at: its space ('g', 'l', 'c', or 0 for none of them),
+ * its size in *size, and its type as clang spells it in *text where text is not NULL
+ * (the caller frees it). */
+static char pointee_of(struct node *p, long long *size, char **text)
+{
+	CXType pointee = clang_api.clang_getPointeeType(clang_api.clang_getCursorType(p->cursor));
+	char *spelled = clang_api_text(clang_api.clang_getTypeSpelling(pointee));
+	char space = object_space(spelled);
+	*size = clang_api.clang_Type_getSizeOf(pointee);
+	if (text)
+		*text = spelled;
+	else
+		free(spelled);
+	return space;
+}
+
 /* An atomic call on tracked memory: its pointer goes through the runtime as an atomic
  * access. */
 static void wrap_atomic(struct rewriter *rw, struct node *call)
@@ -692,12 +708,8 @@ static void wrap_atomic(struct rewriter *rw, struct node *call)
 	if (call_arguments(call, &args) == 0)
 		return;
 	struct node *ptr = args[0];
-	CXType t = clang_api.clang_getCursorType(ptr->cursor);
-	CXType pointee = clang_api.clang_getPointeeType(t);
-	char *pointee_text = clang_api_text(clang_api.clang_getTypeSpelling(pointee));
-	char space = object_space(pointee_text);
-	long long size = clang_api.clang_Type_getSizeOf(pointee);
-	free(pointee_text);
+	long long size;
+	char space = pointee_of(ptr, &size, NULL);
 	if (space == 0 || space == 'c' || size <= 0)
 		return;
 	if (!ptr->own_text || !call->own_text) {
@@ -783,10 +795,9 @@ static void wrap_vector_io(struct rewriter *rw, struct node *call, const char *n
 	if (nargs != (access == 'w' ? 3u : 2u))
 		return;
 	struct node *ptr = args[nargs - 1];
-	CXType pointee = clang_api.clang_getPointeeType(clang_api.clang_getCursorType(ptr->cursor));
-	char *pointee_text = clang_api_text(clang_api.clang_getTypeSpelling(pointee));
-	char space = object_space(pointee_text);
-	long long size = clang_api.clang_Type_getSizeOf(pointee);
+	long long size;
+	char *pointee_text;
+	char space = pointee_of(ptr, &size, &pointee_text);
 	if (space == 0 || size <= 0) {
 		free(pointee_text);
 		return;
@@ -834,11 +845,7 @@ static void wrap_vector_io(struct rewriter *rw, struct node *call, const char *n
  * or space 0. */
 static char copy_operand(struct node *p, long long *size)
 {
-	CXType pointee = clang_api.clang_getPointeeType(clang_api.clang_getCursorType(p->cursor));
-	char *text = clang_api_text(clang_api.clang_getTypeSpelling(pointee));
-	char space = object_space(text);
-	free(text);
-	*size = clang_api.clang_Type_getSizeOf(pointee);
+	char space = pointee_of(p, size, NULL);
 	return (space == 'g' || space == 'l') && *size > 0 ? space : 0;
 }
 
