@@ -147,7 +147,6 @@ struct rc_launch {
 	 * shadow), and the access its buffer's flags allow. */
 	uint64_t *global_first, *global_granules;
 	enum buffer_access *global_access;
-	cl_command_queue queue; /* the session's, where the shadow is read after the run */
 };
 
 struct rc_session {
@@ -156,6 +155,7 @@ struct rc_session {
 	struct rc_launch *launches;
 	size_t nlaunches;
 	bool gaps_said; /* for the case last built */
+	cl_command_queue queue; /* the launches', where their shadow is read after the run */
 };
 
 static void launch_release(struct rc_launch *l)
@@ -352,7 +352,7 @@ static int rc_after(void *ctx, cl_command_queue queue, size_t i)
 	struct rc_session *s = ctx;
 	struct rc_launch *l = &s->launches[s->nlaunches - 1];
 	(void)i;
-	l->queue = queue;
+	s->queue = queue;
 	return clEnqueueReadBuffer(queue, l->ctl, CL_FALSE, 0, l->nwords * sizeof *l->words,
 				   l->words, 0, NULL, NULL) == CL_SUCCESS
 		       ? 0
@@ -610,7 +610,8 @@ static void read_records(const struct rc_launch *l, const struct test_case *tc,
 /* The accesses a buffer's memory-object flags forbid, as the simulator reports them: each
  * site whose write of a CL_MEM_READ_ONLY buffer, or read of a CL_MEM_WRITE_ONLY one, the
  * shadow kept. The device checks nothing for them; the shadow is read after the run. */
-static void read_flags(const struct rc_launch *l, const struct test_case *tc, struct result *r)
+static void read_flags(cl_command_queue queue, const struct rc_launch *l,
+		       const struct test_case *tc, struct result *r)
 {
 	const struct step *st = &tc->steps[l->step];
 	for (size_t g = 0; g < l->nglobal; g++) {
@@ -619,7 +620,7 @@ static void read_flags(const struct rc_launch *l, const struct test_case *tc, st
 			continue;
 		bool reads = access == ACCESS_WRITE_ONLY;
 		struct shadow_hit *hits;
-		long n = shadow_scan(l->queue, l->cells, l->aux, l->global_first[g],
+		long n = shadow_scan(queue, l->cells, l->aux, l->global_first[g],
 				     l->global_granules[g], reads, &hits);
 		if (n < 0) {
 			char *name = region_name(l, tc, 0, (uint32_t)g);
@@ -689,7 +690,7 @@ static void rc_finished(void *ctx, bool ran, const struct test_case *tc, const s
 	for (size_t i = 0; i < s->nlaunches; i++) {
 		if (ran) {
 			read_records(&s->launches[i], tc, failure);
-			read_flags(&s->launches[i], tc, failure);
+			read_flags(s->queue, &s->launches[i], tc, failure);
 		}
 		if (!s->gaps_said) {
 			say_gaps(s->launches[i].program, &tc->steps[s->launches[i].step], failure);

@@ -513,6 +513,16 @@ static unsigned cast_alignment(struct node *n)
 	return log2;
 }
 
+/* How a call of the runtime's check of an access opens after its space's letter: with
+ * the alignment (log2) it holds the address to ("a(__rc, 2, "), as the bytes of some of a
+ * vector's components ("p(__rc, "), or plain ("(__rc, "). The caller frees it. */
+static char *check_opening(unsigned align, bool part)
+{
+	return align  ? xasprintf("a(__rc, %u, ", align)
+	       : part ? xstrdup("p(__rc, ")
+		      : xstrdup("(__rc, ");
+}
+
 /* The number of the helper that stores a `type` in `space` with the value's hash, made on
  * first use and defined before the function being rewritten; an alignment (log2, 0 for
  * none) holds the address to it. */
@@ -528,7 +538,7 @@ static size_t store_helper(struct rewriter *rw, char space, const char *type, un
 	rw->stores[rw->nstores] = key;
 	char *value = value_type(type);
 	const char *word = space_word(space);
-	char *check = align ? xasprintf("a(__rc, %u, ", align) : xstrdup("(__rc, ");
+	char *check = check_opening(align, false);
 	strbuf_printf(&rw->store_defs,
 		      "%s __rc_st%zu(__rc_ctx *__rc, %s *p, %s v, uint site, int region) { "
 		      "uint h = __rc_hash((__private uchar *)&v, sizeof v); "
@@ -650,9 +660,7 @@ static void wrap_access(struct rewriter *rw, struct node *n, char space)
 		return;
 	}
 	const char *word = space_word(space);
-	char *check = align  ? xasprintf("a(__rc, %u, ", align)
-		      : part ? xstrdup("p(__rc, ")
-			     : xstrdup("(__rc, ");
+	char *check = check_opening(align, part);
 	/* A vector's components are checked as the bytes they take, the vector's address
 	 * handed back. */
 	char *size = part ? xasprintf("%u, %u", part_off, part_len) : xasprintf("%lld", n->size);
@@ -841,8 +849,8 @@ static void wrap_vector_io(struct rewriter *rw, struct node *call, const char *n
 	call_helper(rw, call, name, open, helper, xasprintf(", %u, %d", site, region_of(rw, ptr)));
 }
 
-/* The pointer argument p of an async copy: its space ('g' or 'l'), type and element size,
- * or space 0. */
+/* The pointer argument p of an async copy: its space ('g' or 'l') and its element's size
+ * in *size, or space 0. */
 static char copy_operand(struct node *p, long long *size)
 {
 	char space = pointee_of(p, size, NULL);
